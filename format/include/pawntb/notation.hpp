@@ -1,0 +1,44 @@
+// pawntb: text notation for positions, boards and moves.
+//
+// Position notation: rows from the top separated by '/', each square 'P'
+// (white), 'p' (black) or '.', a digit 1-8 standing for that many empty
+// squares; then one space and 'w' or 'b' for the side to move.
+//   Example: ".ppp/4/.PPP/4 w"
+// Squares are named as in chess: files a, b, ... from the left, ranks 1, 2, ...
+// from white's home row at the bottom. Moves are from-square then to-square:
+// "b2b3", or "b2c3" for a capture.
+//
+// All functions are pure and thread-safe. Parsers never throw for bad text:
+// they return an error message instead.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "pawntb/position.hpp"
+
+namespace pawntb {
+
+struct ParseError {
+  std::string message;  // what is wrong, e.g. "row 2 has 5 squares, row 1 has 4"
+};
+
+template <class T>
+using Parsed = std::variant<T, ParseError>;
+
+// Parses position notation. Checks characters, the shape (every row as long as
+// the first, geometry within 3..8 x 3..8) and that the side is 'w' or 'b'. It
+// does not apply the rules: use classify() for that.
+Parsed<Position> parse_position(std::string_view text);
+
+// Parses a board given as rows of 'P', 'p' and '.' (top row first, no digits),
+// e.g. one UVa 10838 case, with the given side to move.
+Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move);
+
+std::string format_position(const Position& p);  // ".ppp/4/.PPP/4 w"
+std::string draw_board(const Position& p);       // one text row per board row, with coordinates
+std::string square_name(Geometry g, int square);  // "b2"
+std::string move_name(Geometry g, Move m);        // "b2c3"
+
+}  // namespace pawntb

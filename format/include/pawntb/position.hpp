@@ -1,0 +1,82 @@
+// pawntb: board geometry, positions, moves and the rules of pawn chess.
+//
+// The board has `rows` x `cols` squares. Square index = row * cols + col, with
+// row 0 the TOP row (black's home, white's goal) and col 0 the left file ("a").
+// Bit s of a bitboard is square s. White pawns move up (row - 1), black pawns
+// move down (row + 1).
+//
+// Everything here is pure and thread-safe: any thread may call any function.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace pawntb {
+
+inline constexpr int kMinSide = 3;     // smallest rows or cols
+inline constexpr int kMaxSide = 8;     // largest rows or cols
+inline constexpr int kMaxSquares = 64; // rows * cols fits one 64-bit bitboard
+
+enum class Side : std::uint8_t { white = 0, black = 1 };
+
+constexpr Side opponent(Side s) { return s == Side::white ? Side::black : Side::white; }
+const char* side_name(Side s);  // "white" or "black"
+
+struct Geometry {
+  int rows = 4;  // 3..8
+  int cols = 4;  // 3..8, rows * cols <= 64
+  constexpr int squares() const { return rows * cols; }
+  constexpr bool valid() const {
+    return rows >= kMinSide && rows <= kMaxSide && cols >= kMinSide && cols <= kMaxSide &&
+           rows * cols <= kMaxSquares;
+  }
+  friend constexpr bool operator==(Geometry, Geometry) = default;
+};
+
+std::string to_string(Geometry g);  // "4x4"
+
+struct Position {
+  Geometry geometry;
+  std::uint64_t white = 0;  // bitboard of white pawns
+  std::uint64_t black = 0;  // bitboard of black pawns
+  Side to_move = Side::white;
+  friend bool operator==(const Position&, const Position&) = default;
+};
+
+struct Move {
+  std::uint8_t from = 0;  // square index 0..rows*cols-1
+  std::uint8_t to = 0;    // square index 0..rows*cols-1
+  friend constexpr bool operator==(Move, Move) = default;
+};
+
+// Up to 3 moves per pawn (straight, two captures) and at most 8 pawns a side.
+inline constexpr int kMaxMoves = 3 * kMaxSide;
+
+struct MoveList {
+  std::array<Move, kMaxMoves> moves{};
+  int size = 0;  // 0..kMaxMoves
+  const Move* begin() const { return moves.data(); }
+  const Move* end() const { return moves.data() + size; }
+};
+
+// What the rules say about a position before any search.
+enum class Status : std::uint8_t {
+  playable,  // the side to move has at least one legal move
+  over,      // the side to move has lost in 0 plies: the opponent has a pawn on
+             // its goal row, or the side to move has no legal move
+  invalid,   // pawns overlap or lie off the board, or the side to move has a
+             // pawn on its own goal row
+};
+
+Status classify(const Position& p);
+
+// Legal moves of the side to move, in a fixed order (by from-square, then
+// to-square). Empty when classify(p) != Status::playable.
+MoveList legal_moves(const Position& p);
+
+// The position after `m` (which must be one of legal_moves(p)).
+Position play(const Position& p, Move m);
+
+}  // namespace pawntb

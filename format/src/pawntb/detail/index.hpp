@@ -1,0 +1,213 @@
+// The combinatorial index: a bijection between the table's positions and the
+// integers 0..size()-1. Reader and writer share this one copy.
+//
+// DOMAIN. The table stores only WHITE-TO-MOVE positions that are not terminal
+// by rule. Three exact reductions lead there:
+//   1. Colour flip. Black to move in (W, B) is white to move in
+//      (flip_rows(B), flip_rows(W)) with the same value, so black-to-move
+//      positions are answered from white-to-move entries.
+//   2. A white pawn on row 0 (white's goal) with white to move is invalid, and
+//      a black pawn on row R-1 means white has already lost: neither is stored.
+//      So W lies in rows 1..R-1 and B in rows 0..R-2.
+//   3. White with no pawns has lost: 1 <= |W| <= K, 0 <= |B| <= K.
+//
+// REGIONS. Split the board into the top row T (C squares, only black pawns can
+// stand there), the middle M (rows 1..R-2, m = (R-2)*C squares, both colours)
+// and the home row H (row R-1, C squares, only white pawns). Then
+//   W = W_H u W_M,  B = B_T u B_M,
+// and the group key is (a, b, c, d) = (|W_H|, |W_M|, |B_T|, |B_M|) with
+// 1 <= a+b <= K and c+d <= K. Within a group the four sets are independent,
+// except that B_M avoids W_M; squeezing the m-b free middle squares together
+// (software PEXT) makes B_M a plain d-subset of m-b squares.
+//
+// SUBSET RANK (combinatorial number system, colex order). A k-subset
+// {s_1 < s_2 < ... < s_k} of 0..n-1 has rank
+//   rank = C(s_1, 1) + C(s_2, 2) + ... + C(s_k, k),      0 <= rank < C(n, k).
+// Unranking is greedy from the top: s_k is the largest s with C(s, k) <= rank,
+// subtract, repeat with k-1.
+//
+// POSITION RANK. With r1..r4 the subset ranks of W_H, W_M, B_T, squeeze(B_M):
+//   index = offset(a,b,c,d) + ((r1 * C(m,b) + r2) * C(C,c) + r3) * C(m-b,d) + r4
+// where offset() sums the sizes C(C,a')C(m,b')C(C,c')C(m-b',d') of all groups
+// before (a,b,c,d) in lexicographic order.
+//
+// WORKED EXAMPLE (4x4, K = 4, m = 8): ".ppp/4/.PPP/4 w".
+//   B_T = {1,2,3} (c = 3), W_M = squares 9,10,11 = middle-local {5,6,7} (b = 3),
+//   W_H = {} (a = 0), B_M = {} (d = 0).
+//   r1 = 0; r2 = C(5,1)+C(6,2)+C(7,3) = 5+15+35 = 55; r3 = C(1,1)+C(2,2)+C(3,3) = 3;
+//   r4 = 0.  In-group rank = ((0*C(8,3) + 55)*C(4,3) + 3)*C(5,0) + 0 = 223.
+//   offset(0,3,3,0) = 28240, the sizes of the groups before it, (0,1,*,*),
+//   (0,2,*,*) and (0,3,0..2,*), so index = 28463; pinned by a static_assert below.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+
+#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/position.hpp"
+
+namespace pawntb::detail {
+
+inline constexpr int kMaxPawns = kMaxSide;  // K <= cols <= 8
+
+// C(n, k) for 0 <= n <= 64 and 0 <= k <= 8, zero when k > n.
+// The largest entry, C(64, 8) = 4,426,165,368, fits in 64 bits.
+struct BinomialTable {
+  std::array<std::array<std::uint64_t, kMaxPawns + 1>, kMaxSquares + 1> c{};
+  constexpr BinomialTable() {
+    for (int n = 0; n <= kMaxSquares; ++n) {
+      c[n][0] = 1;
+      for (int k = 1; k <= kMaxPawns; ++k) c[n][k] = n == 0 ? 0 : c[n - 1][k - 1] + c[n - 1][k];
+    }
+  }
+};
+inline constexpr BinomialTable kBinomial{};
+constexpr std::uint64_t binomial(int n, int k) { return kBinomial.c[n][k]; }
+static_assert(binomial(4, 2) == 6 && binomial(3, 5) == 0);
+static_assert(binomial(64, 8) == 4426165368ULL);
+
+// Colex rank of the subset `set` (bit i = element i), 0 <= result < C(n, |set|).
+constexpr std::uint64_t subset_rank(std::uint64_t set) {
+  std::uint64_t rank = 0;
+  int i = 1;
+  for (; set; set &= set - 1, ++i) rank += binomial(std::countr_zero(set), i);
+  return rank;
+}
+
+// Inverse of subset_rank over the k-subsets of 0..n-1.
+constexpr std::uint64_t subset_unrank(std::uint64_t rank, int k, int n) {
+  std::uint64_t set = 0;
+  int s = n - 1;
+  for (int i = k; i >= 1; --i) {
+    while (binomial(s, i) > rank) --s;
+    rank -= binomial(s, i);
+    set |= 1ULL << s;
+    --s;
+  }
+  return set;
+}
+
+static_assert(subset_rank(0b1101) == 2);  // {0,2,3}: C(0,1)+C(2,2)+C(3,3)
+static_assert(subset_unrank(2, 3, 4) == 0b1101);
+
+class Index {
+ public:
+  static constexpr int kGroupSide = kMaxPawns + 1;  // each of a, b, c, d is 0..8
+  static constexpr int kGroups = kGroupSide * kGroupSide * kGroupSide * kGroupSide;
+
+  // Requires g.valid() and 1 <= max_pawns <= g.cols (checked by the callers
+  // that build tables; see valid_parameters()).
+  constexpr Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
+    const int m = middle_squares();
+    std::uint64_t total = 0;
+    for (int key = 0; key < kGroups; ++key) {
+      offset_[key] = total;
+      const auto [a, b, c, d] = group_counts(key);
+      if (a + b < 1 || a + b > max_pawns || c + d > max_pawns || b + d > m) continue;
+      // The size of one group, C(C,a) C(m,b) C(C,c) C(m-b,d), with overflow
+      // checks so that a board too large to index is reported, not wrapped.
+      std::uint64_t size = binomial(g.cols, a);
+      const bool wrapped = __builtin_mul_overflow(size, binomial(m, b), &size) ||
+                           __builtin_mul_overflow(size, binomial(g.cols, c), &size) ||
+                           __builtin_mul_overflow(size, binomial(m - b, d), &size);
+      if (wrapped || size > kMaxSize || total + size > kMaxSize) {
+        overflow_ = true;
+        continue;
+      }
+      total += size;
+    }
+    offset_[kGroups] = total;
+  }
+
+  static constexpr bool valid_parameters(Geometry g, int max_pawns) {
+    return g.valid() && max_pawns >= 1 && max_pawns <= g.cols;
+  }
+
+  // Number of positions indexed; meaningless when too_large().
+  constexpr std::uint64_t size() const { return offset_[kGroups]; }
+  // True when the domain has more than 2^62 positions and cannot be indexed.
+  constexpr bool too_large() const { return overflow_; }
+  constexpr Geometry geometry() const { return geometry_; }
+  constexpr int max_pawns() const { return max_pawns_; }
+
+  // Whether white-to-move (white, black) is in the domain: on the board,
+  // disjoint, W in rows 1..R-1, B in rows 0..R-2, 1 <= |W| <= K, |B| <= K.
+  constexpr bool contains(std::uint64_t white, std::uint64_t black) const {
+    const Geometry g = geometry_;
+    const int w = std::popcount(white), k = std::popcount(black);
+    return !(white & black) && !((white | black) & ~board_mask(g)) &&
+           !(white & white_goal(g)) && !(black & black_goal(g)) && w >= 1 &&
+           w <= max_pawns_ && k <= max_pawns_;
+  }
+
+  // The index of a position; requires contains(white, black).
+  constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
+    const int cols = geometry_.cols, m = middle_squares();
+    const std::uint64_t middle = low_bits(m);
+    const std::uint64_t w_home = white >> ((geometry_.rows - 1) * cols);
+    const std::uint64_t w_mid = (white >> cols) & middle;
+    const std::uint64_t b_top = black & low_bits(cols);
+    const std::uint64_t b_mid = squeeze((black >> cols) & middle, middle & ~w_mid);
+    const int a = std::popcount(w_home), b = std::popcount(w_mid);
+    const int c = std::popcount(b_top), d = std::popcount(b_mid);
+    std::uint64_t r = subset_rank(w_home);
+    r = r * binomial(m, b) + subset_rank(w_mid);
+    r = r * binomial(cols, c) + subset_rank(b_top);
+    r = r * binomial(m - b, d) + subset_rank(b_mid);
+    return offset_[group_key(a, b, c, d)] + r;
+  }
+
+  struct Pawns {
+    std::uint64_t white;
+    std::uint64_t black;
+  };
+
+  // The position with index `index`; requires index < size().
+  constexpr Pawns unrank(std::uint64_t index) const {
+    const int cols = geometry_.cols, m = middle_squares();
+    const int key = static_cast<int>(
+        std::upper_bound(offset_.begin(), offset_.end(), index) - offset_.begin() - 1);
+    const auto [a, b, c, d] = group_counts(key);
+    std::uint64_t r = index - offset_[key];
+    const std::uint64_t r4 = r % binomial(m - b, d);
+    r /= binomial(m - b, d);
+    const std::uint64_t r3 = r % binomial(cols, c);
+    r /= binomial(cols, c);
+    const std::uint64_t r2 = r % binomial(m, b);
+    const std::uint64_t r1 = r / binomial(m, b);
+    const std::uint64_t w_mid = subset_unrank(r2, b, m);
+    const std::uint64_t b_mid = unsqueeze(subset_unrank(r4, d, m - b), low_bits(m) & ~w_mid);
+    return Pawns{(subset_unrank(r1, a, cols) << ((geometry_.rows - 1) * cols)) | (w_mid << cols),
+                 subset_unrank(r3, c, cols) | (b_mid << cols)};
+  }
+
+ private:
+  static constexpr std::uint64_t kMaxSize = 1ULL << 62;
+
+  struct Counts {
+    int a, b, c, d;  // |W_H|, |W_M|, |B_T|, |B_M|, each 0..8
+  };
+  static constexpr int group_key(int a, int b, int c, int d) {
+    return ((a * kGroupSide + b) * kGroupSide + c) * kGroupSide + d;
+  }
+  static constexpr Counts group_counts(int key) {
+    return Counts{key / (kGroupSide * kGroupSide * kGroupSide),
+                  key / (kGroupSide * kGroupSide) % kGroupSide, key / kGroupSide % kGroupSide,
+                  key % kGroupSide};
+  }
+  constexpr int middle_squares() const { return (geometry_.rows - 2) * geometry_.cols; }
+
+  Geometry geometry_;
+  int max_pawns_;  // K, 1..cols
+  bool overflow_ = false;
+  std::array<std::uint64_t, kGroups + 1> offset_{};  // offset_[key]: first index of group key
+};
+
+// The worked example above, pinned.
+static_assert(Index(Geometry{4, 4}, 4).rank(0x0E00, 0x000E) == 28463);
+static_assert(Index(Geometry{4, 4}, 4).size() == 281328);
+
+}  // namespace pawntb::detail

@@ -1,0 +1,87 @@
+// Value encoding and the rules that let the probe answer some entries without
+// reading them (their stored bytes are filler). Writer and reader share these.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <optional>
+
+#include "pawntb/detail/bitboard.hpp"
+
+namespace pawntb::detail {
+
+// An entry is one byte: the plies to the end of the game, 0..254. The side to
+// move makes the last move exactly when the count is odd, so
+//   side to move wins  <=>  plies is odd.
+using Plies = std::uint8_t;
+constexpr bool mover_wins(Plies plies) { return plies & 1; }
+
+// Backward induction step: the value of a position from the values of its
+// successors (each from the opponent's point of view).
+//   Some successor lost for the opponent (even) -> win in 1 + the fastest such.
+//   Otherwise every successor is a win for the opponent -> loss in 1 + the
+//   slowest. No successor at all -> loss in 0.
+struct ValueFold {
+  int best_win = -1;   // least even successor value seen, or -1
+  int worst_loss = -1; // greatest odd successor value seen, or -1
+  constexpr void add(Plies successor) {
+    if (mover_wins(successor)) {
+      if (successor > worst_loss) worst_loss = successor;
+    } else if (best_win < 0 || successor < best_win) {
+      best_win = successor;
+    }
+  }
+  constexpr Plies value() const {
+    if (best_win >= 0) return static_cast<Plies>(best_win + 1);
+    return static_cast<Plies>(worst_loss + 1);  // 0 when there was no move
+  }
+};
+
+// White-to-move targets that end the game at once: a push or capture onto row 0.
+constexpr std::uint64_t winning_targets(Geometry g, std::uint64_t white, std::uint64_t black) {
+  const std::uint64_t empty = board_mask(g) & ~(white | black);
+  return ((white_pushes(g, white) & empty) |
+          ((white_left_captures(g, white) | white_right_captures(g, white)) & black)) &
+         white_goal(g);
+}
+
+constexpr bool white_can_move(Geometry g, std::uint64_t white, std::uint64_t black) {
+  const std::uint64_t empty = board_mask(g) & ~(white | black);
+  return ((white_pushes(g, white) & empty) |
+          ((white_left_captures(g, white) | white_right_captures(g, white)) & black)) != 0;
+}
+
+// The value of an indexed white-to-move position when a filler rule decides it
+// (win in 1 if a pawn reaches row 0 now, loss in 0 with no legal move).
+constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white,
+                                             std::uint64_t black) {
+  if (winning_targets(g, white, black)) return Plies{1};
+  if (!white_can_move(g, white, black)) return Plies{0};
+  return std::nullopt;
+}
+
+struct Pair {
+  std::uint64_t white;
+  std::uint64_t black;
+};
+
+// The left-right mirror class representative: of (white, black) and its
+// mirror image, the one with the smaller (white, black) pair. The value of a
+// position equals its mirror's, so only representatives are stored.
+constexpr Pair canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
+  const std::uint64_t mw = mirror_files(g, white), mb = mirror_files(g, black);
+  if (mw < white || (mw == white && mb < black)) return Pair{mw, mb};
+  return Pair{white, black};
+}
+
+constexpr bool is_canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
+  const Pair c = canonical(g, white, black);
+  return c.white == white && c.black == black;
+}
+
+// Whether the stored byte of an indexed position is filler (FORMAT.md).
+constexpr bool is_filler(Geometry g, std::uint64_t white, std::uint64_t black) {
+  return !is_canonical(g, white, black) || value_by_rule(g, white, black).has_value();
+}
+
+}  // namespace pawntb::detail

@@ -1,0 +1,69 @@
+// pawntb generator: solves every position of a geometry by backward induction
+// and writes the table file. Used by the `pawntb generate` CLI and the tests.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pawntb/position.hpp"
+
+namespace pawntb {
+
+// Thrown for refused parameters, too little memory and I/O failures. The
+// message says what is wrong and names the file where there is one.
+class GenerateError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct Progress {
+  const char* stage;     // "index", "solve" or "compress"
+  double fraction_done;  // 0..1 within the stage
+};
+
+struct GenerateOptions {
+  Geometry geometry{4, 4};
+  int max_pawns = 4;  // K, 1..cols
+  int threads = 0;    // 0: one per hardware thread
+  // Called now and then from the calling thread; may be empty.
+  std::function<void(const Progress&)> on_progress;
+};
+
+struct SolvedTable {
+  Geometry geometry;
+  int max_pawns = 0;
+  std::vector<std::uint8_t> values;  // per index: plies, odd = white (to move) wins
+  std::vector<bool> filler;          // per index: the probe answers it without the table
+  std::uint64_t win_count = 0;       // indices whose value is a win for white
+  int max_plies = 0;                 // the longest game in the table
+  std::uint64_t longest_index = 0;   // an index with value max_plies
+};
+
+// Bytes of memory a solve of these parameters needs (two bytes per entry).
+// Throws GenerateError for parameters out of range or a board too large to index.
+std::uint64_t memory_needed(Geometry g, int max_pawns);
+
+// Solves the whole domain. Thread-safe: independent calls may run concurrently.
+// Throws GenerateError if the parameters are out of range or memory_needed()
+// exceeds the memory available.
+SolvedTable solve(const GenerateOptions& options);
+
+struct WriteSummary {
+  std::uint64_t file_size = 0;   // bytes written
+  std::uint32_t block_count = 0;
+};
+
+// Compresses and writes the table atomically: to a temporary file in the same
+// directory, flushed, then renamed over `path`. On any failure the temporary
+// file is removed, `path` is untouched, and GenerateError names the file.
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
+                         int threads = 0);
+
+// The table file bytes write_table() would write (for tests and benchmarks).
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads = 0);
+
+}  // namespace pawntb

@@ -1,0 +1,179 @@
+// Table file writer: filler substitution, block compression, atomic write.
+#include <zstd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <thread>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pawntb/detail/index.hpp"
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/generator.hpp"
+
+namespace pawntb {
+
+namespace {
+
+constexpr std::uint32_t kBlockEntries = 1 << 18;  // 256 KiB of entries per block
+
+// zstd level: the strongest for tables up to 4 Mi entries (the default 4x4 has
+// 281,328), a fast one above, where level 19 would dominate the run time.
+int compression_level(std::uint64_t entries) { return entries <= (1u << 22) ? 19 : 6; }
+
+// The bytes to store: true values, with each filler entry replaced by the
+// previous stored byte, so filler only lengthens runs (FORMAT.md).
+std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
+  std::vector<std::uint8_t> out(table.values.size());
+  std::uint8_t previous = 0;
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (!table.filler[i]) previous = table.values[i];
+    out[i] = previous;
+  }
+  return out;
+}
+
+std::uint32_t block_count_of(const SolvedTable& table) {
+  return static_cast<std::uint32_t>((table.values.size() + kBlockEntries - 1) / kBlockEntries);
+}
+
+std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
+  std::vector<std::uint8_t> frame(ZSTD_compressBound(raw.size()));
+  const std::size_t size = ZSTD_compress(frame.data(), frame.size(), raw.data(), raw.size(), level);
+  if (ZSTD_isError(size)) {
+    throw GenerateError(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
+  }
+  frame.resize(size);
+  return frame;
+}
+
+std::string system_error(const std::filesystem::path& path, const char* what) {
+  return std::string(what) + " " + path.string() + ": " + std::strerror(errno);
+}
+
+// Writes all bytes to fd; false on error (errno set).
+bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
+  const std::vector<std::uint8_t> raw = stored_bytes(table);
+  const std::uint64_t n = raw.size();
+  const std::uint32_t block_count = block_count_of(table);
+  const int level = compression_level(n);
+
+  std::vector<std::vector<std::uint8_t>> frames(block_count);
+  std::atomic<std::uint32_t> next{0};
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  auto worker = [&] {
+    for (std::uint32_t b; (b = next.fetch_add(1)) < block_count && !failed;) {
+      const std::uint64_t first = std::uint64_t{b} * kBlockEntries;
+      const std::size_t count = std::min<std::uint64_t>(kBlockEntries, n - first);
+      try {
+        frames[b] = compress({raw.data() + first, count}, level);
+      } catch (...) {
+        if (!failed.exchange(true)) failure = std::current_exception();
+      }
+    }
+  };
+  {
+    const int t = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
+    std::vector<std::jthread> pool;
+    for (int i = 1; i < std::min<int>(t, static_cast<int>(block_count)); ++i) {
+      pool.emplace_back(worker);
+    }
+    worker();
+  }
+  if (failure) std::rethrow_exception(failure);
+
+  std::vector<detail::Block> blocks(block_count);
+  std::uint64_t offset = detail::blocks_offset(block_count);
+  for (std::uint32_t b = 0; b < block_count; ++b) {
+    blocks[b].offset = offset;
+    blocks[b].compressed_size = static_cast<std::uint32_t>(frames[b].size());
+    blocks[b].entries =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - b * std::uint64_t{kBlockEntries}));
+    blocks[b].checksum = detail::checksum64(frames[b]);
+    offset += frames[b].size();
+  }
+  const std::vector<std::uint8_t> block_index = detail::encode_block_index(blocks);
+
+  detail::Header h;
+  h.geometry = table.geometry;
+  h.max_pawns = table.max_pawns;
+  h.entry_count = n;
+  h.placement_count = detail::placement_count(table.geometry, table.max_pawns);
+  h.block_entries = kBlockEntries;
+  h.block_count = block_count;
+  h.file_size = offset;
+  h.max_plies = table.max_plies;
+  h.index_checksum = detail::checksum64(block_index);
+  h.win_count = table.win_count;
+  h.longest_index = table.longest_index;
+  const auto header = detail::encode_header(h);
+
+  std::vector<std::uint8_t> file(header.begin(), header.end());
+  file.insert(file.end(), block_index.begin(), block_index.end());
+  for (const auto& frame : frames) file.insert(file.end(), frame.begin(), frame.end());
+  return file;
+}
+
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
+                         int threads) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
+    throw GenerateError("cannot write " + path.string() + ": it is a directory");
+  }
+  const std::vector<std::uint8_t> file = encode_table(table, threads);
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    // A device or pipe (/dev/stdout, /dev/full): no rename is possible, so
+    // write straight to it and report any failure.
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (fd < 0) throw GenerateError(system_error(path, "cannot open"));
+    const bool ok = write_all(fd, file.data(), file.size());
+    const int saved = errno;
+    ::close(fd);
+    errno = saved;
+    if (!ok) throw GenerateError(system_error(path, "cannot write"));
+    return WriteSummary{file.size(), block_count_of(table)};
+  }
+  const std::filesystem::path dir = path.has_parent_path() ? path.parent_path() : ".";
+  std::string temp = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) throw GenerateError(system_error(dir, "cannot create a temporary file in"));
+  const bool ok = write_all(fd, file.data(), file.size()) && ::fsync(fd) == 0;
+  const int saved = errno;
+  const bool closed = ::close(fd) == 0;
+  if (!ok || !closed) {
+    ::unlink(temp.c_str());
+    errno = ok ? errno : saved;
+    throw GenerateError(system_error(path, "cannot write"));
+  }
+  ::chmod(temp.c_str(), 0644);
+  if (::rename(temp.c_str(), path.c_str()) != 0) {
+    const int rename_errno = errno;
+    ::unlink(temp.c_str());
+    errno = rename_errno;
+    throw GenerateError(system_error(path, "cannot rename the finished table to"));
+  }
+  return WriteSummary{file.size(), block_count_of(table)};
+}
+
+}  // namespace pawntb

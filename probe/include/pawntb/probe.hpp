@@ -1,0 +1,129 @@
+// pawntb probe: exact values of pawn-chess positions from a table file.
+//
+//   pawntb::Table table = pawntb::Table::open_default();
+//   auto p = std::get<pawntb::Position>(pawntb::parse_position(".ppp/4/.PPP/4 w"));
+//   pawntb::ProbeResult r = table.probe(p);   // r.winner == Side::white, r.plies == 7
+//
+// THREADS. A Table is immutable after open(): any number of threads may call
+// probe() and probe_root() on the same Table at once. Copies share the data.
+// ERRORS. open() throws TableError. Probing never throws for any position and
+// never reads outside the table: it returns a status instead. Nothing here
+// prints, exits or aborts.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pawntb/position.hpp"
+
+namespace pawntb {
+
+// A table that cannot be used: missing, unreadable, not a pawntb table,
+// damaged (a checksum fails) or made for other rules or another format
+// version. what() names the file and the check that failed.
+class TableError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class ProbeStatus : std::uint8_t {
+  ok,
+  invalid_position,   // off-board or overlapping pawns, or the side to move is on its goal row
+  geometry_mismatch,  // the position's board size differs from the table's
+  too_many_pawns,     // a side has more pawns than the table's K
+  damaged_table,      // a lazily loaded block failed its checksum or could not be read
+};
+const char* describe(ProbeStatus s);  // a short English phrase
+
+struct ProbeResult {
+  ProbeStatus status = ProbeStatus::ok;
+  Side winner = Side::white;  // meaningful when status == ok
+  std::uint8_t plies = 0;     // 0..254, plies to the end with best play; 0 = game over
+  bool ok() const { return status == ProbeStatus::ok; }
+};
+
+struct MoveValue {
+  Move move;
+  Side winner = Side::white;  // winner after the move
+  std::uint8_t plies = 0;     // plies left after the move
+};
+
+struct RootResult {
+  ProbeResult value;                     // the position itself
+  std::vector<MoveValue> moves;          // every legal move, best first (see probe_root)
+  std::vector<Move> principal_variation; // best play to the end, value.plies moves long
+};
+
+struct TableInfo {
+  std::filesystem::path path;
+  Geometry geometry;
+  int max_pawns = 0;                  // K
+  int format_version = 0;
+  std::uint64_t entries = 0;          // indexed white-to-move positions
+  std::uint64_t placements = 0;       // placements of 0..K pawns a side
+  std::uint64_t white_wins = 0;       // entries won by the side to move (white)
+  int max_plies = 0;                  // longest game in the table
+  std::string longest_example;        // a position with max_plies, in position notation
+  std::uint32_t blocks = 0;
+  std::uint32_t block_entries = 0;
+  std::uint64_t file_size = 0;        // bytes
+  std::uint64_t header_checksum = 0;  // XXH3-64
+  std::uint64_t index_checksum = 0;   // XXH3-64
+  std::uint64_t rules_fingerprint = 0;
+  bool fully_loaded = false;          // all blocks decoded and checked at open
+};
+
+class Table {
+ public:
+  // Opens a table file. Tables of up to 64 MiB of entries are decoded at once,
+  // so every checksum is checked here; larger ones check the header and block
+  // index here and each block when first probed. Throws TableError.
+  // Thread-safe.
+  static Table open(const std::filesystem::path& path);
+
+  // Opens the default table (4x4, K = 4): the first that exists of
+  //   $PAWNTB_TABLE, the installed data directory, the source tree's data/.
+  // Throws TableError naming the places tried. Thread-safe.
+  static Table open_default();
+
+  // Where open_default() would look, in order.
+  static std::vector<std::filesystem::path> default_locations();
+
+  // The value of any position (either side to move). O(1): a rank and one
+  // lookup. Thread-safe, never throws.
+  ProbeResult probe(const Position& p) const noexcept;
+
+  // The value, every legal move with the value it leads to, best first (the
+  // fastest wins, then the longest losses; ties in move order), and the
+  // principal variation. Thread-safe; throws only std::bad_alloc.
+  RootResult probe_root(const Position& p) const;
+
+  const TableInfo& info() const noexcept;
+
+  struct Impl;
+
+ private:
+  explicit Table(std::shared_ptr<const Impl> impl);
+  std::shared_ptr<const Impl> impl_;
+  friend struct TableAccess;
+};
+
+struct VerifyReport {
+  std::uint64_t checked = 0;     // positions re-checked against their successors
+  std::uint64_t mismatches = 0;  // positions whose value disagrees
+  std::string first_mismatch;    // the first disagreeing position and both values
+  bool ok() const { return mismatches == 0; }
+};
+
+// Re-checks every indexed position against its one-ply successors (code
+// independent of the generator) and the header's statistics, loading and
+// checksumming every block. Calls on_progress(fraction) now and then from the
+// calling thread. Thread-safe.
+VerifyReport verify(const Table& table, void (*on_progress)(double, void*) = nullptr,
+                    void* context = nullptr);
+
+}  // namespace pawntb

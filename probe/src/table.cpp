@@ -1,0 +1,286 @@
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <variant>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pawntb/detail/values.hpp"
+#include "pawntb/notation.hpp"
+#include "table_impl.hpp"
+
+namespace pawntb {
+
+namespace {
+
+constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open, at most
+constexpr char kDefaultTableName[] = "4x4-k4.pawntb";
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
+  throw TableError(path.string() + ": " + what);
+}
+
+// Reads exactly size bytes at offset; false on error or end of file.
+bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) noexcept {
+  while (size > 0) {
+    const ssize_t n = ::pread(fd, out, size, static_cast<off_t>(offset));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    out += n;
+    size -= static_cast<std::size_t>(n);
+    offset += static_cast<std::uint64_t>(n);
+  }
+  return true;
+}
+
+// Checks a block's frame and decompresses it into out (block.entries bytes).
+// Returns an error message, or an empty string on success.
+std::string decode_block(const detail::Block& block, std::span<const std::uint8_t> frame,
+                         std::uint8_t* out) noexcept {
+  if (detail::checksum64(frame) != block.checksum) return "checksum mismatch";
+  const std::size_t n = ZSTD_decompress(out, block.entries, frame.data(), frame.size());
+  if (ZSTD_isError(n)) return std::string("zstd: ") + ZSTD_getErrorName(n);
+  if (n != block.entries) return "decompressed size is wrong";
+  return {};
+}
+
+ProbeResult result(Side mover, std::uint8_t plies) {
+  return ProbeResult{ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies};
+}
+
+ProbeResult status(ProbeStatus s) { return ProbeResult{s, Side::white, 0}; }
+
+}  // namespace
+
+const char* describe(ProbeStatus s) {
+  switch (s) {
+    case ProbeStatus::ok:
+      return "ok";
+    case ProbeStatus::invalid_position:
+      return "invalid position: overlapping pawns, or the side to move is on its goal row";
+    case ProbeStatus::geometry_mismatch:
+      return "the board size does not match the table";
+    case ProbeStatus::too_many_pawns:
+      return "more pawns than the table covers";
+    case ProbeStatus::damaged_table:
+      return "the table is damaged: a block failed its check";
+  }
+  return "unknown status";
+}
+
+Table::Impl::~Impl() {
+  if (fd >= 0) ::close(fd);
+}
+
+const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
+  const std::uint8_t* data = loaded[b].load(std::memory_order_acquire);
+  if (data) return data;
+  std::lock_guard lock(load_mutex);
+  data = loaded[b].load(std::memory_order_relaxed);
+  if (data) return data;
+  const detail::Block& block = blocks[b];
+  try {
+    std::vector<std::uint8_t> frame(block.compressed_size);
+    auto out = std::make_unique<std::uint8_t[]>(block.entries);
+    if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
+    if (!decode_block(block, frame, out.get()).empty()) return nullptr;
+    storage[b] = std::move(out);
+  } catch (const std::bad_alloc&) {
+    return nullptr;
+  }
+  loaded[b].store(storage[b].get(), std::memory_order_release);
+  return storage[b].get();
+}
+
+std::optional<std::uint8_t> Table::Impl::entry(std::uint64_t i) const noexcept {
+  if (!entries.empty()) return entries[i];
+  const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
+  if (!block) return std::nullopt;
+  return block[i & (header.block_entries - 1)];
+}
+
+Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+
+Table Table::open(const std::filesystem::path& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    fail(path, "not a regular file");
+  }
+  const auto file_size = static_cast<std::uint64_t>(st.st_size);
+
+  std::array<std::uint8_t, detail::kHeaderSize> header_bytes{};
+  const std::size_t header_read = static_cast<std::size_t>(
+      std::min<std::uint64_t>(file_size, detail::kHeaderSize));
+  if (!read_at(fd, header_bytes.data(), header_read, 0)) {
+    ::close(fd);
+    fail(path, "cannot read the header");
+  }
+  auto decoded = detail::decode_header(std::span(header_bytes).first(header_read), file_size);
+  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) {
+    ::close(fd);
+    fail(path, e->message);
+  }
+  const detail::Header h = std::get<detail::Header>(decoded);
+  if (!std::has_single_bit(h.block_entries)) {
+    ::close(fd);
+    fail(path, "block size is not a power of two");
+  }
+
+  auto impl = std::make_shared<Impl>(h.geometry, h.max_pawns);
+  impl->fd = fd;  // closed by ~Impl from here on
+  impl->header = h;
+  impl->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
+
+  std::vector<std::uint8_t> index_bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
+  if (!read_at(fd, index_bytes.data(), index_bytes.size(), detail::kHeaderSize)) {
+    fail(path, "cannot read the block index: file truncated");
+  }
+  auto blocks = detail::decode_block_index(index_bytes, h);
+  if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
+  impl->blocks = std::move(std::get<std::vector<detail::Block>>(blocks));
+
+  if (h.entry_count <= kLoadAllLimit) {
+    impl->entries.resize(h.entry_count);
+    std::vector<std::uint8_t> frame;
+    for (std::uint32_t b = 0; b < h.block_count; ++b) {
+      const detail::Block& block = impl->blocks[b];
+      frame.resize(block.compressed_size);
+      if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
+        fail(path, "cannot read block " + std::to_string(b));
+      }
+      const std::string error = decode_block(
+          block, frame, impl->entries.data() + std::uint64_t{b} * h.block_entries);
+      if (!error.empty()) fail(path, "block " + std::to_string(b) + ": " + error);
+    }
+    ::close(fd);
+    impl->fd = -1;
+  } else {
+    impl->loaded = std::vector<std::atomic<const std::uint8_t*>>(h.block_count);
+    impl->storage.resize(h.block_count);
+  }
+
+  TableInfo& info = impl->info;
+  info.path = path;
+  info.geometry = h.geometry;
+  info.max_pawns = h.max_pawns;
+  info.format_version = detail::kFormatVersion;
+  info.entries = h.entry_count;
+  info.placements = h.placement_count;
+  info.white_wins = h.win_count;
+  info.max_plies = h.max_plies;
+  const auto longest = impl->index.unrank(h.longest_index);
+  info.longest_example =
+      format_position(Position{h.geometry, longest.white, longest.black, Side::white});
+  info.blocks = h.block_count;
+  info.block_entries = h.block_entries;
+  info.file_size = h.file_size;
+  info.header_checksum = h.header_checksum;
+  info.index_checksum = h.index_checksum;
+  info.rules_fingerprint = detail::rules_fingerprint();
+  info.fully_loaded = impl->fd < 0;
+  return Table(std::move(impl));
+}
+
+std::vector<std::filesystem::path> Table::default_locations() {
+  std::vector<std::filesystem::path> places;
+  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) places.emplace_back(env);
+  places.emplace_back(std::filesystem::path(PAWNTB_INSTALL_DATADIR) / kDefaultTableName);
+  places.emplace_back(std::filesystem::path(PAWNTB_SOURCE_DATADIR) / kDefaultTableName);
+  return places;
+}
+
+Table Table::open_default() {
+  const auto places = default_locations();
+  std::string tried;
+  for (const auto& place : places) {
+    std::error_code ec;
+    if (std::filesystem::exists(place, ec)) return open(place);
+    tried += (tried.empty() ? "" : ", ") + place.string();
+  }
+  throw TableError("no default table found (tried " + tried +
+                   "); run `pawntb generate` or pass a table file");
+}
+
+ProbeResult Table::probe(const Position& p) const noexcept {
+  const Impl& t = *impl_;
+  const Geometry g = t.header.geometry;
+  if (p.geometry != g) return status(ProbeStatus::geometry_mismatch);
+  if ((p.white & p.black) || ((p.white | p.black) & ~detail::board_mask(g))) {
+    return status(ProbeStatus::invalid_position);
+  }
+  if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
+    return status(ProbeStatus::too_many_pawns);
+  }
+  // The white-to-move view (colour flip for black to move).
+  std::uint64_t white = p.white, black = p.black;
+  if (p.to_move == Side::black) {
+    white = detail::flip_rows(g, p.black);
+    black = detail::flip_rows(g, p.white);
+  }
+  if (white & detail::white_goal(g)) return status(ProbeStatus::invalid_position);
+  if ((black & detail::black_goal(g)) || !white) return result(p.to_move, 0);
+  if (const auto v = detail::value_by_rule(g, white, black)) return result(p.to_move, *v);
+  const detail::Pair c = detail::canonical(g, white, black);
+  const auto stored = t.entry(t.index.rank(c.white, c.black));
+  if (!stored) return status(ProbeStatus::damaged_table);
+  return result(p.to_move, *stored);
+}
+
+namespace {
+
+// Whether a is a better move than b for the side to move: a win beats a loss,
+// a faster win a slower one, a longer loss a shorter one.
+bool better(Side mover, const MoveValue& a, const MoveValue& b) {
+  const bool a_wins = a.winner == mover, b_wins = b.winner == mover;
+  if (a_wins != b_wins) return a_wins;
+  return a_wins ? a.plies < b.plies : a.plies > b.plies;
+}
+
+// Every legal move with the value after it, best first (ties in move order).
+// Fails with the first non-ok probe, which only a damaged block can cause.
+std::variant<std::vector<MoveValue>, ProbeResult> ranked_moves(const Table& t, const Position& p) {
+  std::vector<MoveValue> moves;
+  for (const Move m : legal_moves(p)) {
+    const ProbeResult after = t.probe(play(p, m));
+    if (!after.ok()) return after;
+    moves.push_back(MoveValue{m, after.winner, after.plies});
+  }
+  std::stable_sort(moves.begin(), moves.end(), [&](const MoveValue& a, const MoveValue& b) {
+    return better(p.to_move, a, b);
+  });
+  return moves;
+}
+
+}  // namespace
+
+RootResult Table::probe_root(const Position& p) const {
+  RootResult root;
+  root.value = probe(p);
+  if (!root.value.ok()) return root;
+  // A finished game (plies 0) has no legal moves; otherwise follow the best
+  // move until the game ends, keeping the first ranking as the root's moves.
+  Position line = p;
+  while (root.principal_variation.size() < root.value.plies) {
+    auto ranked = ranked_moves(*this, line);
+    if (auto* failure = std::get_if<ProbeResult>(&ranked)) return RootResult{*failure, {}, {}};
+    auto& moves = std::get<std::vector<MoveValue>>(ranked);
+    if (moves.empty()) break;
+    if (root.principal_variation.empty()) root.moves = moves;
+    root.principal_variation.push_back(moves.front().move);
+    line = play(line, moves.front().move);
+  }
+  return root;
+}
+
+const TableInfo& Table::info() const noexcept { return impl_->info; }
+
+}  // namespace pawntb

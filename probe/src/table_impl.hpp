@@ -1,0 +1,44 @@
+// Internals of pawntb::Table, shared by table.cpp, verify.cpp and c_api.cpp.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+#include "pawntb/detail/index.hpp"
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/probe.hpp"
+
+namespace pawntb {
+
+struct Table::Impl {
+  Impl(Geometry g, int max_pawns) : index(g, max_pawns) {}
+  ~Impl();
+
+  TableInfo info;
+  detail::Header header;
+  detail::Index index;
+  std::vector<detail::Block> blocks;
+  unsigned block_shift = 0;  // log2(header.block_entries)
+
+  // Fully loaded tables: every entry, contiguous. Empty for lazy tables.
+  std::vector<std::uint8_t> entries;
+
+  // Lazy tables: the open file and one slot per block, filled on first use.
+  int fd = -1;
+  mutable std::vector<std::atomic<const std::uint8_t*>> loaded;
+  mutable std::vector<std::unique_ptr<std::uint8_t[]>> storage;
+  mutable std::mutex load_mutex;
+
+  // The stored byte of an index, or nullopt if its block cannot be loaded.
+  std::optional<std::uint8_t> entry(std::uint64_t i) const noexcept;
+  const std::uint8_t* load_block(std::uint32_t b) const noexcept;
+};
+
+struct TableAccess {
+  static const Table::Impl& impl(const Table& t) { return *t.impl_; }
+};
+
+}  // namespace pawntb

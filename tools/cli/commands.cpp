@@ -1,0 +1,313 @@
+#include "commands.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <variant>
+
+#include "line_reader.hpp"
+#include "pawntb/generator.hpp"
+#include "pawntb/notation.hpp"
+#include "pawntb/probe.hpp"
+#include "uva.hpp"
+
+namespace pawntb::cli {
+
+namespace {
+
+// Buffered stdout for answers; flushed when large and at the end.
+class Output {
+ public:
+  ~Output() { flush(); }
+  void write(std::string_view s) {
+    buffer_.append(s);
+    if (buffer_.size() > (1 << 16)) flush();
+  }
+  void flush() {
+    std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
+    std::fflush(stdout);
+    buffer_.clear();
+  }
+
+ private:
+  std::string buffer_;
+};
+
+Table open_table(const std::string& path) {
+  return path.empty() ? Table::open_default() : Table::open(path);
+}
+
+std::string with_commas(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string hex(std::uint64_t v) {
+  char text[19];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+// Shows progress on a terminal: "\rstage  42%  ~3 s left".
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  ~ProgressLine() {
+    if (shown_) std::cerr << "\r" << std::string(48, ' ') << "\r" << std::flush;
+  }
+  void update(const char* stage, double done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (stage != stage_) {
+      stage_ = stage;
+      stage_start_ = now;
+    }
+    if (now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
+    std::ostringstream line;
+    line << "\r" << stage << " " << static_cast<int>(done * 100) << "%";
+    if (done > 0.02 && elapsed > 0.5) {
+      line << "  ~" << static_cast<int>(elapsed / done - elapsed + 0.5) << " s left";
+    }
+    std::cerr << line.str() << "        " << std::flush;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  const char* stage_ = nullptr;
+  std::chrono::steady_clock::time_point stage_start_{}, last_{};
+};
+
+std::filesystem::path default_output(const Options& o) {
+  const std::string name = std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
+                           std::to_string(o.pawns) + ".pawntb";
+  return Table::default_locations().back().parent_path() / name;
+}
+
+int generate(const Options& o) {
+  const std::filesystem::path output =
+      o.output.empty() ? default_output(o) : std::filesystem::path(o.output);
+  const Geometry g{o.rows, o.cols};
+  memory_needed(g, o.pawns);  // refuses bad parameters before any work
+  const auto start = std::chrono::steady_clock::now();
+  ProgressLine progress;
+  GenerateOptions options;
+  options.geometry = g;
+  options.max_pawns = o.pawns;
+  options.threads = o.threads;
+  options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
+  const SolvedTable table = solve(options);
+  progress.update("compress", 0);
+  const WriteSummary written = write_table(table, output, o.threads);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const Table check = Table::open(output);  // reads back what was written
+  const TableInfo& info = check.info();
+  std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
+              to_string(g).c_str(), o.pawns, with_commas(info.entries).c_str());
+  std::printf("placements: %s of up to %d pawns a side, either side to move\n",
+              with_commas(info.placements).c_str(), o.pawns);
+  std::printf("longest win: %d plies, e.g. %s\n", info.max_plies, info.longest_example.c_str());
+  std::printf("time: %.3f s\nfile: %s, %s bytes in %u blocks\n", seconds, output.c_str(),
+              with_commas(written.file_size).c_str(), written.block_count);
+  return kOk;
+}
+
+int info(const Options& o) {
+  const Table table = open_table(o.table);
+  const TableInfo& i = table.info();
+  std::printf("file:              %s\n", i.path.c_str());
+  std::printf("format version:    %d\n", i.format_version);
+  std::printf("geometry:          %s, up to %d pawns a side\n", to_string(i.geometry).c_str(),
+              i.max_pawns);
+  std::printf("entries:           %s (white to move, not terminal by rule)\n",
+              with_commas(i.entries).c_str());
+  std::printf("placements:        %s (0..%d pawns a side), either side to move\n",
+              with_commas(i.placements).c_str(), i.max_pawns);
+  std::printf("white wins:        %s of the entries\n", with_commas(i.white_wins).c_str());
+  std::printf("longest game:      %d plies, e.g. %s\n", i.max_plies, i.longest_example.c_str());
+  std::printf("file size:         %s bytes (%s raw entries)\n", with_commas(i.file_size).c_str(),
+              with_commas(i.entries).c_str());
+  std::printf("blocks:            %u of %s entries, zstd\n", i.blocks,
+              with_commas(i.block_entries).c_str());
+  std::printf("header checksum:   %s (XXH3-64)\n", hex(i.header_checksum).c_str());
+  std::printf("index checksum:    %s (XXH3-64)\n", hex(i.index_checksum).c_str());
+  std::printf("rules fingerprint: %s\n", hex(i.rules_fingerprint).c_str());
+  std::printf("checked at open:   %s\n", i.fully_loaded ? "every block" : "header and block index");
+  return kOk;
+}
+
+int verify_command(const Options& o) {
+  const Table table = open_table(o.table);
+  std::fprintf(stderr, "%s: header, block index and %s checksums ok\n",
+               table.info().path.c_str(), table.info().fully_loaded ? "all block" : "lazy block");
+  ProgressLine progress;
+  const VerifyReport report = verify(
+      table, [](double done, void* p) { static_cast<ProgressLine*>(p)->update("verify", done); },
+      &progress);
+  if (!report.ok()) {
+    std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", table.info().path.c_str(),
+                 with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
+                 report.first_mismatch.c_str());
+    return kRuntimeFailure;
+  }
+  std::printf("%s: ok, %s positions agree with their successors\n", table.info().path.c_str(),
+              with_commas(report.checked).c_str());
+  return kOk;
+}
+
+int uva(const Options& o) {
+  const Table table = open_table(o.table);
+  Output out;
+  LineReader in(stdin);
+  std::uint64_t errors = read_uva(
+      in, table.info().geometry,
+      [&](std::uint64_t line, const Position& p) {
+        const ProbeResult r = table.probe(p);
+        if (!r.ok()) {
+          std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(line),
+                       describe(r.status));
+          return;
+        }
+        char text[32];
+        const int n = std::snprintf(text, sizeof text, "%s (%d)\n", side_name(r.winner), r.plies);
+        out.write({text, static_cast<std::size_t>(n)});
+      },
+      [&](const UvaError& e) {
+        std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(e.line),
+                     e.message.c_str());
+      });
+  return errors ? kUsageError : kOk;
+}
+
+// Why a parsed position cannot be answered, or empty if it can.
+std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
+  if (r.ok()) return {};
+  const TableInfo& info = table.info();
+  if (r.status == ProbeStatus::geometry_mismatch) {
+    return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
+           to_string(info.geometry);
+  }
+  if (r.status == ProbeStatus::too_many_pawns) {
+    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
+  }
+  return describe(r.status);
+}
+
+std::string human_answer(const Table& table, const Position& p, const RootResult& root) {
+  const Geometry g = p.geometry;
+  std::string out = format_position(p) + "\n" + draw_board(p);
+  const ProbeResult& v = root.value;
+  out += std::string(side_name(p.to_move)) + " to move: " + side_name(v.winner) + " wins";
+  if (v.plies == 0) {
+    out += ", game over\n";
+    return out;
+  }
+  out += " in " + std::to_string(v.plies) + (v.plies == 1 ? " ply\n" : " plies\n");
+  out += "best move: " + move_name(g, root.moves.front().move) + "\nline:";
+  for (const Move m : root.principal_variation) out += " " + move_name(g, m);
+  out += "\nmoves:";
+  for (const MoveValue& m : root.moves) {
+    out += " " + move_name(g, m.move) + " (" + side_name(m.winner) + " " +
+           std::to_string(m.plies) + ")";
+  }
+  (void)table;
+  return out + "\n\n";
+}
+
+std::string json_answer(const Position& p, const RootResult& root) {
+  const Geometry g = p.geometry;
+  nlohmann::json j;
+  j["position"] = format_position(p);
+  j["to_move"] = side_name(p.to_move);
+  j["winner"] = side_name(root.value.winner);
+  j["plies"] = root.value.plies;
+  j["best"] = root.moves.empty() ? nlohmann::json(nullptr)
+                                 : nlohmann::json(move_name(g, root.moves.front().move));
+  nlohmann::json moves = nlohmann::json::array();
+  for (const MoveValue& m : root.moves) {
+    moves.push_back({{"uci", move_name(g, m.move)}, {"winner", side_name(m.winner)},
+                     {"plies", m.plies}});
+  }
+  j["moves"] = std::move(moves);
+  nlohmann::json line = nlohmann::json::array();
+  for (const Move m : root.principal_variation) line.push_back(move_name(g, m));
+  j["line"] = std::move(line);
+  return j.dump() + "\n";
+}
+
+std::string json_error(std::string_view input, const std::string& where, const std::string& what) {
+  nlohmann::json j;
+  j["input"] = std::string(input);
+  j["error"] = what;
+  j["where"] = where;
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+int probe_command(const Options& o) {
+  const Table table = open_table(o.table);
+  Output out;
+  std::uint64_t errors = 0;
+  auto answer = [&](std::string_view text, const std::string& where) {
+    const auto parsed = parse_position(text);
+    std::string problem;
+    if (const auto* e = std::get_if<ParseError>(&parsed)) {
+      problem = e->message;
+    } else {
+      const Position& p = std::get<Position>(parsed);
+      const RootResult root = table.probe_root(p);
+      problem = position_problem(table, p, root.value);
+      if (problem.empty()) {
+        out.write(o.json ? json_answer(p, root) : human_answer(table, p, root));
+        return;
+      }
+    }
+    ++errors;
+    std::fprintf(stderr, "%s: %s\n", where.c_str(), problem.c_str());
+    if (o.json) out.write(json_error(text, where, problem));
+  };
+  for (std::size_t i = 0; i < o.positions.size(); ++i) {
+    if (o.positions[i] != "-") {
+      answer(o.positions[i], "argument " + std::to_string(i + 1));
+      continue;
+    }
+    LineReader in(stdin);
+    LineReader::Line line;
+    while (in.next(line)) {
+      const std::string where = "stdin:" + std::to_string(line.number);
+      if (line.too_long) {
+        ++errors;
+        const std::string problem = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
+        std::fprintf(stderr, "%s: %s\n", where.c_str(), problem.c_str());
+        if (o.json) out.write(json_error("", where, problem));
+        continue;
+      }
+      if (line.text.empty()) continue;
+      answer(line.text, where);
+    }
+    if (in.read_error()) throw std::runtime_error("stdin: read error");
+  }
+  return errors ? kUsageError : kOk;
+}
+
+}  // namespace
+
+int run(const Options& o) {
+  if (o.command == "generate") return generate(o);
+  if (o.command == "info") return info(o);
+  if (o.command == "verify") return verify_command(o);
+  if (o.command == "uva") return uva(o);
+  return probe_command(o);
+}
+
+}  // namespace pawntb::cli

@@ -1,0 +1,52 @@
+#include "line_reader.hpp"
+
+#include <cstring>
+
+namespace pawntb::cli {
+
+bool LineReader::fill() {
+  if (eof_) return false;
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  const std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, in_);
+  end_ += n;
+  if (n == 0) {
+    eof_ = true;
+    error_ = std::ferror(in_) != 0;
+  }
+  return n > 0;
+}
+
+bool LineReader::next(Line& line) {
+  bool too_long = false;
+  for (;;) {
+    const char* start = buffer_.data() + begin_;
+    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
+    if (newline || (eof_ && end_ > begin_)) {
+      std::size_t length = newline ? static_cast<std::size_t>(newline - start) : end_ - begin_;
+      begin_ += length + (newline ? 1 : 0);
+      if (length > 0 && start[length - 1] == '\r') --length;
+      line.number = ++number_;
+      line.too_long = too_long || length > kMaxLine;
+      line.text = line.too_long ? std::string_view() : std::string_view(start, length);
+      return true;
+    }
+    if (eof_) {
+      if (!too_long) return false;
+      line.number = ++number_;  // an over-long last line without a newline
+      line.too_long = true;
+      line.text = {};
+      return true;
+    }
+    if (end_ - begin_ > kMaxLine + 1) {
+      too_long = true;  // drop what we have of this line and keep scanning
+      begin_ = end_;
+    }
+    fill();
+  }
+}
+
+}  // namespace pawntb::cli

@@ -1,0 +1,35 @@
+#!/bin/sh
+# Installs pawntb's build and test dependencies from Debian packages.
+# Idempotent: does nothing when every package is already present.
+# Usage: tools/install-deps.sh [--fuzz]   (--fuzz adds clang and its sanitizer runtime)
+set -eu
+
+packages="cmake g++ make libboost-program-options-dev libzstd-dev libxxhash-dev \
+libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev"
+if [ "${1:-}" = "--fuzz" ]; then
+  packages="$packages clang libclang-rt-14-dev"
+fi
+
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+
+if [ -z "$missing" ]; then
+  echo "install-deps: all dependencies present"
+  exit 0
+fi
+
+echo "install-deps: installing:$missing"
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=""
+elif command -v sudo >/dev/null 2>&1; then
+  sudo="sudo"
+else
+  echo "install-deps: need root (or sudo) to install:$missing" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+# shellcheck disable=SC2086
+$sudo apt-get install -y -qq --no-install-recommends $missing
