@@ -107,7 +107,7 @@ std::optional<std::uint8_t> Table::Impl::entry(std::uint64_t i) const noexcept {
 
 Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-Table Table::open(const std::filesystem::path& path) {
+Table Table::open(const std::filesystem::path& path, Load load) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -148,7 +148,7 @@ Table Table::open(const std::filesystem::path& path) {
   if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
   impl->blocks = std::move(std::get<std::vector<detail::Block>>(blocks));
 
-  if (h.entry_count <= kLoadAllLimit) {
+  if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     impl->entries.resize(h.entry_count);
     std::vector<std::uint8_t> frame;
     for (std::uint32_t b = 0; b < h.block_count; ++b) {

@@ -4,12 +4,14 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <variant>
 
 #include "line_reader.hpp"
+#include "pawntb/detail/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
@@ -123,6 +125,13 @@ int generate(const Options& o) {
   return kOk;
 }
 
+std::uint64_t file_checksum(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  if (!in && !in.eof()) throw TableError(path.string() + ": read error");
+  return detail::checksum64(bytes);
+}
+
 int info(const Options& o) {
   const Table table = open_table(o.table);
   const TableInfo& i = table.info();
@@ -143,6 +152,8 @@ int info(const Options& o) {
   std::printf("header checksum:   %s (XXH3-64)\n", hex(i.header_checksum).c_str());
   std::printf("index checksum:    %s (XXH3-64)\n", hex(i.index_checksum).c_str());
   std::printf("rules fingerprint: %s\n", hex(i.rules_fingerprint).c_str());
+  std::printf("file checksum:     %s (XXH3-64 of the whole file, as in data/checksums.txt)\n",
+              hex(file_checksum(i.path)).c_str());
   std::printf("checked at open:   %s\n", i.fully_loaded ? "every block" : "header and block index");
   return kOk;
 }

@@ -79,11 +79,15 @@ struct TableInfo {
 
 class Table {
  public:
-  // Opens a table file. Tables of up to 64 MiB of entries are decoded at once,
-  // so every checksum is checked here; larger ones check the header and block
-  // index here and each block when first probed. Throws TableError.
-  // Thread-safe.
-  static Table open(const std::filesystem::path& path);
+  enum class Load : std::uint8_t {
+    automatic,  // all at open up to 64 MiB of entries, on demand above
+    all,        // decode every block at open: every checksum is checked here
+    on_demand,  // check the header and block index here, each block when first probed
+  };
+
+  // Opens a table file. Throws TableError naming the file and the check that
+  // failed. Thread-safe.
+  static Table open(const std::filesystem::path& path, Load load = Load::automatic);
 
   // Opens the default table (4x4, K = 4): the first that exists of
   //   $PAWNTB_TABLE, the installed data directory, the source tree's data/.

@@ -1,0 +1,948 @@
+// Tests of the `pawntb` command-line tool, run as a subprocess: exit
+// statuses, exact output bytes, messages on stderr, JSON output, table checks
+// and table generation. A few tests call the option parser in-process.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "cli/commands.hpp"
+#include "pawntb/notation.hpp"
+#include "pawntb/position.hpp"
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+const fs::path kSourceDir = PAWNTB_SOURCE_DIR;
+const fs::path kDefaultTable = kSourceDir / "data" / "4x4-k4.pawntb";
+const fs::path kUvaSample = kSourceDir / "tests" / "data" / "uva-sample.txt";
+constexpr char kSampleAnswer[] = "white (7)\nblack (2)\n";
+constexpr char kStart[] = ".ppp/4/.PPP/4 w";
+
+// ---------------------------------------------------------------------------
+// Running the CLI.
+
+struct RunResult {
+  int status = -1;  // exit status; 128 + signal number if killed by a signal
+  bool signaled = false;
+  std::string out;
+  std::string err;
+};
+
+std::ostream& operator<<(std::ostream& os, const RunResult& r) {
+  return os << "status " << r.status << (r.signaled ? " (signal)" : "") << "\n--- stdout ---\n"
+            << r.out << "--- stderr ---\n"
+            << r.err << "--------------";
+}
+
+struct RunOptions {
+  std::optional<std::string> input;  // stdin bytes; /dev/null when absent
+  // PAWNTB_TABLE in the child: the default table unless overridden; nullopt
+  // removes it from the environment.
+  std::optional<std::string> table_env = kDefaultTable.string();
+  fs::path cwd;  // the child's working directory; empty: inherited
+};
+
+std::string read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_file(const fs::path& path, std::string_view bytes) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  ASSERT_TRUE(out.good()) << "cannot write " << path;
+}
+
+// A fresh directory, removed with everything in it at destruction.
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "pawntb-cli-test.XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+      ADD_FAILURE() << "mkdtemp: " << std::strerror(errno);
+    }
+    path_ = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+// Runs the pawntb executable with `args`, stdin from `options.input`, and
+// stdout and stderr captured separately (through files, so no pipe can fill
+// up). The child is killed if it runs for more than 60 seconds.
+RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options = {}) {
+  RunResult result;
+  TempDir io;
+  const fs::path in_path = io / "stdin", out_path = io / "stdout", err_path = io / "stderr";
+  write_file(in_path, options.input.value_or(""));
+
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    if (std::strncmp(*e, "PAWNTB_TABLE=", 13) != 0) env_strings.emplace_back(*e);
+  }
+  if (options.table_env) env_strings.push_back("PAWNTB_TABLE=" + *options.table_env);
+  std::vector<char*> envp;
+  for (std::string& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  std::vector<std::string> arg_strings{PAWNTB_CLI};
+  arg_strings.insert(arg_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : arg_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  const std::string in_name = options.input ? in_path.string() : "/dev/null";
+  const std::string out_name = out_path.string(), err_name = err_path.string();
+  const std::string cwd = options.cwd.string();
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    // Only async-signal-safe calls from here on.
+    const int in = ::open(in_name.c_str(), O_RDONLY);
+    const int out = ::open(out_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open(err_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || out < 0 || err < 0) ::_exit(125);
+    if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(125);
+    ::close(in);
+    ::close(out);
+    ::close(err);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(125);
+    ::alarm(60);  // survives exec: a hung child dies of SIGALRM
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  int wstatus = 0;
+  while (::waitpid(pid, &wstatus, 0) < 0) {
+    if (errno != EINTR) {
+      ADD_FAILURE() << "waitpid: " << std::strerror(errno);
+      return result;
+    }
+  }
+  if (WIFEXITED(wstatus)) {
+    result.status = WEXITSTATUS(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
+    result.signaled = true;
+    result.status = 128 + WTERMSIG(wstatus);
+  }
+  result.out = read_file(out_path);
+  result.err = read_file(err_path);
+  EXPECT_NE(result.status, 125) << "the child could not set up its files";
+  EXPECT_NE(result.status, 127) << "cannot execute " << PAWNTB_CLI;
+  return result;
+}
+
+RunResult run_with_input(const std::vector<std::string>& args, std::string input) {
+  RunOptions options;
+  options.input = std::move(input);
+  return run_cli(args, options);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string to_crlf(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+// One JSON value per line of `text`; fails the test on a line that is not JSON.
+std::vector<json> json_lines(const std::string& text) {
+  std::vector<json> values;
+  for (const std::string& line : lines_of(text)) {
+    try {
+      values.push_back(json::parse(line));
+    } catch (const json::exception& e) {
+      ADD_FAILURE() << "not JSON: '" << line << "': " << e.what();
+    }
+  }
+  return values;
+}
+
+pawntb::Position parse(const std::string& text) {
+  auto parsed = pawntb::parse_position(text);
+  if (auto* e = std::get_if<pawntb::ParseError>(&parsed)) {
+    ADD_FAILURE() << "cannot parse '" << text << "': " << e->message;
+    return {};
+  }
+  return std::get<pawntb::Position>(parsed);
+}
+
+// A UVa board: `rows` lines, then a blank line.
+std::string board(std::initializer_list<const char*> rows) {
+  std::string out;
+  for (const char* r : rows) out += std::string(r) + "\n";
+  return out;
+}
+
+const std::string kGoodBoard1 = board({".ppp", "....", ".PPP", "...."});  // white (7)
+const std::string kGoodBoard2 = board({"...p", "...p", "pP.P", "...P"});  // black (2)
+
+// Checks that every move of a JSON answer is well formed and that the list is
+// best first for the side to move: its wins, fastest first, then its losses,
+// longest first.
+void expect_well_formed_moves(const json& answer) {
+  ASSERT_TRUE(answer.contains("moves")) << answer.dump();
+  ASSERT_TRUE(answer["moves"].is_array()) << answer.dump();
+  const std::string mover = answer.at("to_move").get<std::string>();
+  auto rank = [&](const json& m) {
+    const bool wins = m.at("winner").get<std::string>() == mover;
+    const int plies = m.at("plies").get<int>();
+    return wins ? plies : 1000 - plies;
+  };
+  const json& moves = answer["moves"];
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const json& m = moves[i];
+    ASSERT_TRUE(m.is_object()) << m.dump();
+    ASSERT_TRUE(m.contains("uci") && m["uci"].is_string()) << m.dump();
+    ASSERT_TRUE(m.contains("winner") && m["winner"].is_string()) << m.dump();
+    ASSERT_TRUE(m.contains("plies") && m["plies"].is_number_integer()) << m.dump();
+    const std::string winner = m["winner"].get<std::string>();
+    EXPECT_TRUE(winner == "white" || winner == "black") << m.dump();
+    EXPECT_TRUE(std::regex_match(m["uci"].get<std::string>(), std::regex("[a-h][1-8][a-h][1-8]")))
+        << m.dump();
+    EXPECT_GE(m["plies"].get<int>(), 0);
+    EXPECT_LE(m["plies"].get<int>(), 254);
+    if (i > 0) {
+      EXPECT_LE(rank(moves[i - 1]), rank(m)) << "not best first: " << moves.dump();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Help, version and usage errors.
+
+TEST(CliUsage, HelpAndVersionExitZero) {
+  for (const char* flag : {"--help", "-h", "help"}) {
+    const RunResult r = run_cli({flag});
+    EXPECT_EQ(r.status, 0) << flag << "\n" << r;
+    EXPECT_TRUE(contains(r.out, "usage: pawntb COMMAND")) << r;
+    for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+      EXPECT_TRUE(contains(r.out, command)) << "help does not list " << command;
+    }
+    EXPECT_EQ(r.err, "") << r;
+  }
+  for (const char* flag : {"--version", "-V"}) {
+    const RunResult r = run_cli({flag});
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_TRUE(std::regex_match(r.out, std::regex("pawntb [0-9]+\\.[0-9]+\\.[0-9]+\n"))) << r;
+    EXPECT_EQ(r.err, "") << r;
+  }
+}
+
+TEST(CliUsage, NoArgumentsIsAUsageError) {
+  const RunResult r = run_cli({});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "usage:")) << r;
+  EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, EverySubcommandHasHelp) {
+  for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+    for (const char* flag : {"--help", "-h"}) {
+      const RunResult r = run_cli({command, flag});
+      EXPECT_EQ(r.status, 0) << command << " " << flag << "\n" << r;
+      EXPECT_EQ(r.out.rfind(std::string("usage: pawntb ") + command, 0), 0u) << r;
+      EXPECT_EQ(r.err, "") << r;
+    }
+  }
+}
+
+TEST(CliUsage, UnknownCommandExitsTwo) {
+  const RunResult r = run_cli({"frobnicate"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "unknown command 'frobnicate'")) << r;
+  EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, UnknownOptionExitsTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"generate", "--bogus"},     {"info", "--bogus"},
+      {"verify", "--bogus"},       {"uva", "--bogus"},
+      {"probe", "--bogus", kStart},
+      {"probe", "--js", kStart},  // no guessing of abbreviated options
+      {"--bogus"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args[0] << " " << args[1] << "\n" << r;
+    EXPECT_NE(r.err, "") << r;
+    EXPECT_EQ(r.out, "") << r;
+  }
+}
+
+TEST(CliUsage, BadOperandsAndValuesExitTwo) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"probe"},                               // no positions
+      {"uva", "extra"},                        // uva takes no operand
+      {"generate", "extra"},                   // nor does generate
+      {"info", "a.pawntb", "b.pawntb"},        // at most one table
+      {"verify", "a.pawntb", "b.pawntb"},
+      {"generate", "--rows", "abc"},           // not a number
+      {"generate", "--threads", "-1"},         // negative threads
+      {"uva", "--table"},                      // missing value
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_cli(args);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.status, 2) << joined << "\n" << r;
+    EXPECT_TRUE(contains(r.err, "usage:")) << joined << "\n" << r;
+    EXPECT_EQ(r.out, "") << r;
+  }
+}
+
+// The parser in-process: what the options turn into.
+TEST(CliUsage, ParsesOptionsIntoTheirFields) {
+  using namespace pawntb::cli;
+  {
+    const char* argv[] = {"pawntb", "probe", "--json", "--table", "t.pawntb", "a w", "-"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(7, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.command, "probe");
+    EXPECT_TRUE(o.json);
+    EXPECT_EQ(o.table, "t.pawntb");
+    EXPECT_EQ(o.positions, (std::vector<std::string>{"a w", "-"}));
+  }
+  {
+    const char* argv[] = {"pawntb", "generate", "--rows", "3", "--cols", "5"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(6, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.rows, 3);
+    EXPECT_EQ(o.cols, 5);
+    EXPECT_EQ(o.pawns, 5);  // defaults to the number of columns
+  }
+  {
+    const char* argv[] = {"pawntb", "info", "x.pawntb"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(3, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.table, "x.pawntb");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// uva
+
+TEST(CliUva, SampleGivesExactBytes) {
+  const RunResult r = run_with_input({"uva"}, read_file(kUvaSample));
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_EQ(r.err, "") << r;
+}
+
+TEST(CliUva, CrlfLineEndingsGiveTheSameBytes) {
+  const std::string sample = read_file(kUvaSample);
+  ASSERT_FALSE(contains(sample, "\r"));
+  const RunResult r = run_with_input({"uva"}, to_crlf(sample));
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_EQ(r.err, "") << r;
+}
+
+TEST(CliUva, NoFinalNewlineGivesTheSameBytes) {
+  std::string sample = read_file(kUvaSample);
+  while (!sample.empty() && (sample.back() == '\n' || sample.back() == '\r')) sample.pop_back();
+  for (const std::string& input : {sample, to_crlf(sample)}) {
+    const RunResult r = run_with_input({"uva"}, input);
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_EQ(r.out, kSampleAnswer);
+    EXPECT_EQ(r.err, "") << r;
+  }
+}
+
+TEST(CliUva, ToleratesExtraBlankLinesAndSpaces) {
+  const std::string input = "\n  2  \n\n\n .ppp\n....\t\n.PPP \n....\n \n\t\n...p\n...p\npP.P\n...P\n\n\n";
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_EQ(r.err, "") << r;
+}
+
+TEST(CliUva, ZeroCasesPrintsNothing) {
+  const RunResult r = run_with_input({"uva"}, "0\n");
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "") << r;
+}
+
+// Line numbers: 1 is the count, boards start at 2, 7 and 12.
+TEST(CliUva, BadCharacterCaseIsReportedOthersAnswered) {
+  const std::string input =
+      "3\n" + kGoodBoard1 + "\n" + board({".ppx", "....", ".PPP", "...."}) + "\n" + kGoodBoard2;
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "'x'")) << r;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+}
+
+TEST(CliUva, ShortRowCaseIsReportedOthersAnswered) {
+  const std::string input =
+      "3\n" + kGoodBoard1 + "\n" + board({".ppp", "...", ".PPP", "...."}) + "\n" + kGoodBoard2;
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_TRUE(contains(r.err, "stdin:8:")) << r;  // the short row itself
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+}
+
+TEST(CliUva, MissingRowCaseIsReportedOthersAnswered) {
+  const std::string input =
+      "3\n" + kGoodBoard1 + "\n" + board({".ppp", "....", ".PPP"}) + "\n" + kGoodBoard2;
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "3 rows")) << r;
+}
+
+// The message should point at the line that holds the bad character (the
+// header of uva.hpp: "1-based line the problem was found on"), as it does for
+// a row of the wrong length, not at the board's first line.
+TEST(CliUva, BadCharacterIsReportedOnItsOwnLine) {
+  const std::string input = "2\n" + kGoodBoard1 + "\n" + board({".ppp", "....", ".PxP", "...."});
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "white (7)\n");
+  EXPECT_TRUE(contains(r.err, "stdin:9:")) << r;  // the board starts on line 7
+}
+
+TEST(CliUva, FewerBoardsThanTheCount) {
+  const RunResult r = run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + kGoodBoard2);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, kSampleAnswer);
+  EXPECT_TRUE(contains(r.err, "case count says 3")) << r;
+  EXPECT_TRUE(contains(r.err, "2 boards")) << r;
+  EXPECT_TRUE(contains(r.err, "stdin:")) << r;
+}
+
+TEST(CliUva, MoreBoardsThanTheCount) {
+  const RunResult r = run_with_input({"uva"}, "1\n" + kGoodBoard1 + "\n" + kGoodBoard2);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "white (7)\n");
+  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "more boards")) << r;
+}
+
+TEST(CliUva, EmptyInputIsAnError) {
+  for (const std::string input : {"", "\n\n", "  \n\t\n"}) {
+    const RunResult r = run_with_input({"uva"}, input);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_EQ(r.out, "");
+    EXPECT_TRUE(contains(r.err, "empty input")) << r;
+  }
+}
+
+TEST(CliUva, BadCountIsAnError) {
+  for (const std::string count : {"abc", "-1", "2x", "99999999999999999999999"}) {
+    const RunResult r = run_with_input({"uva"}, count + "\n" + kGoodBoard1);
+    EXPECT_EQ(r.status, 2) << count << "\n" << r;
+    EXPECT_EQ(r.out, "") << r;
+    EXPECT_TRUE(contains(r.err, "stdin:1:")) << r;
+    EXPECT_TRUE(contains(r.err, "number of cases")) << r;
+  }
+}
+
+// A board that reads well but that the table cannot answer (white to move with
+// a pawn on its goal row; more pawns than K) is an input error: it is reported
+// with its line, the other cases are still answered, and the exit status is 2.
+TEST(CliUva, UnanswerableBoardIsAnInputError) {
+  const std::vector<std::string> bad_boards = {
+      board({"P...", "....", "....", "...."}),  // white on its goal row, white to move
+      board({"PPPP", "P...", "....", "...."}),  // 5 white pawns: more than K = 4
+      board({"pppp", ".p..", "....", "...."}),  // 5 black pawns
+  };
+  for (const std::string& bad : bad_boards) {
+    const RunResult r = run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + bad + "\n" + kGoodBoard2);
+    EXPECT_EQ(r.out, kSampleAnswer) << bad;
+    EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+    EXPECT_EQ(r.status, 2) << "board:\n" << bad << r;
+  }
+}
+
+TEST(CliUva, OverlongLineIsReported) {
+  const std::string input = "2\n" + kGoodBoard1 + "\n" + std::string(10000, '.') + "\n";
+  const RunResult r = run_with_input({"uva"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "white (7)\n");
+  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+}
+
+TEST(CliUva, MissingTableIsARuntimeFailure) {
+  const RunResult r = run_with_input({"uva", "--table", "/nonexistent/t.pawntb"}, read_file(kUvaSample));
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "/nonexistent/t.pawntb")) << r;
+}
+
+// ---------------------------------------------------------------------------
+// probe
+
+TEST(CliProbe, HumanAnswer) {
+  const RunResult r = run_cli({"probe", kStart});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const pawntb::Position p = parse(kStart);
+  EXPECT_TRUE(contains(r.out, pawntb::format_position(p) + "\n" + pawntb::draw_board(p))) << r;
+  EXPECT_TRUE(contains(r.out, "white to move: white wins in 7 plies\n")) << r;
+
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\nbest move: ([a-h][1-8][a-h][1-8])\n")))
+      << r;
+  const std::string best = m[1];
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\nline:((?: [a-h][1-8][a-h][1-8])*)\n")))
+      << r;
+  std::istringstream line_in(m[1].str());
+  const std::vector<std::string> line{std::istream_iterator<std::string>(line_in),
+                                      std::istream_iterator<std::string>()};
+  ASSERT_EQ(line.size(), 7u) << r;
+  EXPECT_EQ(line.front(), best);
+
+  // The line is legal play from the position and ends the game.
+  pawntb::Position at = p;
+  for (const std::string& name : line) {
+    ASSERT_EQ(pawntb::classify(at), pawntb::Status::playable) << name;
+    bool found = false;
+    for (const pawntb::Move mv : pawntb::legal_moves(at)) {
+      if (pawntb::move_name(at.geometry, mv) == name) {
+        at = pawntb::play(at, mv);
+        found = true;
+        break;
+      }
+    }
+    ASSERT_TRUE(found) << name << " is not legal in " << pawntb::format_position(at);
+  }
+  EXPECT_EQ(pawntb::classify(at), pawntb::Status::over) << pawntb::format_position(at);
+}
+
+TEST(CliProbe, HumanAnswerForAFinishedGame) {
+  const RunResult r = run_cli({"probe", "4/4/4/pppp w"});
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_TRUE(contains(r.out, "white to move: black wins, game over\n")) << r;
+  EXPECT_FALSE(contains(r.out, "best move:")) << r;
+}
+
+TEST(CliProbe, JsonAnswer) {
+  const RunResult r = run_cli({"probe", "--json", kStart});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  ASSERT_EQ(lines_of(r.out).size(), 1u) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  const json& a = answers[0];
+  ASSERT_TRUE(a.is_object()) << a.dump();
+  EXPECT_EQ(a.value("winner", ""), "white");
+  EXPECT_EQ(a.value("to_move", ""), "white");
+  ASSERT_TRUE(a.contains("plies") && a["plies"].is_number_integer()) << a.dump();
+  EXPECT_EQ(a["plies"].get<int>(), 7);
+  expect_well_formed_moves(a);
+  const json& moves = a["moves"];
+  ASSERT_FALSE(moves.empty());
+  EXPECT_EQ(moves[0]["winner"], "white");
+  EXPECT_EQ(moves[0]["plies"], 6);
+  EXPECT_EQ(a.value("best", ""), moves[0]["uci"].get<std::string>());
+  ASSERT_TRUE(a.contains("line") && a["line"].is_array());
+  ASSERT_EQ(a["line"].size(), 7u);
+  EXPECT_EQ(a["line"][0], moves[0]["uci"]);
+
+  // The moves are exactly the legal moves.
+  const pawntb::Position p = parse(kStart);
+  std::vector<std::string> legal, listed;
+  for (const pawntb::Move mv : pawntb::legal_moves(p)) legal.push_back(pawntb::move_name(p.geometry, mv));
+  for (const json& m : moves) listed.push_back(m["uci"].get<std::string>());
+  std::sort(legal.begin(), legal.end());
+  std::sort(listed.begin(), listed.end());
+  EXPECT_EQ(listed, legal);
+}
+
+// Every move's value equals the value the CLI gives for the position it leads
+// to, and the position's value is the best of them.
+TEST(CliProbe, JsonMoveValuesAgreeWithTheirSuccessors) {
+  for (const std::string start : {kStart, "pp1p/1p2/4/PPPP w", ".ppp/p3/PPPP/4 b"}) {
+    const RunResult r = run_cli({"probe", "--json", start});
+    ASSERT_EQ(r.status, 0) << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u);
+    const json& a = answers[0];
+    expect_well_formed_moves(a);
+    const pawntb::Position p = parse(start);
+
+    std::vector<std::string> args{"probe", "--json"};
+    std::vector<std::string> names;
+    for (const pawntb::Move mv : pawntb::legal_moves(p)) {
+      names.push_back(pawntb::move_name(p.geometry, mv));
+      args.push_back(pawntb::format_position(pawntb::play(p, mv)));
+    }
+    const RunResult s = run_cli(args);
+    ASSERT_EQ(s.status, 0) << s;
+    const std::vector<json> successors = json_lines(s.out);
+    ASSERT_EQ(successors.size(), names.size()) << s;
+    std::map<std::string, json> after;
+    for (std::size_t i = 0; i < names.size(); ++i) after[names[i]] = successors[i];
+
+    ASSERT_EQ(a["moves"].size(), names.size());
+    for (const json& m : a["moves"]) {
+      const std::string uci = m["uci"].get<std::string>();
+      ASSERT_TRUE(after.count(uci)) << uci;
+      EXPECT_EQ(m["winner"], after[uci]["winner"]) << start << " " << uci;
+      EXPECT_EQ(m["plies"], after[uci]["plies"]) << start << " " << uci;
+    }
+    const json& best = a["moves"][0];
+    EXPECT_EQ(a["winner"], best["winner"]) << start;
+    EXPECT_EQ(a["plies"].get<int>(), best["plies"].get<int>() + 1) << start;
+  }
+}
+
+TEST(CliProbe, ColourFlippedPositionHasTheMirroredValue) {
+  // '.ppp/4/.PPP/4 w' with the rows reversed and the colours swapped.
+  const RunResult r = run_cli({"probe", "--json", "4/.ppp/4/.PPP b"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0]["to_move"], "black");
+  EXPECT_EQ(answers[0]["winner"], "black");
+  EXPECT_EQ(answers[0]["plies"], 7);
+  expect_well_formed_moves(answers[0]);
+}
+
+TEST(CliProbe, JsonFinishedPosition) {
+  const RunResult r = run_cli({"probe", "--json", "4/4/4/pppp w"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  const json& a = answers[0];
+  EXPECT_EQ(a["winner"], "black");
+  EXPECT_EQ(a["plies"], 0);
+  EXPECT_EQ(a["moves"], json::array());
+  EXPECT_EQ(a["line"], json::array());
+  EXPECT_TRUE(a["best"].is_null());
+}
+
+TEST(CliProbe, JsonFromStdin) {
+  const std::string input = std::string(kStart) + "\n\nxyz w\n4/4/4/pppp w\n\n";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  ASSERT_EQ(lines_of(r.out).size(), 3u) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0]["winner"], "white");
+  EXPECT_EQ(answers[0]["plies"], 7);
+  ASSERT_TRUE(answers[1].is_object());
+  EXPECT_TRUE(answers[1].contains("error")) << answers[1].dump();
+  EXPECT_TRUE(answers[1]["error"].is_string()) << answers[1].dump();
+  EXPECT_FALSE(answers[1].contains("winner")) << answers[1].dump();
+  EXPECT_EQ(answers[1].value("input", ""), "xyz w");
+  EXPECT_EQ(answers[1].value("where", ""), "stdin:3");
+  EXPECT_EQ(answers[2]["winner"], "black");
+  EXPECT_EQ(answers[2]["plies"], 0);
+  EXPECT_TRUE(contains(r.err, "stdin:3")) << r;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+}
+
+TEST(CliProbe, StdinWithCrlfAndNoFinalNewline) {
+  const std::string input = std::string(kStart) + "\r\n\r\n4/4/4/pppp w";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_EQ(answers[0]["plies"], 7);
+  EXPECT_EQ(answers[1]["plies"], 0);
+}
+
+TEST(CliProbe, OverlongStdinLineIsAnError) {
+  const std::string input = std::string(10000, 'p') + " w\n" + kStart + "\n";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_EQ(answers[0].value("where", ""), "stdin:1");
+  EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+TEST(CliProbe, InvalidPositionIsAnInputError) {
+  const RunResult r = run_cli({"probe", "PPPP/4/4/4 w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  EXPECT_TRUE(contains(r.err, "argument 1:")) << r;
+  EXPECT_TRUE(contains(r.err, "invalid position")) << r;
+
+  const RunResult j = run_cli({"probe", "--json", "PPPP/4/4/4 w"});
+  EXPECT_EQ(j.status, 2) << j;
+  const std::vector<json> answers = json_lines(j.out);
+  ASSERT_EQ(answers.size(), 1u) << j;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_FALSE(answers[0].contains("winner"));
+}
+
+TEST(CliProbe, UnparsablePositionsAreInputErrors) {
+  for (const std::string text : {"xyz w", ".ppp/4/.PPP/4", ".ppp/4/.PPP/4 x", ".ppp/4/.PP/4 w", ""}) {
+    const RunResult r = run_cli({"probe", "--json", text});
+    EXPECT_EQ(r.status, 2) << "'" << text << "'\n" << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u) << r;
+    EXPECT_TRUE(answers[0].contains("error")) << answers[0].dump();
+    EXPECT_FALSE(answers[0].contains("winner")) << answers[0].dump();
+    EXPECT_TRUE(contains(r.err, "argument 1:")) << r;
+  }
+}
+
+TEST(CliProbe, WrongGeometryNamesBoth) {
+  const RunResult r = run_cli({"probe", "ppp/3/PPP w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "3x3")) << r;
+  EXPECT_TRUE(contains(r.err, "4x4")) << r;
+}
+
+TEST(CliProbe, TooManyPawnsIsAnInputError) {
+  const RunResult r = run_cli({"probe", "ppp1/pp2/PP2/PPP1 w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "4 pawns")) << r;
+}
+
+TEST(CliProbe, GoodPositionsAreAnsweredAroundABadOne) {
+  const RunResult r = run_cli({"probe", "--json", kStart, "PPPP/4/4/4 w", "4/4/4/pppp w"});
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 3u) << r;
+  EXPECT_EQ(answers[0]["plies"], 7);
+  EXPECT_TRUE(answers[1].contains("error"));
+  EXPECT_EQ(answers[1].value("where", ""), "argument 2");
+  EXPECT_EQ(answers[2]["plies"], 0);
+  EXPECT_TRUE(contains(r.err, "argument 2:")) << r;
+}
+
+// ---------------------------------------------------------------------------
+// Tables: lookup, info, verify, damage.
+
+TEST(CliTable, DefaultTableIsFoundWithoutTheEnvironment) {
+  RunOptions options;
+  options.table_env = std::nullopt;
+  options.cwd = fs::temp_directory_path();  // not the source tree
+  const RunResult r = run_cli({"probe", "--json", kStart}, options);
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0]["plies"], 7);
+  const RunResult i = run_cli({"info"}, options);
+  EXPECT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, "4x4")) << i;
+}
+
+TEST(CliTable, InfoAndVerifyTheDefaultTable) {
+  const RunResult i = run_cli({"info"});
+  EXPECT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, kDefaultTable.string())) << i;
+  EXPECT_TRUE(contains(i.out, "4x4, up to 4 pawns a side")) << i;
+  EXPECT_TRUE(contains(i.out, "longest game:      13 plies")) << i;
+
+  const RunResult v = run_cli({"verify"});
+  EXPECT_EQ(v.status, 0) << v;
+  EXPECT_TRUE(contains(v.out, ": ok,")) << v;
+
+  const RunResult explicit_path = run_cli({"verify", kDefaultTable.string()});
+  EXPECT_EQ(explicit_path.status, 0) << explicit_path;
+}
+
+TEST(CliTable, InfoOnAMissingFile) {
+  const RunResult r = run_cli({"info", "/nonexistent"});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "/nonexistent")) << r;
+}
+
+TEST(CliTable, DamagedCopiesAreRefused) {
+  TempDir dir;
+  const std::string original = read_file(kDefaultTable);
+  ASSERT_GT(original.size(), 1000u);
+  const fs::path copy = dir / "damaged.pawntb";
+  const std::size_t size = original.size();
+  for (const std::size_t offset : {std::size_t{0}, std::size_t{12}, std::size_t{100}, size / 3,
+                                   size / 2, size - 1}) {
+    std::string bytes = original;
+    bytes[offset] = static_cast<char>(bytes[offset] ^ 0x10);
+    write_file(copy, bytes);
+    const RunResult v = run_cli({"verify", copy.string()});
+    EXPECT_EQ(v.status, 1) << "byte " << offset << "\n" << v;
+    EXPECT_TRUE(contains(v.err, copy.string())) << "byte " << offset << "\n" << v;
+  }
+  // A truncated copy too, and every command refuses it.
+  write_file(copy, original.substr(0, size - 100));
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"verify", copy.string()},
+           {"info", copy.string()},
+           {"probe", "--table", copy.string(), kStart}}) {
+    const RunResult r = run_cli(args);
+    EXPECT_EQ(r.status, 1) << args[0] << "\n" << r;
+    EXPECT_TRUE(contains(r.err, copy.string())) << r;
+    EXPECT_EQ(r.out, "") << r;
+  }
+}
+
+TEST(CliTable, NotATableIsRefused) {
+  TempDir dir;
+  const fs::path junk = dir / "junk.pawntb";
+  write_file(junk, "this is not a table\n");
+  const RunResult r = run_cli({"info", junk.string()});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, junk.string())) << r;
+  const RunResult e = run_cli({"info", dir.path().string()});  // a directory
+  EXPECT_EQ(e.status, 1) << e;
+  const RunResult empty_file = [&] {
+    write_file(junk, "");
+    return run_cli({"verify", junk.string()});
+  }();
+  EXPECT_EQ(empty_file.status, 1) << empty_file;
+}
+
+// ---------------------------------------------------------------------------
+// generate
+
+TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  const RunResult g =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--output", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_TRUE(contains(g.out, "generated 3x3")) << g;
+  ASSERT_TRUE(fs::exists(table));
+  // Written atomically: no temporary file is left beside it.
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir.path())) entries.push_back(e.path().filename());
+  EXPECT_EQ(entries, std::vector<std::string>{"t.pawntb"});
+
+  const RunResult p = run_cli({"probe", "--table", table.string(), "ppp/3/PPP w"});
+  EXPECT_EQ(p.status, 0) << p;
+  EXPECT_TRUE(contains(p.out, "white to move: black wins in 6 plies\n")) << p;
+
+  const RunResult v = run_cli({"verify", table.string()});
+  EXPECT_EQ(v.status, 0) << v;
+  const RunResult i = run_cli({"info", table.string()});
+  EXPECT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, "3x3, up to 3 pawns a side")) << i;
+
+  // The table through $PAWNTB_TABLE, and through uva.
+  RunOptions env;
+  env.table_env = table.string();
+  env.input = "1\nppp\n...\nPPP\n";
+  const RunResult u = run_cli({"uva"}, env);
+  EXPECT_EQ(u.status, 0) << u;
+  EXPECT_EQ(u.out, "black (6)\n");
+
+  // The 4x4 table refuses the 3x3 board, and the 3x3 table the 4x4 one.
+  const RunResult wrong = run_cli({"probe", "--table", table.string(), kStart});
+  EXPECT_EQ(wrong.status, 2) << wrong;
+  EXPECT_TRUE(contains(wrong.err, "4x4")) << wrong;
+}
+
+TEST(CliGenerate, OverwritesAnExistingFile) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  write_file(table, "old contents");
+  const RunResult g =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_EQ(run_cli({"verify", table.string()}).status, 0);
+}
+
+TEST(CliGenerate, UnsupportedParametersAreRefused) {
+  TempDir dir;
+  const std::vector<std::vector<std::string>> cases = {
+      {"generate", "--rows", "9"},
+      {"generate", "--rows", "2"},
+      {"generate", "--cols", "9"},
+      {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
+      {"generate", "--pawns", "5"},  // more than the 4 columns
+      {"generate", "--pawns", "-1"},
+  };
+  for (const auto& args : cases) {
+    RunOptions options;
+    options.cwd = dir.path();
+    const RunResult r = run_cli(args, options);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_TRUE(r.status == 1 || r.status == 2) << joined << "\n" << r;
+    EXPECT_NE(r.err, "") << joined << "\n" << r;
+    EXPECT_EQ(r.out, "") << joined << "\n" << r;
+  }
+  // Nothing was written, neither in the working directory nor in data/.
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+  for (const char* name : {"9x4-k4.pawntb", "2x4-k4.pawntb", "4x9-k9.pawntb", "8x8-k9.pawntb",
+                           "4x4-k5.pawntb", "4x4-k-1.pawntb"}) {
+    EXPECT_FALSE(fs::exists(kSourceDir / "data" / name)) << name;
+  }
+}
+
+TEST(CliGenerate, UnwritableOutputFailsAndLeavesNothing) {
+  const RunResult r = run_cli({"generate", "--output", "/nonexistent-dir/x.pawntb"});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, "/nonexistent-dir")) << r;
+  EXPECT_FALSE(fs::exists("/nonexistent-dir"));
+
+  TempDir dir;
+  const RunResult missing = run_cli(
+      {"generate", "--rows", "3", "--cols", "3", "--output", (dir / "missing/x.pawntb").string()});
+  EXPECT_EQ(missing.status, 1) << missing;
+  EXPECT_TRUE(contains(missing.err, (dir / "missing").string())) << missing;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+
+  const RunResult directory =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--output", dir.path().string()});
+  EXPECT_EQ(directory.status, 1) << directory;
+  EXPECT_TRUE(contains(directory.err, dir.path().string())) << directory;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+}  // namespace

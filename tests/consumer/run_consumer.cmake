@@ -1,0 +1,72 @@
+# Installs the pawntb build into a scratch prefix, builds the consumer project
+# against the installed package, and runs its programs on the installed table.
+#
+#   cmake -DPAWNTB_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=... -P run_consumer.cmake
+cmake_minimum_required(VERSION 3.22)
+
+foreach(var PAWNTB_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR)
+  if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
+    message(FATAL_ERROR "run_consumer.cmake: ${var} is not set")
+  endif()
+endforeach()
+
+set(prefix "${WORK_DIR}/prefix")
+set(build "${WORK_DIR}/build")
+set(table "${prefix}/share/pawntb/4x4-k4.pawntb")
+
+# Runs a command; stops with its output if it fails.
+function(step name)
+  message(STATUS "consumer: ${name}")
+  execute_process(COMMAND ${ARGN}
+                  RESULT_VARIABLE result
+                  OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(NOT result STREQUAL "0")
+    string(REPLACE ";" " " command "${ARGN}")
+    message(FATAL_ERROR "consumer: ${name} failed (${result})\n"
+                        "command: ${command}\n"
+                        "--- stdout ---\n${out}\n--- stderr ---\n${err}")
+  endif()
+  if(NOT out STREQUAL "")
+    message(STATUS "${out}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE "${WORK_DIR}")
+file(MAKE_DIRECTORY "${WORK_DIR}")
+
+# The same compiler and build type as the pawntb build, when it says.
+set(configure_args)
+if(EXISTS "${PAWNTB_BUILD_DIR}/CMakeCache.txt")
+  file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" cxx REGEX "^CMAKE_CXX_COMPILER:[A-Z]+=")
+  if(cxx)
+    string(REGEX REPLACE "^[^=]*=" "" cxx "${cxx}")
+    list(APPEND configure_args "-DCMAKE_CXX_COMPILER=${cxx}")
+  endif()
+  file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" build_type REGEX "^CMAKE_BUILD_TYPE:[A-Z]+=")
+  string(REGEX REPLACE "^[^=]*=" "" build_type "${build_type}")
+endif()
+if(NOT build_type)
+  set(build_type Release)
+endif()
+
+step("install" "${CMAKE_COMMAND}" --install "${PAWNTB_BUILD_DIR}" --prefix "${prefix}")
+foreach(file "${table}" "${prefix}/include/pawntb/probe.hpp" "${prefix}/include/pawntb/pawntb.h")
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "consumer: the install did not produce ${file}")
+  endif()
+endforeach()
+
+step("configure" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}"
+     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${build_type}" ${configure_args})
+step("build" "${CMAKE_COMMAND}" --build "${build}")
+
+foreach(program consumer c_consumer)
+  set(exe "${build}/${program}")
+  if(NOT EXISTS "${exe}")
+    message(FATAL_ERROR "consumer: ${exe} was not built")
+  endif()
+  step("run ${program}" "${exe}" "${table}")
+endforeach()
+
+message(STATUS "consumer: ok")

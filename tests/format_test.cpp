@@ -1,0 +1,239 @@
+// Tests of pawntb::format: the index, the rules, the notation and the layout.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstring>
+#include <variant>
+
+#include "pawntb/detail/index.hpp"
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/values.hpp"
+#include "pawntb/notation.hpp"
+
+namespace pawntb {
+namespace {
+
+using detail::Index;
+
+struct Domain {
+  int rows, cols, k;
+};
+
+class IndexRoundTrip : public ::testing::TestWithParam<Domain> {};
+
+// Every index unranks to a position in the domain that ranks back to itself.
+TEST_P(IndexRoundTrip, RankUnrankWholeDomain) {
+  const auto [rows, cols, k] = GetParam();
+  const Index index(Geometry{rows, cols}, k);
+  ASSERT_FALSE(index.too_large());
+  for (std::uint64_t i = 0; i < index.size(); ++i) {
+    const auto [white, black] = index.unrank(i);
+    ASSERT_TRUE(index.contains(white, black)) << i;
+    ASSERT_EQ(index.rank(white, black), i);
+  }
+}
+
+// The index has exactly as many entries as there are domain positions,
+// counted by brute force over every colouring of the board.
+TEST_P(IndexRoundTrip, SizeMatchesBruteForceCount) {
+  const auto [rows, cols, k] = GetParam();
+  const Geometry g{rows, cols};
+  const Index index(g, k);
+  const int n = g.squares();
+  std::uint64_t count = 0;
+  std::uint64_t total = 1;
+  for (int i = 0; i < n; ++i) total *= 3;
+  for (std::uint64_t code = 0; code < total; ++code) {
+    std::uint64_t white = 0, black = 0, c = code;
+    for (int s = 0; s < n; ++s, c /= 3) {
+      if (c % 3 == 1) white |= 1ULL << s;
+      if (c % 3 == 2) black |= 1ULL << s;
+    }
+    const bool in_domain = !(white & detail::white_goal(g)) && !(black & detail::black_goal(g)) &&
+                           std::popcount(white) >= 1 && std::popcount(white) <= k &&
+                           std::popcount(black) <= k;
+    ASSERT_EQ(index.contains(white, black), in_domain);
+    count += in_domain;
+  }
+  EXPECT_EQ(index.size(), count);
+}
+
+INSTANTIATE_TEST_SUITE_P(Geometries, IndexRoundTrip,
+                         ::testing::Values(Domain{3, 3, 3}, Domain{4, 4, 4}, Domain{3, 4, 2},
+                                           Domain{4, 3, 3}, Domain{3, 5, 3}));
+
+TEST(Index, PlacementCountOf4x4IsTheDocumentedOne) {
+  EXPECT_EQ(detail::placement_count(Geometry{4, 4}, 4), 2267253u);
+  EXPECT_EQ(Index(Geometry{4, 4}, 4).size(), 281328u);
+}
+
+// The largest boards still index in 64 bits; sampled round trips there
+// exercise the big binomials.
+TEST(Index, LargestBoardsRoundTrip) {
+  for (const Domain d : {Domain{8, 8, 8}, Domain{5, 5, 5}, Domain{8, 3, 3}, Domain{3, 8, 8}}) {
+    const Index index(Geometry{d.rows, d.cols}, d.k);
+    ASSERT_FALSE(index.too_large());
+    const std::uint64_t step = index.size() / 9973 + 1;
+    for (std::uint64_t i = 0; i < index.size(); i += step) {
+      const auto [white, black] = index.unrank(i);
+      ASSERT_TRUE(index.contains(white, black));
+      ASSERT_EQ(index.rank(white, black), i);
+    }
+    const auto [white, black] = index.unrank(index.size() - 1);
+    EXPECT_EQ(index.rank(white, black), index.size() - 1);
+  }
+}
+
+TEST(Bitboard, SqueezeAndUnsqueezeInvertEachOther) {
+  for (std::uint64_t mask = 0; mask < 256; ++mask) {
+    for (std::uint64_t x = 0; x < 256; ++x) {
+      const std::uint64_t under = x & mask;
+      ASSERT_EQ(detail::unsqueeze(detail::squeeze(under, mask), mask), under);
+    }
+  }
+}
+
+Position parse(std::string_view text) {
+  auto parsed = parse_position(text);
+  EXPECT_TRUE(std::holds_alternative<Position>(parsed)) << text;
+  return std::get<Position>(parsed);
+}
+
+std::string parse_error(std::string_view text) {
+  auto parsed = parse_position(text);
+  if (auto* e = std::get_if<ParseError>(&parsed)) return e->message;
+  return "";
+}
+
+TEST(Notation, ParsesDigitsRowsAndSide) {
+  const Position p = parse(".ppp/4/.PPP/4 w");
+  EXPECT_EQ(p.geometry, (Geometry{4, 4}));
+  EXPECT_EQ(p.white, 0x0E00u);
+  EXPECT_EQ(p.black, 0x000Eu);
+  EXPECT_EQ(p.to_move, Side::white);
+  EXPECT_EQ(format_position(p), "1ppp/4/1PPP/4 w");
+  EXPECT_EQ(parse(format_position(p)), p);
+  EXPECT_EQ(parse("ppp/3/PPP b").to_move, Side::black);
+}
+
+TEST(Notation, RejectsBadText) {
+  EXPECT_NE(parse_error(".ppx/4/.PPP/4 w").find("bad character 'x'"), std::string::npos);
+  EXPECT_NE(parse_error(".ppp/3/.PPP/4 w").find("ragged"), std::string::npos);
+  EXPECT_NE(parse_error(".ppp/4/.PPP/4 x").find("side to move"), std::string::npos);
+  EXPECT_NE(parse_error(".ppp/4/.PPP/4").find("side to move"), std::string::npos);
+  EXPECT_NE(parse_error("pp/2 w").find("rows and columns"), std::string::npos);
+  EXPECT_NE(parse_error("9/9/9 w").find("bad character '9'"), std::string::npos);
+  EXPECT_NE(parse_error(std::string("pp\0p/4/4/4 w", 12)).find("0x00"), std::string::npos);
+  EXPECT_NE(parse_error("8P/8/8 w").find("more than 8"), std::string::npos);
+}
+
+TEST(Notation, NamesSquaresAndMovesLikeChess) {
+  const Geometry g{4, 4};
+  EXPECT_EQ(square_name(g, 12), "a1");  // bottom-left
+  EXPECT_EQ(square_name(g, 3), "d4");   // top-right
+  EXPECT_EQ(move_name(g, Move{9, 5}), "b2b3");
+  EXPECT_EQ(move_name(g, Move{9, 6}), "b2c3");
+}
+
+TEST(Rules, ClassifiesInvalidOverAndPlayable) {
+  EXPECT_EQ(classify(parse("P3/4/4/4 w")), Status::invalid);     // white on its goal, to move
+  EXPECT_EQ(classify(parse("P3/4/4/4 b")), Status::over);        // white just arrived
+  EXPECT_EQ(classify(parse("P3/4/4/p3 w")), Status::invalid);    // both on their goals
+  EXPECT_EQ(classify(parse("4/p3/P3/4 w")), Status::over);       // blocked, no move
+  EXPECT_EQ(classify(parse("4/4/4/4 w")), Status::over);         // no pawns
+  EXPECT_EQ(classify(parse(".ppp/4/.PPP/4 w")), Status::playable);
+}
+
+TEST(Rules, GeneratesPushesAndCaptures) {
+  const Position p = parse("4/1p2/P1P1/4 w");  // white a2, c2; black b3
+  std::vector<std::string> names;
+  for (const Move m : legal_moves(p)) names.push_back(move_name(p.geometry, m));
+  EXPECT_EQ(names, (std::vector<std::string>{"a2a3", "a2b3", "c2b3", "c2c3"}));
+  const Position q = play(p, Move{8, 5});  // a2xb3
+  EXPECT_EQ(q.black, 0u);
+  EXPECT_EQ(q.to_move, Side::black);
+  const Position b = parse("4/1p2/P1P1/4 b");
+  names.clear();
+  for (const Move m : legal_moves(b)) names.push_back(move_name(b.geometry, m));
+  EXPECT_EQ(names, (std::vector<std::string>{"b3a2", "b3b2", "b3c2"}));
+}
+
+detail::Header sample_header() {
+  detail::Header h;
+  h.geometry = Geometry{4, 4};
+  h.max_pawns = 4;
+  h.entry_count = 281328;
+  h.placement_count = 2267253;
+  h.block_entries = 1 << 18;
+  h.block_count = 2;
+  h.file_size = 1000;
+  h.max_plies = 13;
+  h.index_checksum = 42;
+  h.win_count = 7;
+  h.longest_index = 9;
+  return h;
+}
+
+TEST(Layout, HeaderRoundTrips) {
+  const auto bytes = detail::encode_header(sample_header());
+  auto decoded = detail::decode_header(bytes, 1000);
+  ASSERT_TRUE(std::holds_alternative<detail::Header>(decoded))
+      << std::get<detail::LayoutError>(decoded).message;
+  const auto& h = std::get<detail::Header>(decoded);
+  EXPECT_EQ(h.geometry, (Geometry{4, 4}));
+  EXPECT_EQ(h.entry_count, 281328u);
+  EXPECT_EQ(h.max_plies, 13);
+  EXPECT_EQ(h.longest_index, 9u);
+}
+
+std::string decode_error(const std::array<std::uint8_t, detail::kHeaderSize>& bytes,
+                         std::uint64_t size = 1000) {
+  auto decoded = detail::decode_header(bytes, size);
+  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) return e->message;
+  return "";
+}
+
+// Rewrites a header field and re-seals the checksum, as a table from another
+// build would look.
+std::array<std::uint8_t, detail::kHeaderSize> resealed(
+    std::array<std::uint8_t, detail::kHeaderSize> bytes, std::size_t offset, std::uint8_t value) {
+  bytes[offset] = value;
+  const std::uint64_t sum = detail::checksum64(std::span(bytes).first(120));
+  for (int i = 0; i < 8; ++i) bytes[120 + i] = static_cast<std::uint8_t>(sum >> (8 * i));
+  return bytes;
+}
+
+TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
+  const auto good = detail::encode_header(sample_header());
+  for (std::size_t i = 8; i < detail::kHeaderSize; ++i) {
+    auto bad = good;
+    bad[i] ^= 0x01;
+    EXPECT_NE(decode_error(bad), "") << "byte " << i;
+  }
+  auto bad_magic = good;
+  bad_magic[0] = 'X';
+  EXPECT_NE(decode_error(bad_magic).find("magic"), std::string::npos);
+  EXPECT_NE(decode_error(resealed(good, 8, 2)).find("format version 2"), std::string::npos);
+  EXPECT_NE(decode_error(resealed(good, 16, good[16] ^ 1)).find("rules fingerprint"),
+            std::string::npos);
+  EXPECT_NE(decode_error(resealed(good, 10, 9)).find("geometry"), std::string::npos);
+  EXPECT_NE(decode_error(resealed(good, 12, 3)).find("entry count"), std::string::npos);
+  EXPECT_NE(decode_error(good, 999).find("truncated"), std::string::npos);
+}
+
+TEST(Values, FoldPicksFastestWinOrLongestLoss) {
+  detail::ValueFold none;
+  EXPECT_EQ(none.value(), 0);
+  detail::ValueFold losing;
+  losing.add(3);
+  losing.add(7);
+  EXPECT_EQ(losing.value(), 8);
+  detail::ValueFold winning;
+  winning.add(7);
+  winning.add(4);
+  winning.add(2);
+  EXPECT_EQ(winning.value(), 3);
+}
+
+}  // namespace
+}  // namespace pawntb

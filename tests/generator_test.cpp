@@ -1,0 +1,133 @@
+// Tests of the generator: determinism, the committed table, refusals and the
+// atomic write.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/generator.hpp"
+
+namespace pawntb {
+namespace {
+
+const std::filesystem::path kDataDir = std::filesystem::path(PAWNTB_SOURCE_DIR) / "data";
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+std::vector<std::uint8_t> generate_bytes(Geometry g, int k, int threads) {
+  GenerateOptions o;
+  o.geometry = g;
+  o.max_pawns = k;
+  o.threads = threads;
+  return encode_table(solve(o), threads);
+}
+
+std::filesystem::path temp_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  auto dir = std::filesystem::temp_directory_path() /
+             (std::string("pawntb-gen-") + info->name() + "-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+TEST(Generator, CommittedTableEqualsAFreshGenerationByteForByte) {
+  const auto committed = read_file(kDataDir / "4x4-k4.pawntb");
+  ASSERT_FALSE(committed.empty()) << "data/4x4-k4.pawntb is missing";
+  EXPECT_EQ(generate_bytes(Geometry{4, 4}, 4, 0), committed);
+}
+
+// data/checksums.txt lists "<xxh3-64 hex>  <file>" for each committed table.
+TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
+  std::ifstream list(kDataDir / "checksums.txt");
+  ASSERT_TRUE(list) << "data/checksums.txt is missing";
+  std::string line;
+  int checked = 0;
+  while (std::getline(list, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string sum, name;
+    fields >> sum >> name;
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(detail::checksum64(read_file(kDataDir / name))));
+    EXPECT_EQ(sum, hex) << name;
+    ++checked;
+  }
+  EXPECT_GT(checked, 0);
+}
+
+TEST(Generator, OutputIsDeterministicForAnyThreadCount) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 3}, Geometry{3, 5}}) {
+    EXPECT_EQ(generate_bytes(g, 3, 1), generate_bytes(g, 3, 2)) << to_string(g);
+    EXPECT_EQ(generate_bytes(g, 3, 2), generate_bytes(g, 3, 3)) << to_string(g);
+  }
+}
+
+std::string solve_error(Geometry g, int k) {
+  try {
+    GenerateOptions o;
+    o.geometry = g;
+    o.max_pawns = k;
+    solve(o);
+  } catch (const GenerateError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Generator, RefusesParametersOutOfRange) {
+  EXPECT_NE(solve_error(Geometry{2, 4}, 2).find("unsupported"), std::string::npos);
+  EXPECT_NE(solve_error(Geometry{9, 4}, 2).find("unsupported"), std::string::npos);
+  EXPECT_NE(solve_error(Geometry{4, 4}, 5).find("unsupported"), std::string::npos);
+  EXPECT_NE(solve_error(Geometry{4, 4}, 0).find("unsupported"), std::string::npos);
+}
+
+TEST(Generator, RefusesRunsThatDoNotFitInMemory) {
+  const std::string big = solve_error(Geometry{8, 8}, 8);
+  EXPECT_NE(big.find("needs"), std::string::npos) << big;
+  EXPECT_NE(big.find("MiB"), std::string::npos) << big;
+}
+
+SolvedTable small_table() {
+  GenerateOptions o;
+  o.geometry = Geometry{3, 3};
+  o.max_pawns = 3;
+  return solve(o);
+}
+
+TEST(Writer, WritesAtomicallyAndLeavesNoTemporaryFiles) {
+  const auto dir = temp_dir();
+  const auto path = dir / "t.pawntb";
+  const WriteSummary s = write_table(small_table(), path);
+  EXPECT_EQ(std::filesystem::file_size(path), s.file_size);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+}
+
+TEST(Writer, FailureNamesTheFileAndKeepsTheOldTable) {
+  const auto dir = temp_dir();
+  try {
+    write_table(small_table(), dir / "missing" / "t.pawntb");
+    FAIL() << "expected GenerateError";
+  } catch (const GenerateError& e) {
+    EXPECT_NE(std::string(e.what()).find((dir / "missing").string()), std::string::npos);
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "missing"));
+  try {
+    write_table(small_table(), "/dev/full");
+    FAIL() << "expected GenerateError";
+  } catch (const GenerateError& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/full"), std::string::npos);
+  }
+  // A directory in the way is refused without touching it.
+  std::filesystem::create_directories(dir / "table.pawntb");
+  EXPECT_THROW(write_table(small_table(), dir / "table.pawntb"), GenerateError);
+  EXPECT_TRUE(std::filesystem::is_directory(dir / "table.pawntb"));
+}
+
+}  // namespace
+}  // namespace pawntb

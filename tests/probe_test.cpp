@@ -1,0 +1,305 @@
+// Tests of pawntb::probe against the independent brute-force oracle, and of
+// the table file's integrity checks.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <fstream>
+#include <thread>
+#include <variant>
+
+#include "oracle/brute_force.hpp"
+#include "pawntb/detail/index.hpp"
+#include "pawntb/generator.hpp"
+#include "pawntb/notation.hpp"
+#include "pawntb/pawntb.h"
+#include "pawntb/probe.hpp"
+
+namespace pawntb {
+namespace {
+
+const std::filesystem::path kDefaultTable =
+    std::filesystem::path(PAWNTB_SOURCE_DIR) / "data" / "4x4-k4.pawntb";
+
+std::filesystem::path temp_dir() {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  auto dir = std::filesystem::temp_directory_path() /
+             (std::string("pawntb-probe-") + info->name() + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void write_file(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// The oracle's board string (rows*cols chars, top row first) as notation.
+std::string notation(const std::string& board, int cols, bool white_to_move) {
+  std::string text;
+  for (std::size_t i = 0; i < board.size(); i += cols) {
+    if (i) text += '/';
+    text += board.substr(i, cols);
+  }
+  return text + (white_to_move ? " w" : " b");
+}
+
+Position parse(const std::string& text) {
+  auto parsed = parse_position(text);
+  if (auto* e = std::get_if<ParseError>(&parsed)) ADD_FAILURE() << text << ": " << e->message;
+  return std::get<Position>(parsed);
+}
+
+// A table for a small geometry, generated once per test binary.
+const std::filesystem::path& table_3x3() {
+  static const std::filesystem::path path = [] {
+    auto p = std::filesystem::temp_directory_path() /
+             ("pawntb-3x3-" + std::to_string(::getpid()) + ".pawntb");
+    GenerateOptions o;
+    o.geometry = Geometry{3, 3};
+    o.max_pawns = 3;
+    write_table(solve(o), p);
+    return p;
+  }();
+  return path;
+}
+
+// Every placement of the domain, both sides to move, against the oracle.
+void expect_agrees_with_oracle(const Table& table, int rows, int cols, int k) {
+  pawntb_oracle::Solver oracle(rows, cols);
+  std::uint64_t checked = 0, failures = 0;
+  pawntb_oracle::for_each_placement(rows, cols, k, [&](const std::string& board) {
+    for (const bool white : {true, false}) {
+      const pawntb_oracle::Result want = oracle.solve(board, white);
+      const std::string text = notation(board, cols, white);
+      const ProbeResult got = table.probe(parse(text));
+      ++checked;
+      const bool same = want.valid ? got.ok() && (got.winner == Side::white) == want.white_wins &&
+                                         got.plies == want.plies
+                                   : got.status == ProbeStatus::invalid_position;
+      if (!same && failures++ < 10) {
+        ADD_FAILURE() << text << ": oracle " << (want.valid ? "" : "invalid ")
+                      << (want.white_wins ? "white " : "black ") << want.plies << ", table "
+                      << describe(got.status) << " " << side_name(got.winner) << " "
+                      << int{got.plies};
+      }
+    }
+  });
+  EXPECT_EQ(failures, 0u) << "of " << checked;
+}
+
+TEST(Oracle, Whole4x4DomainBothSidesToMove) {
+  expect_agrees_with_oracle(Table::open(kDefaultTable), 4, 4, 4);
+}
+
+TEST(Oracle, Whole4x4DomainWithBlocksLoadedOnDemand) {
+  expect_agrees_with_oracle(Table::open(kDefaultTable, Table::Load::on_demand), 4, 4, 4);
+}
+
+TEST(Oracle, Whole3x3DomainBothSidesToMove) {
+  expect_agrees_with_oracle(Table::open(table_3x3()), 3, 3, 3);
+}
+
+TEST(KnownPositions, UvaSamples) {
+  const Table table = Table::open(kDefaultTable);
+  const ProbeResult a = table.probe(parse(".ppp/..../.PPP/.... w"));
+  EXPECT_TRUE(a.ok());
+  EXPECT_EQ(a.winner, Side::white);
+  EXPECT_EQ(a.plies, 7);
+  const ProbeResult b = table.probe(parse("...p/...p/pP.P/...P w"));
+  EXPECT_EQ(b.winner, Side::black);
+  EXPECT_EQ(b.plies, 2);
+}
+
+TEST(KnownPositions, HexapawnIsALossForWhiteInSix) {
+  const ProbeResult r = Table::open(table_3x3()).probe(parse("ppp/3/PPP w"));
+  EXPECT_EQ(r.winner, Side::black);
+  EXPECT_EQ(r.plies, 6);
+}
+
+TEST(KnownPositions, OctapawnIsAWinForWhite) {
+  const ProbeResult r = Table::open(kDefaultTable).probe(parse("pppp/4/4/PPPP w"));
+  EXPECT_TRUE(r.ok());
+  EXPECT_EQ(r.winner, Side::white);
+}
+
+TEST(Probe, RefusesPositionsOutsideTheTable) {
+  const Table table = Table::open(kDefaultTable);
+  EXPECT_EQ(table.probe(parse("ppp/3/PPP w")).status, ProbeStatus::geometry_mismatch);
+  EXPECT_EQ(table.probe(parse("ppp1/pp2/PP2/PPP1 w")).status, ProbeStatus::too_many_pawns);
+  EXPECT_EQ(table.probe(parse("P3/4/4/4 w")).status, ProbeStatus::invalid_position);
+  Position overlapping = parse("P3/4/4/4 b");
+  overlapping.black = overlapping.white;
+  EXPECT_EQ(table.probe(overlapping).status, ProbeStatus::invalid_position);
+  const ProbeResult over = table.probe(parse("P3/4/4/4 b"));
+  EXPECT_EQ(over.winner, Side::white);
+  EXPECT_EQ(over.plies, 0);
+}
+
+// After the best move the winner is the same and the game one ply shorter;
+// the principal variation plays out to the end.
+TEST(Probe, BestMoveAndLineAreConsistentEverywhere) {
+  const Table table = Table::open(kDefaultTable);
+  std::uint64_t roots = 0;
+  pawntb_oracle::for_each_placement(4, 4, 4, [&](const std::string& board) {
+    for (const bool white : {true, false}) {
+      const Position p = parse(notation(board, 4, white));
+      const RootResult root = table.probe_root(p);
+      if (!root.value.ok()) continue;
+      ++roots;
+      ASSERT_EQ(root.moves.size(), static_cast<std::size_t>(legal_moves(p).size));
+      ASSERT_EQ(root.principal_variation.size(), root.value.plies) << format_position(p);
+      if (root.value.plies == 0) continue;
+      ASSERT_EQ(root.moves.front().winner, root.value.winner) << format_position(p);
+      ASSERT_EQ(root.moves.front().plies + 1, root.value.plies) << format_position(p);
+      Position line = p;
+      for (const Move m : root.principal_variation) line = play(line, m);
+      ASSERT_EQ(classify(line), Status::over);
+      ASSERT_EQ(line.to_move, opponent(root.value.winner));
+    }
+  });
+  EXPECT_GT(roots, 1000000u);
+}
+
+TEST(Probe, ConcurrentProbesMatchASingleThread) {
+  for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
+    const Table table = Table::open(kDefaultTable, load);
+    const detail::Index index(Geometry{4, 4}, 4);
+    auto sweep = [&](std::uint64_t* sum) {
+      std::uint64_t s = 0;
+      for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const auto [white, black] = index.unrank(i);
+        for (const Side side : {Side::white, Side::black}) {
+          const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, side});
+          s = s * 31 + static_cast<std::uint64_t>(r.status) * 1000 + r.plies;
+        }
+      }
+      *sum = s;
+    };
+    std::uint64_t single = 0;
+    sweep(&single);
+    std::vector<std::uint64_t> sums(4);
+    {
+      std::vector<std::jthread> threads;
+      for (auto& s : sums) threads.emplace_back(sweep, &s);
+    }
+    for (const auto s : sums) EXPECT_EQ(s, single);
+  }
+}
+
+TEST(File, RoundTripGivesTheSolvedValues) {
+  GenerateOptions o;
+  o.geometry = Geometry{3, 4};
+  o.max_pawns = 3;
+  const SolvedTable solved = solve(o);
+  const auto path = temp_dir() / "3x4.pawntb";
+  write_table(solved, path);
+  const Table table = Table::open(path);
+  EXPECT_EQ(table.info().entries, solved.values.size());
+  EXPECT_EQ(table.info().max_plies, solved.max_plies);
+  const detail::Index index(o.geometry, o.max_pawns);
+  for (std::uint64_t i = 0; i < index.size(); ++i) {
+    const auto [white, black] = index.unrank(i);
+    const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
+    ASSERT_TRUE(r.ok());
+    ASSERT_EQ(r.plies, solved.values[i]) << i;
+  }
+  EXPECT_TRUE(verify(table).ok());
+}
+
+std::string open_error(const std::filesystem::path& path, Table::Load load = Table::Load::all) {
+  try {
+    Table::open(path, load);
+  } catch (const TableError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(File, EverySingleByteChangeIsRefusedAtOpen) {
+  const auto good = read_file(table_3x3());
+  const auto path = temp_dir() / "damaged.pawntb";
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    for (const std::uint8_t flip : {0x01, 0x80, 0xFF}) {
+      auto bad = good;
+      bad[i] ^= flip;
+      write_file(path, bad);
+      const std::string error = open_error(path);
+      ASSERT_NE(error, "") << "byte " << i << " ^ " << int{flip} << " was not detected";
+      ASSERT_NE(error.find(path.string()), std::string::npos) << error;
+    }
+  }
+}
+
+TEST(File, EveryTruncationAndExtensionIsRefusedAtOpen) {
+  const auto good = read_file(table_3x3());
+  const auto path = temp_dir() / "truncated.pawntb";
+  for (std::size_t n = 0; n < good.size(); ++n) {
+    write_file(path, std::vector<std::uint8_t>(good.begin(), good.begin() + n));
+    ASSERT_NE(open_error(path, Table::Load::on_demand), "") << "length " << n;
+  }
+  auto longer = good;
+  longer.push_back(0);
+  write_file(path, longer);
+  EXPECT_NE(open_error(path).find("truncated or extended"), std::string::npos);
+}
+
+TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
+  auto bytes = read_file(kDefaultTable);
+  bytes.back() ^= 0x40;  // inside the last block
+  const auto path = temp_dir() / "lazy.pawntb";
+  write_file(path, bytes);
+  const Table table = Table::open(path, Table::Load::on_demand);  // header and index are fine
+  bool damaged = false;
+  const detail::Index index(Geometry{4, 4}, 4);
+  for (std::uint64_t i = 0; i < index.size(); ++i) {
+    const auto [white, black] = index.unrank(i);
+    const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, Side::white});
+    damaged |= r.status == ProbeStatus::damaged_table;
+    ASSERT_TRUE(r.ok() || r.status == ProbeStatus::damaged_table);
+  }
+  EXPECT_TRUE(damaged);
+  EXPECT_NE(open_error(path), "");
+}
+
+TEST(File, MissingAndForeignFilesAreRefused) {
+  EXPECT_NE(open_error("/nonexistent/table.pawntb").find("/nonexistent/table.pawntb"),
+            std::string::npos);
+  const auto path = temp_dir() / "text.pawntb";
+  write_file(path, std::vector<std::uint8_t>(300, 'a'));
+  EXPECT_NE(open_error(path).find("magic"), std::string::npos);
+  EXPECT_NE(open_error(temp_dir()).find("not a regular file"), std::string::npos);
+}
+
+TEST(CApi, ProbesAndRanksMoves) {
+  pawntb_table* table = nullptr;
+  char err[256] = "";
+  ASSERT_EQ(pawntb_open(kDefaultTable.c_str(), &table, err, sizeof err), PAWNTB_OK) << err;
+  pawntb_result r{};
+  ASSERT_EQ(pawntb_probe(table, ".ppp/4/.PPP/4 w", &r, err, sizeof err), PAWNTB_OK) << err;
+  EXPECT_EQ(r.winner, PAWNTB_WHITE);
+  EXPECT_EQ(r.plies, 7);
+  pawntb_move moves[24];
+  std::size_t count = 0;
+  ASSERT_EQ(pawntb_best_moves(table, ".ppp/4/.PPP/4 w", moves, 24, &count, err, sizeof err),
+            PAWNTB_OK);
+  ASSERT_EQ(count, 3u);
+  EXPECT_EQ(moves[0].winner, PAWNTB_WHITE);
+  EXPECT_EQ(moves[0].plies, 6);
+  EXPECT_EQ(pawntb_probe(table, "garbage", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_GT(std::strlen(err), 0u);
+  EXPECT_EQ(pawntb_probe(table, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(pawntb_probe(nullptr, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_ARGUMENT);
+  pawntb_close(table);
+  pawntb_table* none = nullptr;
+  EXPECT_EQ(pawntb_open("/nonexistent.pawntb", &none, err, sizeof err), PAWNTB_ERROR_TABLE);
+  EXPECT_EQ(none, nullptr);
+  EXPECT_NE(std::string(err).find("/nonexistent.pawntb"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pawntb
