@@ -303,8 +303,10 @@ TEST(CliUsage, UnknownCommandExitsTwo) {
 
 TEST(CliUsage, UnknownOptionExitsTwo) {
   const std::vector<std::vector<std::string>> cases = {
-      {"generate", "--bogus"},     {"info", "--bogus"},
-      {"verify", "--bogus"},       {"uva", "--bogus"},
+      {"generate", "--bogus"},
+      {"info", "--bogus"},
+      {"verify", "--bogus"},
+      {"uva", "--bogus"},
       {"probe", "--bogus", kStart},
       {"probe", "--js", kStart},  // no guessing of abbreviated options
       {"--bogus"},
@@ -319,14 +321,14 @@ TEST(CliUsage, UnknownOptionExitsTwo) {
 
 TEST(CliUsage, BadOperandsAndValuesExitTwo) {
   const std::vector<std::vector<std::string>> cases = {
-      {"probe"},                               // no positions
-      {"uva", "extra"},                        // uva takes no operand
-      {"generate", "extra"},                   // nor does generate
-      {"info", "a.pawntb", "b.pawntb"},        // at most one table
+      {"probe"},                         // no positions
+      {"uva", "extra"},                  // uva takes no operand
+      {"generate", "extra"},             // nor does generate
+      {"info", "a.pawntb", "b.pawntb"},  // at most one table
       {"verify", "a.pawntb", "b.pawntb"},
-      {"generate", "--rows", "abc"},           // not a number
-      {"generate", "--threads", "-1"},         // negative threads
-      {"uva", "--table"},                      // missing value
+      {"generate", "--rows", "abc"},    // not a number
+      {"generate", "--threads", "-1"},  // negative threads
+      {"uva", "--table"},               // missing value
   };
   for (const auto& args : cases) {
     const RunResult r = run_cli(args);
@@ -400,7 +402,8 @@ TEST(CliUva, NoFinalNewlineGivesTheSameBytes) {
 }
 
 TEST(CliUva, ToleratesExtraBlankLinesAndSpaces) {
-  const std::string input = "\n  2  \n\n\n .ppp\n....\t\n.PPP \n....\n \n\t\n...p\n...p\npP.P\n...P\n\n\n";
+  const std::string input =
+      "\n  2  \n\n\n .ppp\n....\t\n.PPP \n....\n \n\t\n...p\n...p\npP.P\n...P\n\n\n";
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 0) << r;
   EXPECT_EQ(r.out, kSampleAnswer);
@@ -503,7 +506,8 @@ TEST(CliUva, UnanswerableBoardIsAnInputError) {
       board({"pppp", ".p..", "....", "...."}),  // 5 black pawns
   };
   for (const std::string& bad : bad_boards) {
-    const RunResult r = run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + bad + "\n" + kGoodBoard2);
+    const RunResult r =
+        run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + bad + "\n" + kGoodBoard2);
     EXPECT_EQ(r.out, kSampleAnswer) << bad;
     EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
     EXPECT_EQ(r.status, 2) << "board:\n" << bad << r;
@@ -519,7 +523,8 @@ TEST(CliUva, OverlongLineIsReported) {
 }
 
 TEST(CliUva, MissingTableIsARuntimeFailure) {
-  const RunResult r = run_with_input({"uva", "--table", "/nonexistent/t.pawntb"}, read_file(kUvaSample));
+  const RunResult r =
+      run_with_input({"uva", "--table", "/nonexistent/t.pawntb"}, read_file(kUvaSample));
   EXPECT_EQ(r.status, 1) << r;
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(contains(r.err, "/nonexistent/t.pawntb")) << r;
@@ -598,7 +603,8 @@ TEST(CliProbe, JsonAnswer) {
   // The moves are exactly the legal moves.
   const pawntb::Position p = parse(kStart);
   std::vector<std::string> legal, listed;
-  for (const pawntb::Move mv : pawntb::legal_moves(p)) legal.push_back(pawntb::move_name(p.geometry, mv));
+  for (const pawntb::Move mv : pawntb::legal_moves(p))
+    legal.push_back(pawntb::move_name(p.geometry, mv));
   for (const json& m : moves) listed.push_back(m["uci"].get<std::string>());
   std::sort(legal.begin(), legal.end());
   std::sort(listed.begin(), listed.end());
@@ -726,7 +732,8 @@ TEST(CliProbe, InvalidPositionIsAnInputError) {
 }
 
 TEST(CliProbe, UnparsablePositionsAreInputErrors) {
-  for (const std::string text : {"xyz w", ".ppp/4/.PPP/4", ".ppp/4/.PPP/4 x", ".ppp/4/.PP/4 w", ""}) {
+  for (const std::string text :
+       {"xyz w", ".ppp/4/.PPP/4", ".ppp/4/.PPP/4 x", ".ppp/4/.PP/4 w", ""}) {
     const RunResult r = run_cli({"probe", "--json", text});
     EXPECT_EQ(r.status, 2) << "'" << text << "'\n" << r;
     const std::vector<json> answers = json_lines(r.out);
@@ -809,8 +816,8 @@ TEST(CliTable, DamagedCopiesAreRefused) {
   ASSERT_GT(original.size(), 1000u);
   const fs::path copy = dir / "damaged.pawntb";
   const std::size_t size = original.size();
-  for (const std::size_t offset : {std::size_t{0}, std::size_t{12}, std::size_t{100}, size / 3,
-                                   size / 2, size - 1}) {
+  for (const std::size_t offset :
+       {std::size_t{0}, std::size_t{12}, std::size_t{100}, size / 3, size / 2, size - 1}) {
     std::string bytes = original;
     bytes[offset] = static_cast<char>(bytes[offset] ^ 0x10);
     write_file(copy, bytes);
@@ -820,10 +827,10 @@ TEST(CliTable, DamagedCopiesAreRefused) {
   }
   // A truncated copy too, and every command refuses it.
   write_file(copy, original.substr(0, size - 100));
-  for (const auto& args : std::vector<std::vector<std::string>>{
-           {"verify", copy.string()},
-           {"info", copy.string()},
-           {"probe", "--table", copy.string(), kStart}}) {
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"verify", copy.string()},
+                                             {"info", copy.string()},
+                                             {"probe", "--table", copy.string(), kStart}}) {
     const RunResult r = run_cli(args);
     EXPECT_EQ(r.status, 1) << args[0] << "\n" << r;
     EXPECT_TRUE(contains(r.err, copy.string())) << r;
@@ -891,8 +898,7 @@ TEST(CliGenerate, OverwritesAnExistingFile) {
   TempDir dir;
   const fs::path table = dir / "t.pawntb";
   write_file(table, "old contents");
-  const RunResult g =
-      run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
+  const RunResult g = run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
   ASSERT_EQ(g.status, 0) << g;
   EXPECT_EQ(run_cli({"verify", table.string()}).status, 0);
 }
@@ -900,10 +906,8 @@ TEST(CliGenerate, OverwritesAnExistingFile) {
 TEST(CliGenerate, UnsupportedParametersAreRefused) {
   TempDir dir;
   const std::vector<std::vector<std::string>> cases = {
-      {"generate", "--rows", "9"},
-      {"generate", "--rows", "2"},
-      {"generate", "--cols", "9"},
-      {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
+      {"generate", "--rows", "9"},   {"generate", "--rows", "2"},
+      {"generate", "--cols", "9"},   {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
       {"generate", "--pawns", "5"},  // more than the 4 columns
       {"generate", "--pawns", "-1"},
   };

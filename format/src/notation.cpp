@@ -79,8 +79,7 @@ Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, S
   for (int r = 0; r < row_count; ++r) {
     for (const char c : rows[r]) {
       if (c != 'P' && c != 'p' && c != '.') {
-        return error("bad character " + show_byte(c) + " in board row " + std::to_string(r + 1) +
-                     ": use P, p or .");
+        return error("bad character " + show_byte(c) + " in board: use P, p or .");
       }
     }
     grid.emplace_back(rows[r]);

@@ -199,6 +199,8 @@ std::vector<std::filesystem::path> Table::default_locations() {
 }
 
 Table Table::open_default() {
+  // An explicit $PAWNTB_TABLE is used or refused, never silently skipped.
+  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return open(env);
   const auto places = default_locations();
   std::string tried;
   for (const auto& place : places) {

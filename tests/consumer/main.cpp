@@ -35,7 +35,8 @@ int main(int argc, char** argv) {
 
     const pawntb::RootResult root = table.probe_root(p);
     if (!root.value.ok() || root.moves.empty()) {
-      std::fprintf(stderr, "probe_root: no moves (status %s)\n", pawntb::describe(root.value.status));
+      std::fprintf(stderr, "probe_root: no moves (status %s)\n",
+                   pawntb::describe(root.value.status));
       return 1;
     }
     const pawntb::MoveValue& best = root.moves.front();

@@ -181,11 +181,13 @@ int uva(const Options& o) {
   const Table table = open_table(o.table);
   Output out;
   LineReader in(stdin);
-  std::uint64_t errors = read_uva(
+  std::uint64_t errors = 0;
+  errors += read_uva(
       in, table.info().geometry,
       [&](std::uint64_t line, const Position& p) {
         const ProbeResult r = table.probe(p);
         if (!r.ok()) {
+          ++errors;
           std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(line),
                        describe(r.status));
           return;

@@ -67,6 +67,11 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
         if (problem.empty()) problem = "line too long", problem_line = line.number;
       } else {
         const std::string_view text = trim(line.text);
+        const auto bad = text.find_first_not_of("Pp.");
+        if (problem.empty() && bad != std::string_view::npos) {
+          problem = std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
+          problem_line = line.number;
+        }
         if (problem.empty() && static_cast<int>(text.size()) != g.cols) {
           problem = "board row has " + std::to_string(text.size()) + " squares, expected " +
                     std::to_string(g.cols);

@@ -89,8 +89,9 @@ class Table {
   // failed. Thread-safe.
   static Table open(const std::filesystem::path& path, Load load = Load::automatic);
 
-  // Opens the default table (4x4, K = 4): the first that exists of
-  //   $PAWNTB_TABLE, the installed data directory, the source tree's data/.
+  // Opens the default table (4x4, K = 4): $PAWNTB_TABLE when set (an error if
+  // it cannot be opened), else the first that exists of the installed data
+  // directory and the source tree's data/.
   // Throws TableError naming the places tried. Thread-safe.
   static Table open_default();
 
