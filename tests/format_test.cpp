@@ -237,3 +237,29 @@ TEST(Values, FoldPicksFastestWinOrLongestLoss) {
 
 }  // namespace
 }  // namespace pawntb
+
+namespace pawntb {
+namespace {
+
+// The cursor visits exactly the positions unrank gives, in index order.
+TEST(Index, CursorWalksTheIndexInOrder) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{3, 5}, Geometry{5, 3}}) {
+    const Index index(g, 3);
+    Index::Cursor cursor(index, 0);
+    for (std::uint64_t i = 0;; ++i) {
+      const auto [white, black] = index.unrank(i);
+      ASSERT_EQ(cursor.index(), i);
+      ASSERT_EQ(cursor.white(), white) << to_string(g) << " " << i;
+      ASSERT_EQ(cursor.black(), black) << to_string(g) << " " << i;
+      if (i + 1 == index.size()) break;
+      cursor.next();
+    }
+    Index::Cursor middle(index, index.size() / 2);
+    middle.next();
+    EXPECT_EQ(middle.index(), index.size() / 2 + 1);
+    EXPECT_EQ(index.rank(middle.white(), middle.black()), middle.index());
+  }
+}
+
+}  // namespace
+}  // namespace pawntb

@@ -8,11 +8,11 @@
 // positions of one phi level are independent, so threads share a level.
 //
 // PASSES.
-//   1. index: per entry, decide filler rules (value_by_rule), skip mirror
-//      images, and record phi. Rule-decided entries get their value here.
-//   2. solve: for phi = 0, 1, ..., the entries of that level fold the values
-//      of their successors (ValueFold).
-//   3. mirror: each mirror image copies its representative's value.
+//   1. index: walk every entry in order. Entries a filler rule decides
+//      (value_by_rule) get their value now; mirror images wait for their
+//      representative; every other entry goes into the bucket of its phi.
+//   2. solve: for phi = 0, 1, ..., each entry of the level folds the values of
+//      its successors (ValueFold) and writes its value and its mirror image's.
 #include <algorithm>
 #include <atomic>
 #include <bit>
@@ -30,25 +30,11 @@ namespace {
 using detail::Index;
 using detail::Plies;
 
-constexpr std::uint8_t kNotQueued = 0xFF;  // phi marker: value already known or copied later
-
-// phi of a white-to-move position (see above): row index of each white pawn
-// plus rows - 1 - row of each black pawn.
-int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
-  int phi = 0;
-  for (int r = 0; r < g.rows; ++r) {
-    const std::uint64_t row = detail::row_mask(g, r);
-    phi += r * std::popcount(white & row) + (g.rows - 1 - r) * std::popcount(black & row);
-  }
-  return phi;
-}
-
 // Bytes of memory available to this process, from /proc/meminfo; 0 if unknown.
 std::uint64_t available_memory() {
   std::ifstream meminfo("/proc/meminfo");
-  std::string key;
+  std::string key, unit;
   std::uint64_t kib = 0;
-  std::string unit;
   while (meminfo >> key >> kib >> unit) {
     if (key == "MemAvailable:") return kib * 1024;
   }
@@ -60,45 +46,117 @@ int thread_count(int requested) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// Runs body(begin, end) over [0, n) in chunks on `threads` threads.
+// Runs body(part) for part = 0..parts-1, on up to `parts` threads.
 template <class Body>
-void parallel_chunks(std::uint64_t n, int threads, Body body) {
-  constexpr std::uint64_t kChunk = 1 << 14;
-  std::atomic<std::uint64_t> next{0};
-  auto worker = [&] {
-    for (;;) {
-      const std::uint64_t begin = next.fetch_add(kChunk);
-      if (begin >= n) return;
-      body(begin, std::min(n, begin + kChunk));
-    }
-  };
+void run_parts(int parts, Body body) {
   std::vector<std::jthread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  for (int t = 1; t < parts; ++t) pool.emplace_back(body, t);
+  body(0);
 }
 
-// The value of a white-to-move entry from its successors' stored values.
-Plies fold_successors(const Index& index, const std::uint8_t* values, std::uint64_t white,
-                      std::uint64_t black) {
-  const Geometry g = index.geometry();
-  detail::ValueFold fold;
-  for (const Move m : legal_moves(Position{g, white, black, Side::white})) {
-    const Position next = play(Position{g, white, black, Side::white}, m);
-    if (next.white & detail::white_goal(g)) {
-      fold.add(0);  // white reached its goal: black has lost in 0
-      continue;
+// Per-square images under the colour flip and the mirror, so that a move
+// updates flipped and mirrored bitboards with single bits.
+struct SquareMaps {
+  std::uint64_t flip[kMaxSquares];          // square -> its row-flipped bit
+  std::uint64_t flip_mirror[kMaxSquares];   // square -> its row-flipped, mirrored bit
+  explicit SquareMaps(Geometry g) {
+    for (int s = 0; s < g.squares(); ++s) {
+      flip[s] = detail::flip_rows(g, 1ULL << s);
+      flip_mirror[s] = detail::mirror_files(g, flip[s]);
     }
-    // Black to move in `next` is white to move after the colour flip.
-    const std::uint64_t w = detail::flip_rows(g, next.black), b = detail::flip_rows(g, next.white);
-    if (!w) {
-      fold.add(0);  // black has no pawns left: lost in 0
-      continue;
-    }
-    const detail::Pair c = detail::canonical(g, w, b);
-    fold.add(values[index.rank(c.white, c.black)]);
   }
-  return fold.value();
+};
+
+// phi of a white-to-move position (see above).
+int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
+  int phi = 0;
+  for (int r = 0; r < g.rows; ++r) {
+    const std::uint64_t row = detail::row_mask(g, r);
+    phi += r * std::popcount(white & row) + (g.rows - 1 - r) * std::popcount(black & row);
+  }
+  return phi;
 }
+
+class Solver {
+ public:
+  Solver(const GenerateOptions& o, std::vector<std::uint8_t>& values)
+      : g_(o.geometry), index_(o.geometry, o.max_pawns), maps_(o.geometry), values_(values) {}
+
+  // Pass 1 over [begin, end): rule values now, other representatives into
+  // buckets[phi].
+  void classify(std::uint64_t begin, std::uint64_t end,
+                std::vector<std::vector<std::uint64_t>>& buckets) const {
+    if (begin >= end) return;
+    Index::Cursor cursor(index_, begin);
+    for (;;) {
+      const std::uint64_t white = cursor.white(), black = cursor.black();
+      if (const auto v = detail::value_by_rule(g_, white, black)) {
+        values_[cursor.index()] = *v;
+      } else if (detail::is_canonical(g_, white, black)) {
+        const auto phi = static_cast<std::size_t>(potential(g_, white, black));
+        if (phi >= buckets.size()) buckets.resize(phi + 1);
+        buckets[phi].push_back(cursor.index());
+      }
+      if (cursor.index() + 1 == end) return;
+      cursor.next();
+    }
+  }
+
+  // Pass 2 for one entry: fold the successors, store the value for the entry
+  // and its mirror image.
+  void solve_entry(std::uint64_t i) const {
+    const auto [white, black] = index_.unrank(i);
+    const std::uint64_t empty = detail::board_mask(g_) & ~(white | black);
+    // The successor (black to move) seen from black: colour-flipped boards,
+    // and their mirror images for the canonical choice.
+    const std::uint64_t flip_white = detail::flip_rows(g_, white);
+    const std::uint64_t flip_black = detail::flip_rows(g_, black);
+    const std::uint64_t mirror_white = detail::mirror_files(g_, flip_white);
+    const std::uint64_t mirror_black = detail::mirror_files(g_, flip_black);
+    detail::ValueFold fold;
+    for (std::uint64_t pawns = white; pawns; pawns &= pawns - 1) {
+      const std::uint64_t pawn = pawns & -pawns;
+      const int from = std::countr_zero(pawn);
+      const std::uint64_t targets =
+          (detail::white_pushes(g_, pawn) & empty) |
+          ((detail::white_left_captures(g_, pawn) | detail::white_right_captures(g_, pawn)) & black);
+      for (std::uint64_t t = targets; t; t &= t - 1) {
+        const int to = std::countr_zero(t);
+        // After the move, the mover is black: its pawns are white's old ones.
+        const std::uint64_t next_white = flip_black & ~maps_.flip[to];
+        if (!next_white) {
+          fold.add(0);  // black has no pawns left: lost in 0
+          continue;
+        }
+        const std::uint64_t next_black = flip_white ^ maps_.flip[from] ^ maps_.flip[to];
+        const std::uint64_t mirror_next_white = mirror_black & ~maps_.flip_mirror[to];
+        const std::uint64_t mirror_next_black =
+            mirror_white ^ maps_.flip_mirror[from] ^ maps_.flip_mirror[to];
+        // No move here reaches row 0: value_by_rule decided those positions.
+        const bool take_mirror =
+            mirror_next_white < next_white ||
+            (mirror_next_white == next_white && mirror_next_black < next_black);
+        fold.add(values_[take_mirror ? index_.rank(mirror_next_white, mirror_next_black)
+                                     : index_.rank(next_white, next_black)]);
+      }
+    }
+    const Plies value = fold.value();
+    values_[i] = value;
+    const std::uint64_t mirror_white_now = detail::mirror_files(g_, white);
+    const std::uint64_t mirror_black_now = detail::mirror_files(g_, black);
+    if (mirror_white_now != white || mirror_black_now != black) {
+      values_[index_.rank(mirror_white_now, mirror_black_now)] = value;
+    }
+  }
+
+  const Index& index() const { return index_; }
+
+ private:
+  Geometry g_;
+  Index index_;
+  SquareMaps maps_;
+  std::vector<std::uint8_t>& values_;
+};
 
 }  // namespace
 
@@ -113,8 +171,9 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
     throw GenerateError(to_string(g) + " with K = " + std::to_string(max_pawns) +
                         " has more than 2^62 positions: too large to index");
   }
-  // values + phi/filler bytes, plus the std::vector<bool> filler copy.
-  return 2 * index.size() + index.size() / 8 + (64 << 20);
+  // One value byte per entry, at most one 8-byte bucket slot per entry, and
+  // the writer's copy of the values.
+  return 10 * index.size() + (64 << 20);
 }
 
 SolvedTable solve(const GenerateOptions& options) {
@@ -128,8 +187,6 @@ SolvedTable solve(const GenerateOptions& options) {
                         " MiB available");
   }
   const int threads = thread_count(options.threads);
-  const Index index(g, options.max_pawns);
-  const std::uint64_t n = index.size();
   auto report = [&](const char* stage, double done) {
     if (options.on_progress) options.on_progress(Progress{stage, done});
   };
@@ -137,59 +194,38 @@ SolvedTable solve(const GenerateOptions& options) {
   SolvedTable table;
   table.geometry = g;
   table.max_pawns = options.max_pawns;
+  const Solver solver(options, table.values);
+  const std::uint64_t n = solver.index().size();
   table.values.assign(n, 0);
-  std::vector<std::uint8_t> phi(n, kNotQueued);
-  std::uint8_t* values = table.values.data();
 
-  // Pass 1: filler rules, mirror images and potentials.
+  // Pass 1, each thread over one slice of the index.
   report("index", 0);
-  std::atomic<int> max_phi{0};
-  parallel_chunks(n, threads, [&](std::uint64_t begin, std::uint64_t end) {
-    int local_max = 0;
-    for (std::uint64_t i = begin; i < end; ++i) {
-      const auto [white, black] = index.unrank(i);
-      if (!detail::is_canonical(g, white, black)) continue;
-      if (const auto v = detail::value_by_rule(g, white, black)) {
-        values[i] = *v;
-        continue;
-      }
-      const int p = potential(g, white, black);
-      phi[i] = static_cast<std::uint8_t>(p);
-      local_max = std::max(local_max, p);
-    }
-    int seen = max_phi.load();
-    while (local_max > seen && !max_phi.compare_exchange_weak(seen, local_max)) {
-    }
+  std::vector<std::vector<std::vector<std::uint64_t>>> buckets(threads);
+  run_parts(threads, [&](int part) {
+    solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
   });
 
-  // Pass 2: levels of increasing phi.
-  for (int level = 0; level <= max_phi.load(); ++level) {
-    report("solve", static_cast<double>(level) / (max_phi.load() + 1));
-    const auto want = static_cast<std::uint8_t>(level);
-    parallel_chunks(n, threads, [&](std::uint64_t begin, std::uint64_t end) {
-      for (std::uint64_t i = begin; i < end; ++i) {
-        if (phi[i] != want) continue;
-        const auto [white, black] = index.unrank(i);
-        values[i] = fold_successors(index, values, white, black);
+  // Pass 2, level by level; each level's entries split among the threads.
+  std::size_t levels = 0;
+  for (const auto& b : buckets) levels = std::max(levels, b.size());
+  for (std::size_t level = 0; level < levels; ++level) {
+    report("solve", static_cast<double>(level) / static_cast<double>(levels));
+    run_parts(threads, [&](int part) {
+      for (const auto& slice : buckets) {
+        if (level >= slice.size()) continue;
+        const auto& entries = slice[level];
+        const std::size_t begin = entries.size() * part / threads;
+        const std::size_t end = entries.size() * (part + 1) / threads;
+        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
       }
     });
   }
+  buckets.clear();
 
-  // Pass 3: mirror images, filler flags and statistics.
-  table.filler.assign(n, false);
   for (std::uint64_t i = 0; i < n; ++i) {
-    if (phi[i] != kNotQueued) continue;
-    const auto [white, black] = index.unrank(i);
-    table.filler[i] = true;
-    if (!detail::is_canonical(g, white, black)) {
-      const detail::Pair c = detail::canonical(g, white, black);
-      values[i] = values[index.rank(c.white, c.black)];
-    }
-  }
-  for (std::uint64_t i = 0; i < n; ++i) {
-    table.win_count += detail::mover_wins(values[i]);
-    if (values[i] > table.max_plies) {
-      table.max_plies = values[i];
+    table.win_count += detail::mover_wins(table.values[i]);
+    if (table.values[i] > table.max_plies) {
+      table.max_plies = table.values[i];
       table.longest_index = i;
     }
   }

@@ -13,6 +13,7 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
 
 namespace pawntb {
@@ -25,13 +26,17 @@ constexpr std::uint32_t kBlockEntries = 1 << 18;  // 256 KiB of entries per bloc
 // 281,328), a fast one above, where level 19 would dominate the run time.
 int compression_level(std::uint64_t entries) { return entries <= (1u << 22) ? 19 : 6; }
 
-// The bytes to store: true values, with each filler entry replaced by the
-// previous stored byte, so filler only lengthens runs (FORMAT.md).
+// The bytes to store: true values, with each filler entry (detail::is_filler)
+// replaced by the previous stored byte, so filler only lengthens runs.
 std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
+  const Geometry g = table.geometry;
+  const detail::Index index(g, table.max_pawns);
   std::vector<std::uint8_t> out(table.values.size());
   std::uint8_t previous = 0;
+  detail::Index::Cursor cursor(index, 0);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!table.filler[i]) previous = table.values[i];
+    if (i) cursor.next();
+    if (!detail::is_filler(g, cursor.white(), cursor.black())) previous = table.values[i];
     out[i] = previous;
   }
   return out;

@@ -17,12 +17,13 @@ constexpr std::uint64_t board_mask(Geometry g) { return low_bits(g.squares()); }
 // The squares of row r: cols consecutive bits starting at r * cols.
 constexpr std::uint64_t row_mask(Geometry g, int r) { return low_bits(g.cols) << (r * g.cols); }
 
-// The squares of file (column) c: bit c of every row.
-constexpr std::uint64_t file_mask(Geometry g, int c) {
-  std::uint64_t m = 0;
-  for (int r = 0; r < g.rows; ++r) m |= 1ULL << (r * g.cols + c);
-  return m;
-}
+// File a (column 0): bit 0 of every row. The sum of 2^(r*cols) for r < rows is
+// a geometric series, (2^(rows*cols) - 1) / (2^cols - 1).
+constexpr std::uint64_t first_file(Geometry g) { return board_mask(g) / low_bits(g.cols); }
+static_assert(first_file(Geometry{4, 4}) == 0x1111 && first_file(Geometry{8, 8}) == 0x0101010101010101);
+
+// The squares of file (column) c.
+constexpr std::uint64_t file_mask(Geometry g, int c) { return first_file(g) << c; }
 
 constexpr std::uint64_t white_goal(Geometry g) { return row_mask(g, 0); }
 constexpr std::uint64_t black_goal(Geometry g) { return row_mask(g, g.rows - 1); }
@@ -49,13 +50,26 @@ constexpr std::uint64_t flip_rows(Geometry g, std::uint64_t b) {
   return out;
 }
 
-// Left-right mirror: file c -> cols - 1 - c in every row.
+// The 8-bit reversal of every byte: kReverse8[x] has bit 7-i where x has bit i.
+struct Reverse8 {
+  std::uint8_t table[256]{};
+  constexpr Reverse8() {
+    for (int x = 0; x < 256; ++x) {
+      for (int i = 0; i < 8; ++i) {
+        if (x >> i & 1) table[x] |= static_cast<std::uint8_t>(1 << (7 - i));
+      }
+    }
+  }
+};
+inline constexpr Reverse8 kReverse8{};
+
+// Left-right mirror: file c -> cols - 1 - c in every row. A row of `cols`
+// bits reversed is its 8-bit reversal shifted down by 8 - cols.
 constexpr std::uint64_t mirror_files(Geometry g, std::uint64_t b) {
   std::uint64_t out = 0;
-  for (int c = 0; c < g.cols; ++c) {
-    const int shift = g.cols - 1 - 2 * c;  // distance from file c to its mirror
-    const std::uint64_t file = b & file_mask(g, c);
-    out |= shift >= 0 ? file << shift : file >> -shift;
+  for (int r = 0; r < g.rows; ++r) {
+    const auto row = static_cast<std::uint8_t>((b >> (r * g.cols)) & low_bits(g.cols));
+    out |= static_cast<std::uint64_t>(kReverse8.table[row] >> (8 - g.cols)) << (r * g.cols);
   }
   return out;
 }

@@ -93,6 +93,17 @@ constexpr std::uint64_t subset_unrank(std::uint64_t rank, int k, int n) {
 static_assert(subset_rank(0b1101) == 2);  // {0,2,3}: C(0,1)+C(2,2)+C(3,3)
 static_assert(subset_unrank(2, 3, 4) == 0b1101);
 
+// The next k-subset in colex order, which is numeric order of the bitmasks
+// (Gosper's hack): the next larger integer with the same popcount.
+//   Example: next_subset(0b0111) == 0b1011, next_subset(0b1100) == 0b10001.
+constexpr std::uint64_t next_subset(std::uint64_t set) {
+  const std::uint64_t low = set & -set;            // lowest set bit
+  const std::uint64_t ripple = set + low;          // carries the lowest run up
+  return ripple | (((set ^ ripple) >> 2) / low);   // refill the run's rest at the bottom
+}
+static_assert(next_subset(0b0111) == 0b1011 && next_subset(0b1100) == 0b10001);
+static_assert(subset_rank(next_subset(0b1101)) == subset_rank(0b1101) + 1);
+
 class Index {
  public:
   static constexpr int kGroupSide = kMaxPawns + 1;  // each of a, b, c, d is 0..8
@@ -183,6 +194,75 @@ class Index {
     return Pawns{(subset_unrank(r1, a, cols) << ((geometry_.rows - 1) * cols)) | (w_mid << cols),
                  subset_unrank(r3, c, cols) | (b_mid << cols)};
   }
+
+  // Walks the positions in index order, one step costing a few bit
+  // operations instead of an unrank.
+  class Cursor {
+   public:
+    // Starts at `index`; requires index < size().
+    constexpr Cursor(const Index& owner, std::uint64_t index) : owner_(&owner), index_(index) {
+      const Pawns p = owner.unrank(index);
+      const int cols = owner.geometry_.cols, m = owner.middle_squares();
+      const std::uint64_t middle = low_bits(m);
+      w_home_ = p.white >> ((owner.geometry_.rows - 1) * cols);
+      w_mid_ = (p.white >> cols) & middle;
+      b_top_ = p.black & low_bits(cols);
+      b_mid_ = squeeze((p.black >> cols) & middle, middle & ~w_mid_);
+      key_ = group_key(std::popcount(w_home_), std::popcount(w_mid_), std::popcount(b_top_),
+                       std::popcount(b_mid_));
+      white_ = p.white;
+      black_ = p.black;
+    }
+    constexpr std::uint64_t index() const { return index_; }
+    constexpr std::uint64_t white() const { return white_; }
+    constexpr std::uint64_t black() const { return black_; }
+
+    // Moves to index() + 1; requires index() + 1 < size().
+    constexpr void next() {
+      const Geometry g = owner_->geometry_;
+      const int m = owner_->middle_squares();
+      ++index_;
+      if (!advance(b_mid_, m - std::popcount(w_mid_))) {
+        b_mid_ = low_bits(std::popcount(b_mid_));
+        if (!advance(b_top_, g.cols)) {
+          b_top_ = low_bits(std::popcount(b_top_));
+          if (!advance(w_mid_, m)) {
+            w_mid_ = low_bits(std::popcount(w_mid_));
+            if (!advance(w_home_, g.cols)) next_group();
+          }
+        }
+      }
+      const std::uint64_t free_mid = low_bits(m) & ~w_mid_;
+      white_ = (w_home_ << ((g.rows - 1) * g.cols)) | (w_mid_ << g.cols);
+      black_ = b_top_ | (unsqueeze(b_mid_, free_mid) << g.cols);
+    }
+
+   private:
+    // The next subset of n squares with as many members, false after the last.
+    static constexpr bool advance(std::uint64_t& set, int n) {
+      if (!set) return false;
+      const std::uint64_t next = next_subset(set);
+      if (next >> n) return false;
+      set = next;
+      return true;
+    }
+    constexpr void next_group() {
+      do {
+        ++key_;
+      } while (owner_->offset_[key_ + 1] == owner_->offset_[key_]);
+      const auto [a, b, c, d] = group_counts(key_);
+      w_home_ = low_bits(a);
+      w_mid_ = low_bits(b);
+      b_top_ = low_bits(c);
+      b_mid_ = low_bits(d);
+    }
+
+    const Index* owner_;
+    std::uint64_t index_;
+    int key_ = 0;
+    std::uint64_t w_home_ = 0, w_mid_ = 0, b_top_ = 0, b_mid_ = 0;  // region-local subsets
+    std::uint64_t white_ = 0, black_ = 0;
+  };
 
  private:
   static constexpr std::uint64_t kMaxSize = 1ULL << 62;

@@ -1,0 +1,90 @@
+// In-process benchmarks: generation against the memoized forward minimax
+// baseline, and probe latency against per-case alpha-beta on the same
+// positions. tools/bench/run.sh runs this and prints the ratios.
+#include <benchmark/benchmark.h>
+
+#include <filesystem>
+#include <random>
+#include <unistd.h>
+
+#include "baselines.hpp"
+#include "pawntb/detail/index.hpp"
+#include "pawntb/generator.hpp"
+#include "pawntb/probe.hpp"
+
+namespace {
+
+using namespace pawntb;
+
+// The whole of `pawntb generate` minus process start: solve, compress, write.
+void BM_Generate(benchmark::State& state) {
+  const Geometry g{static_cast<int>(state.range(0)), static_cast<int>(state.range(1))};
+  const auto path = std::filesystem::temp_directory_path() /
+                    ("pawntb-bench-" + std::to_string(::getpid()) + ".pawntb");
+  GenerateOptions o;
+  o.geometry = g;
+  o.max_pawns = g.cols;
+  for (auto _ : state) {
+    const WriteSummary s = write_table(solve(o), path);
+    benchmark::DoNotOptimize(s.file_size);
+  }
+  std::filesystem::remove(path);
+  state.counters["entries"] = static_cast<double>(detail::Index(g, g.cols).size());
+}
+BENCHMARK(BM_Generate)->Args({3, 3})->Args({4, 4})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_MemoMinimax(benchmark::State& state) {
+  const int rows = static_cast<int>(state.range(0)), cols = static_cast<int>(state.range(1));
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pawntb_baseline::memo_minimax_domain(rows, cols, cols));
+  }
+}
+BENCHMARK(BM_MemoMinimax)->Args({3, 3})->Args({4, 4})->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Random playable 4x4 positions with white to move, the same for every run.
+const std::vector<Position>& random_positions() {
+  static const std::vector<Position> positions = [] {
+    const Geometry g{4, 4};
+    const detail::Index index(g, 4);
+    std::mt19937_64 rng(2026);
+    std::vector<Position> out;
+    while (out.size() < (1 << 16)) {
+      const auto [white, black] = index.unrank(rng() % index.size());
+      const Position p{g, white, black, Side::white};
+      if (black && classify(p) == Status::playable) out.push_back(p);
+    }
+    return out;
+  }();
+  return positions;
+}
+
+void BM_Probe(benchmark::State& state) {
+  static const Table table = Table::open_default();
+  const auto& positions = random_positions();
+  std::size_t i = state.thread_index() * 7919;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(table.probe(positions[i++ & (positions.size() - 1)]));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_Probe)->Threads(1)->Threads(2)->UseRealTime();
+
+void BM_AlphaBeta(benchmark::State& state) {
+  const auto& positions = random_positions();
+  std::vector<std::array<char, 16>> boards;
+  for (const Position& p : positions) {
+    std::array<char, 16> b{};
+    for (int s = 0; s < 16; ++s) b[s] = (p.white >> s & 1) ? 'P' : (p.black >> s & 1) ? 'p' : '.';
+    boards.push_back(b);
+  }
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(pawntb_baseline::alphabeta_solve(boards[i++ & (boards.size() - 1)].data()));
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_AlphaBeta)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
