@@ -77,25 +77,34 @@ int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
   return phi;
 }
 
+// The positions of one phi level, as pawns so that solving needs no unrank.
+using Bucket = std::vector<detail::Pair>;
+
 class Solver {
  public:
-  Solver(const GenerateOptions& o, std::vector<std::uint8_t>& values)
-      : g_(o.geometry), index_(o.geometry, o.max_pawns), maps_(o.geometry), values_(values) {}
+  Solver(const GenerateOptions& o, SolvedTable& table)
+      : g_(o.geometry),
+        index_(o.geometry, o.max_pawns),
+        maps_(o.geometry),
+        values_(table.values),
+        filler_(table.filler) {}
 
   // Pass 1 over [begin, end): rule values now, other representatives into
   // buckets[phi].
-  void classify(std::uint64_t begin, std::uint64_t end,
-                std::vector<std::vector<std::uint64_t>>& buckets) const {
+  void classify(std::uint64_t begin, std::uint64_t end, std::vector<Bucket>& buckets) const {
     if (begin >= end) return;
     Index::Cursor cursor(index_, begin);
     for (;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
       if (const auto v = detail::value_by_rule(g_, white, black)) {
         values_[cursor.index()] = *v;
-      } else if (detail::is_canonical(g_, white, black)) {
+        filler_[cursor.index()] = 1;
+      } else if (!detail::is_canonical(g_, white, black)) {
+        filler_[cursor.index()] = 1;
+      } else {
         const auto phi = static_cast<std::size_t>(potential(g_, white, black));
         if (phi >= buckets.size()) buckets.resize(phi + 1);
-        buckets[phi].push_back(cursor.index());
+        buckets[phi].push_back(detail::Pair{white, black});
       }
       if (cursor.index() + 1 == end) return;
       cursor.next();
@@ -104,8 +113,7 @@ class Solver {
 
   // Pass 2 for one entry: fold the successors, store the value for the entry
   // and its mirror image.
-  void solve_entry(std::uint64_t i) const {
-    const auto [white, black] = index_.unrank(i);
+  void solve_entry(std::uint64_t white, std::uint64_t black) const {
     const std::uint64_t empty = detail::board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
     // and their mirror images for the canonical choice.
@@ -141,7 +149,7 @@ class Solver {
       }
     }
     const Plies value = fold.value();
-    values_[i] = value;
+    values_[index_.rank(white, black)] = value;
     const std::uint64_t mirror_white_now = detail::mirror_files(g_, white);
     const std::uint64_t mirror_black_now = detail::mirror_files(g_, black);
     if (mirror_white_now != white || mirror_black_now != black) {
@@ -156,6 +164,7 @@ class Solver {
   Index index_;
   SquareMaps maps_;
   std::vector<std::uint8_t>& values_;
+  std::vector<std::uint8_t>& filler_;
 };
 
 }  // namespace
@@ -171,9 +180,9 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
     throw GenerateError(to_string(g) + " with K = " + std::to_string(max_pawns) +
                         " has more than 2^62 positions: too large to index");
   }
-  // One value byte per entry, at most one 8-byte bucket slot per entry, and
-  // the writer's copy of the values.
-  return 10 * index.size() + (64 << 20);
+  // Value and filler bytes per entry, at most one 16-byte bucket slot per
+  // entry, and the writer's copy of the values.
+  return 19 * index.size() + (64 << 20);
 }
 
 SolvedTable solve(const GenerateOptions& options) {
@@ -194,13 +203,14 @@ SolvedTable solve(const GenerateOptions& options) {
   SolvedTable table;
   table.geometry = g;
   table.max_pawns = options.max_pawns;
-  const Solver solver(options, table.values);
+  const Solver solver(options, table);
   const std::uint64_t n = solver.index().size();
   table.values.assign(n, 0);
+  table.filler.assign(n, 0);
 
   // Pass 1, each thread over one slice of the index.
   report("index", 0);
-  std::vector<std::vector<std::vector<std::uint64_t>>> buckets(threads);
+  std::vector<std::vector<Bucket>> buckets(threads);
   run_parts(threads, [&](int part) {
     solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
   });
@@ -216,7 +226,7 @@ SolvedTable solve(const GenerateOptions& options) {
         const auto& entries = slice[level];
         const std::size_t begin = entries.size() * part / threads;
         const std::size_t end = entries.size() * (part + 1) / threads;
-        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
+        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e].white, entries[e].black);
       }
     });
   }

@@ -13,7 +13,6 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
 
 namespace pawntb {
@@ -22,21 +21,17 @@ namespace {
 
 constexpr std::uint32_t kBlockEntries = 1 << 18;  // 256 KiB of entries per block
 
-// zstd level: the strongest for tables up to 4 Mi entries (the default 4x4 has
-// 281,328), a fast one above, where level 19 would dominate the run time.
-int compression_level(std::uint64_t entries) { return entries <= (1u << 22) ? 19 : 6; }
+// zstd level 9: for the 4x4 table 17.5 KB in 2.4 ms, where level 19 gives
+// 15.2 KB in 98 ms and would dominate the whole generation (README, benchmarks).
+constexpr int kCompressionLevel = 9;
 
-// The bytes to store: true values, with each filler entry (detail::is_filler)
-// replaced by the previous stored byte, so filler only lengthens runs.
+// The bytes to store: true values, with each filler entry replaced by the
+// previous stored byte, so filler only lengthens runs (FORMAT.md).
 std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
-  const Geometry g = table.geometry;
-  const detail::Index index(g, table.max_pawns);
   std::vector<std::uint8_t> out(table.values.size());
   std::uint8_t previous = 0;
-  detail::Index::Cursor cursor(index, 0);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if (i) cursor.next();
-    if (!detail::is_filler(g, cursor.white(), cursor.black())) previous = table.values[i];
+    if (!table.filler[i]) previous = table.values[i];
     out[i] = previous;
   }
   return out;
@@ -80,7 +75,6 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   const std::vector<std::uint8_t> raw = stored_bytes(table);
   const std::uint64_t n = raw.size();
   const std::uint32_t block_count = block_count_of(table);
-  const int level = compression_level(n);
 
   std::vector<std::vector<std::uint8_t>> frames(block_count);
   std::atomic<std::uint32_t> next{0};
@@ -91,7 +85,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
       const std::uint64_t first = std::uint64_t{b} * kBlockEntries;
       const std::size_t count = std::min<std::uint64_t>(kBlockEntries, n - first);
       try {
-        frames[b] = compress({raw.data() + first, count}, level);
+        frames[b] = compress({raw.data() + first, count}, kCompressionLevel);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
       }

@@ -37,6 +37,7 @@ struct SolvedTable {
   Geometry geometry;
   int max_pawns = 0;
   std::vector<std::uint8_t> values;  // per index: plies 0..254, odd = white (to move) wins
+  std::vector<std::uint8_t> filler;  // per index: 1 if detail::is_filler(), else 0
   std::uint64_t win_count = 0;       // indices whose value is a win for white
   int max_plies = 0;                 // the longest game in the table
   std::uint64_t longest_index = 0;   // an index with value max_plies

@@ -18,8 +18,20 @@ constexpr std::uint64_t board_mask(Geometry g) { return low_bits(g.squares()); }
 constexpr std::uint64_t row_mask(Geometry g, int r) { return low_bits(g.cols) << (r * g.cols); }
 
 // File a (column 0): bit 0 of every row. The sum of 2^(r*cols) for r < rows is
-// a geometric series, (2^(rows*cols) - 1) / (2^cols - 1).
-constexpr std::uint64_t first_file(Geometry g) { return board_mask(g) / low_bits(g.cols); }
+// a geometric series, (2^(rows*cols) - 1) / (2^cols - 1); tabulated so that
+// the hot paths do not divide.
+struct FirstFileTable {
+  std::uint64_t mask[kMaxSide + 1][kMaxSide + 1]{};  // [rows][cols]
+  constexpr FirstFileTable() {
+    for (int r = 1; r <= kMaxSide; ++r) {
+      for (int c = 1; c <= kMaxSide; ++c) {
+        if (r * c <= kMaxSquares) mask[r][c] = low_bits(r * c) / low_bits(c);
+      }
+    }
+  }
+};
+inline constexpr FirstFileTable kFirstFile{};
+constexpr std::uint64_t first_file(Geometry g) { return kFirstFile.mask[g.rows][g.cols]; }
 static_assert(first_file(Geometry{4, 4}) == 0x1111 && first_file(Geometry{8, 8}) == 0x0101010101010101);
 
 // The squares of file (column) c.
@@ -50,26 +62,15 @@ constexpr std::uint64_t flip_rows(Geometry g, std::uint64_t b) {
   return out;
 }
 
-// The 8-bit reversal of every byte: kReverse8[x] has bit 7-i where x has bit i.
-struct Reverse8 {
-  std::uint8_t table[256]{};
-  constexpr Reverse8() {
-    for (int x = 0; x < 256; ++x) {
-      for (int i = 0; i < 8; ++i) {
-        if (x >> i & 1) table[x] |= static_cast<std::uint8_t>(1 << (7 - i));
-      }
-    }
-  }
-};
-inline constexpr Reverse8 kReverse8{};
-
-// Left-right mirror: file c -> cols - 1 - c in every row. A row of `cols`
-// bits reversed is its 8-bit reversal shifted down by 8 - cols.
+// Left-right mirror: file c -> cols - 1 - c in every row. Files c and
+// cols - 1 - c trade places by shifting each across the gap between them,
+// d = cols - 1 - 2c, for c < cols / 2; an odd board's middle file stays.
 constexpr std::uint64_t mirror_files(Geometry g, std::uint64_t b) {
-  std::uint64_t out = 0;
-  for (int r = 0; r < g.rows; ++r) {
-    const auto row = static_cast<std::uint8_t>((b >> (r * g.cols)) & low_bits(g.cols));
-    out |= static_cast<std::uint64_t>(kReverse8.table[row] >> (8 - g.cols)) << (r * g.cols);
+  const std::uint64_t file_a = first_file(g);
+  std::uint64_t out = g.cols % 2 ? b & (file_a << (g.cols / 2)) : 0;
+  for (int c = 0; c < g.cols / 2; ++c) {
+    const int d = g.cols - 1 - 2 * c;
+    out |= ((b >> c & file_a) << (c + d)) | ((b >> (c + d) & file_a) << c);
   }
   return out;
 }
@@ -78,14 +79,40 @@ static_assert(flip_rows(Geometry{4, 4}, 0x000FULL) == 0xF000ULL);
 static_assert(mirror_files(Geometry{4, 4}, 0x0001ULL) == 0x0008ULL);
 static_assert(mirror_files(Geometry{3, 5}, 0b00011ULL) == 0b11000ULL);
 
-// Software PEXT: gathers the bits of x that lie under `mask` into the low bits,
-// keeping their order. Equals _pext_u64(x, mask).
+// Per-byte PEXT and PDEP: for a mask byte m and a byte x,
+//   gather[m][x]  = the bits of x under m, packed into the low bits;
+//   scatter[m][x] = the low popcount(m) bits of x, spread onto the bits of m.
+struct ByteGatherScatter {
+  std::uint8_t gather[256][256]{};
+  std::uint8_t scatter[256][256]{};
+  constexpr ByteGatherScatter() {
+    for (int m = 0; m < 256; ++m) {
+      for (int x = 0; x < 256; ++x) {
+        int out = 0, k = 0, spread = 0;
+        for (int bit = 0; bit < 8; ++bit) {
+          if (!(m >> bit & 1)) continue;
+          if (x >> bit & 1) out |= 1 << k;
+          if (x >> k & 1) spread |= 1 << bit;
+          ++k;
+        }
+        gather[m][x] = static_cast<std::uint8_t>(out);
+        scatter[m][x] = static_cast<std::uint8_t>(spread);
+      }
+    }
+  }
+};
+inline constexpr ByteGatherScatter kByteGatherScatter{};
+
+// Software PEXT, a byte at a time: gathers the bits of x that lie under
+// `mask` into the low bits, keeping their order. Equals _pext_u64(x, mask).
 //   Example: squeeze(0b1010, 0b1110) == 0b101.
 constexpr std::uint64_t squeeze(std::uint64_t x, std::uint64_t mask) {
   std::uint64_t out = 0;
-  for (std::uint64_t bits = x & mask; bits; bits &= bits - 1) {
-    const std::uint64_t below = mask & ((bits & -bits) - 1);  // mask bits under this one
-    out |= 1ULL << std::popcount(below);
+  int filled = 0;
+  for (; mask; mask >>= 8, x >>= 8) {
+    const auto m = static_cast<std::uint8_t>(mask);
+    out |= std::uint64_t{kByteGatherScatter.gather[m][static_cast<std::uint8_t>(x)]} << filled;
+    filled += std::popcount(m);
   }
   return out;
 }
@@ -95,8 +122,10 @@ constexpr std::uint64_t squeeze(std::uint64_t x, std::uint64_t mask) {
 //   Example: unsqueeze(0b101, 0b1110) == 0b1010.
 constexpr std::uint64_t unsqueeze(std::uint64_t x, std::uint64_t mask) {
   std::uint64_t out = 0;
-  for (std::uint64_t m = mask; m && x; m &= m - 1, x >>= 1) {
-    if (x & 1) out |= m & -m;
+  for (int shift = 0; mask; mask >>= 8, shift += 8) {
+    const auto m = static_cast<std::uint8_t>(mask);
+    out |= std::uint64_t{kByteGatherScatter.scatter[m][static_cast<std::uint8_t>(x)]} << shift;
+    x >>= std::popcount(m);
   }
   return out;
 }

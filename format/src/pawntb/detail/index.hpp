@@ -69,11 +69,40 @@ constexpr std::uint64_t binomial(int n, int k) { return kBinomial.c[n][k]; }
 static_assert(binomial(4, 2) == 6 && binomial(3, 5) == 0);
 static_assert(binomial(64, 8) == 4426165368ULL);
 
-// Colex rank of the subset `set` (bit i = element i), 0 <= result < C(n, |set|).
+// The colex rank, a byte at a time: for the byte at bit 8j holding x, with
+// `below` members of the set in lower bytes,
+//   kByteRank.part[j][below][x] = sum over the t-th member p of x (t = 1, 2, ...)
+//                                 of C(8j + p, below + t).
+// Summing the parts of all bytes gives the rank; sets here hold <= 8 members.
+struct ByteRankTable {
+  std::uint64_t part[8][kMaxPawns + 1][256]{};
+  constexpr ByteRankTable() {
+    for (int j = 0; j < 8; ++j) {
+      for (int below = 0; below <= kMaxPawns; ++below) {
+        for (int x = 0; x < 256; ++x) {
+          std::uint64_t sum = 0;
+          int t = 0;
+          for (int p = 0; p < 8 && below + t < kMaxPawns; ++p) {
+            if (x >> p & 1) sum += binomial(8 * j + p, below + ++t);
+          }
+          part[j][below][x] = sum;
+        }
+      }
+    }
+  }
+};
+inline constexpr ByteRankTable kByteRank{};
+
+// Colex rank of the subset `set` (bit i = element i, at most 8 members),
+// 0 <= result < C(n, |set|): C(s_1, 1) + C(s_2, 2) + ... + C(s_k, k).
 constexpr std::uint64_t subset_rank(std::uint64_t set) {
   std::uint64_t rank = 0;
-  int i = 1;
-  for (; set; set &= set - 1, ++i) rank += binomial(std::countr_zero(set), i);
+  int below = 0;
+  for (int j = 0; set; ++j, set >>= 8) {
+    const auto byte = static_cast<std::uint8_t>(set);
+    rank += kByteRank.part[j][below][byte];
+    below += std::popcount(byte);
+  }
   return rank;
 }
 
