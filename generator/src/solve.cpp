@@ -15,6 +15,7 @@
 //      its successors (ValueFold) and writes its value and its mirror image's.
 #include <algorithm>
 #include <atomic>
+#include <barrier>
 #include <bit>
 #include <fstream>
 #include <thread>
@@ -77,8 +78,14 @@ int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
   return phi;
 }
 
-// The positions of one phi level, as pawns so that solving needs no unrank.
-using Bucket = std::vector<detail::Pair>;
+// The positions of one phi level, with their pawns so that solving needs no
+// unrank.
+struct Entry {
+  std::uint64_t index;
+  std::uint64_t white;
+  std::uint64_t black;
+};
+using Bucket = std::vector<Entry>;
 
 class Solver {
  public:
@@ -104,7 +111,7 @@ class Solver {
       } else {
         const auto phi = static_cast<std::size_t>(potential(g_, white, black));
         if (phi >= buckets.size()) buckets.resize(phi + 1);
-        buckets[phi].push_back(detail::Pair{white, black});
+        buckets[phi].push_back(Entry{cursor.index(), white, black});
       }
       if (cursor.index() + 1 == end) return;
       cursor.next();
@@ -113,7 +120,8 @@ class Solver {
 
   // Pass 2 for one entry: fold the successors, store the value for the entry
   // and its mirror image.
-  void solve_entry(std::uint64_t white, std::uint64_t black) const {
+  void solve_entry(const Entry& entry) const {
+    const std::uint64_t white = entry.white, black = entry.black;
     const std::uint64_t empty = detail::board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
     // and their mirror images for the canonical choice.
@@ -149,7 +157,7 @@ class Solver {
       }
     }
     const Plies value = fold.value();
-    values_[index_.rank(white, black)] = value;
+    values_[entry.index] = value;
     const std::uint64_t mirror_white_now = detail::mirror_files(g_, white);
     const std::uint64_t mirror_black_now = detail::mirror_files(g_, black);
     if (mirror_white_now != white || mirror_black_now != black) {
@@ -180,9 +188,9 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
     throw GenerateError(to_string(g) + " with K = " + std::to_string(max_pawns) +
                         " has more than 2^62 positions: too large to index");
   }
-  // Value and filler bytes per entry, at most one 16-byte bucket slot per
+  // Value and filler bytes per entry, at most one 24-byte bucket slot per
   // entry, and the writer's copy of the values.
-  return 19 * index.size() + (64 << 20);
+  return 27 * index.size() + (64 << 20);
 }
 
 SolvedTable solve(const GenerateOptions& options) {
@@ -208,28 +216,30 @@ SolvedTable solve(const GenerateOptions& options) {
   table.values.assign(n, 0);
   table.filler.assign(n, 0);
 
-  // Pass 1, each thread over one slice of the index.
-  report("index", 0);
+  // Both passes on one set of threads: pass 1 over a slice of the index per
+  // thread, then pass 2 level by level, every thread taking a share of each
+  // level and waiting at the barrier for the others before the next.
   std::vector<std::vector<Bucket>> buckets(threads);
+  std::atomic<std::size_t> levels{0};
+  std::barrier sync(threads);
   run_parts(threads, [&](int part) {
     solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
-  });
-
-  // Pass 2, level by level; each level's entries split among the threads.
-  std::size_t levels = 0;
-  for (const auto& b : buckets) levels = std::max(levels, b.size());
-  for (std::size_t level = 0; level < levels; ++level) {
-    report("solve", static_cast<double>(level) / static_cast<double>(levels));
-    run_parts(threads, [&](int part) {
+    std::size_t mine = buckets[part].size(), seen = levels.load();
+    while (mine > seen && !levels.compare_exchange_weak(seen, mine)) {
+    }
+    sync.arrive_and_wait();
+    for (std::size_t level = 0; level < levels.load(); ++level) {
+      if (part == 0) report("solve", static_cast<double>(level) / static_cast<double>(levels.load()));
       for (const auto& slice : buckets) {
         if (level >= slice.size()) continue;
         const auto& entries = slice[level];
         const std::size_t begin = entries.size() * part / threads;
         const std::size_t end = entries.size() * (part + 1) / threads;
-        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e].white, entries[e].black);
+        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
       }
-    });
-  }
+      sync.arrive_and_wait();
+    }
+  });
   buckets.clear();
 
   for (std::uint64_t i = 0; i < n; ++i) {

@@ -19,7 +19,7 @@ namespace pawntb {
 
 namespace {
 
-constexpr std::uint32_t kBlockEntries = 1 << 18;  // 256 KiB of entries per block
+constexpr std::uint32_t kBlockEntries = 1 << 16;  // 64 KiB of entries per block
 
 // zstd level 9: for the 4x4 table 17.5 KB in 2.4 ms, where level 19 gives
 // 15.2 KB in 98 ms and would dominate the whole generation (README, benchmarks).

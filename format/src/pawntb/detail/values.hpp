@@ -37,26 +37,25 @@ struct ValueFold {
   }
 };
 
-// White-to-move targets that end the game at once: a push or capture onto row 0.
-constexpr std::uint64_t winning_targets(Geometry g, std::uint64_t white, std::uint64_t black) {
+// Every square a white pawn can move to (white to move): pushes onto empty
+// squares and diagonal captures of black pawns.
+constexpr std::uint64_t white_targets(Geometry g, std::uint64_t white, std::uint64_t black) {
   const std::uint64_t empty = board_mask(g) & ~(white | black);
-  return ((white_pushes(g, white) & empty) |
-          ((white_left_captures(g, white) | white_right_captures(g, white)) & black)) &
-         white_goal(g);
+  return (white_pushes(g, white) & empty) |
+         ((white_left_captures(g, white) | white_right_captures(g, white)) & black);
 }
 
 constexpr bool white_can_move(Geometry g, std::uint64_t white, std::uint64_t black) {
-  const std::uint64_t empty = board_mask(g) & ~(white | black);
-  return ((white_pushes(g, white) & empty) |
-          ((white_left_captures(g, white) | white_right_captures(g, white)) & black)) != 0;
+  return white_targets(g, white, black) != 0;
 }
 
 // The value of an indexed white-to-move position when a filler rule decides it
 // (win in 1 if a pawn reaches row 0 now, loss in 0 with no legal move).
 constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white,
                                              std::uint64_t black) {
-  if (winning_targets(g, white, black)) return Plies{1};
-  if (!white_can_move(g, white, black)) return Plies{0};
+  const std::uint64_t targets = white_targets(g, white, black);
+  if (targets & white_goal(g)) return Plies{1};
+  if (!targets) return Plies{0};
   return std::nullopt;
 }
 
