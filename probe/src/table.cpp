@@ -247,19 +247,18 @@ bool better(Side mover, const MoveValue& a, const MoveValue& b) {
   return a_wins ? a.plies < b.plies : a.plies > b.plies;
 }
 
-// Every legal move with the value after it, best first (ties in move order).
-// Fails with the first non-ok probe, which only a damaged block can cause.
-std::variant<std::vector<MoveValue>, ProbeResult> ranked_moves(const Table& t, const Position& p) {
-  std::vector<MoveValue> moves;
+// The best move of a playable position: the first of the best in move order,
+// as the stable sort in probe_root puts first. Fails with the first non-ok
+// probe, which only a damaged block can cause.
+std::variant<MoveValue, ProbeResult> best_move(const Table& t, const Position& p) {
+  std::optional<MoveValue> best;
   for (const Move m : legal_moves(p)) {
     const ProbeResult after = t.probe(play(p, m));
     if (!after.ok()) return after;
-    moves.push_back(MoveValue{m, after.winner, after.plies});
+    const MoveValue candidate{m, after.winner, after.plies};
+    if (!best || better(p.to_move, candidate, *best)) best = candidate;
   }
-  std::stable_sort(moves.begin(), moves.end(), [&](const MoveValue& a, const MoveValue& b) {
-    return better(p.to_move, a, b);
-  });
-  return moves;
+  return *best;  // p is playable: it has a legal move
 }
 
 }  // namespace
@@ -268,17 +267,24 @@ RootResult Table::probe_root(const Position& p) const {
   RootResult root;
   root.value = probe(p);
   if (!root.value.ok()) return root;
-  // A finished game (plies 0) has no legal moves; otherwise follow the best
-  // move until the game ends, keeping the first ranking as the root's moves.
+  const MoveList moves = legal_moves(p);  // none when the game is over
+  root.moves.reserve(static_cast<std::size_t>(moves.size));
+  for (const Move m : moves) {
+    const ProbeResult after = probe(play(p, m));
+    if (!after.ok()) return RootResult{after, {}, {}};
+    root.moves.push_back(MoveValue{m, after.winner, after.plies});
+  }
+  std::stable_sort(root.moves.begin(), root.moves.end(),
+                   [&](const MoveValue& a, const MoveValue& b) { return better(p.to_move, a, b); });
+  // Follow the best move to the end of the game.
   Position line = p;
-  while (root.principal_variation.size() < root.value.plies) {
-    auto ranked = ranked_moves(*this, line);
-    if (auto* failure = std::get_if<ProbeResult>(&ranked)) return RootResult{*failure, {}, {}};
-    auto& moves = std::get<std::vector<MoveValue>>(ranked);
-    if (moves.empty()) break;
-    if (root.principal_variation.empty()) root.moves = moves;
-    root.principal_variation.push_back(moves.front().move);
-    line = play(line, moves.front().move);
+  root.principal_variation.reserve(root.value.plies);
+  while (root.principal_variation.size() < root.value.plies && classify(line) == Status::playable) {
+    const auto best = best_move(*this, line);
+    if (const auto* failure = std::get_if<ProbeResult>(&best)) return RootResult{*failure, {}, {}};
+    const Move m = std::get<MoveValue>(best).move;
+    root.principal_variation.push_back(m);
+    line = play(line, m);
   }
   return root;
 }

@@ -29,6 +29,12 @@ class Output {
     buffer_.append(s);
     if (buffer_.size() > (1 << 16)) flush();
   }
+  // Lets append(buffer, args...) write into the buffer without a temporary.
+  template <class Append, class... Args>
+  void append_with(Append append, const Args&... args) {
+    append(buffer_, args...);
+    if (buffer_.size() > (1 << 16)) flush();
+  }
   void flush() {
     std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
     std::fflush(stdout);
@@ -179,6 +185,14 @@ int verify_command(const Options& o) {
 
 int uva(const Options& o) {
   const Table table = open_table(o.table);
+  // The judge's line for each winner and ply count, e.g. "white (7)\n".
+  std::vector<std::string> answers[2];
+  for (const Side side : {Side::white, Side::black}) {
+    for (int plies = 0; plies < 256; ++plies) {
+      answers[static_cast<int>(side)].push_back(std::string(side_name(side)) + " (" +
+                                                std::to_string(plies) + ")\n");
+    }
+  }
   Output out;
   LineReader in(stdin);
   std::uint64_t errors = 0;
@@ -192,9 +206,7 @@ int uva(const Options& o) {
                        describe(r.status));
           return;
         }
-        char text[32];
-        const int n = std::snprintf(text, sizeof text, "%s (%d)\n", side_name(r.winner), r.plies);
-        out.write({text, static_cast<std::size_t>(n)});
+        out.write(answers[static_cast<int>(r.winner)][r.plies]);
       },
       [&](const UvaError& e) {
         std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(e.line),
@@ -238,25 +250,36 @@ std::string human_answer(const Table& table, const Position& p, const RootResult
   return out + "\n\n";
 }
 
-std::string json_answer(const Position& p, const RootResult& root) {
+// Appends one JSON object per answer to `out`. Every string in it comes from
+// format_position() or move_name() (letters, digits, '/', '.', ' '), so none
+// needs escaping and the object is written directly; the tests parse it with
+// nlohmann::json.
+void append_json(std::string& out, const Position& p, const RootResult& root) {
   const Geometry g = p.geometry;
-  nlohmann::json j;
-  j["position"] = format_position(p);
-  j["to_move"] = side_name(p.to_move);
-  j["winner"] = side_name(root.value.winner);
-  j["plies"] = root.value.plies;
-  j["best"] = root.moves.empty() ? nlohmann::json(nullptr)
-                                 : nlohmann::json(move_name(g, root.moves.front().move));
-  nlohmann::json moves = nlohmann::json::array();
-  for (const MoveValue& m : root.moves) {
-    moves.push_back({{"uci", move_name(g, m.move)}, {"winner", side_name(m.winner)},
-                     {"plies", m.plies}});
+  auto field = [&](const char* name, std::string_view text) {
+    out.append(",\"").append(name).append("\":\"").append(text).append("\"");
+  };
+  out.append("{\"position\":\"").append(format_position(p)).append("\"");
+  field("to_move", side_name(p.to_move));
+  field("winner", side_name(root.value.winner));
+  out.append(",\"plies\":").append(std::to_string(root.value.plies));
+  if (root.moves.empty()) {
+    out.append(",\"best\":null");
+  } else {
+    field("best", move_name(g, root.moves.front().move));
   }
-  j["moves"] = std::move(moves);
-  nlohmann::json line = nlohmann::json::array();
-  for (const Move m : root.principal_variation) line.push_back(move_name(g, m));
-  j["line"] = std::move(line);
-  return j.dump() + "\n";
+  out.append(",\"moves\":[");
+  for (std::size_t i = 0; i < root.moves.size(); ++i) {
+    const MoveValue& m = root.moves[i];
+    out.append(i ? ",{\"uci\":\"" : "{\"uci\":\"").append(move_name(g, m.move)).append("\"");
+    field("winner", side_name(m.winner));
+    out.append(",\"plies\":").append(std::to_string(m.plies)).append("}");
+  }
+  out.append("],\"line\":[");
+  for (std::size_t i = 0; i < root.principal_variation.size(); ++i) {
+    out.append(i ? ",\"" : "\"").append(move_name(g, root.principal_variation[i])).append("\"");
+  }
+  out.append("]}\n");
 }
 
 std::string json_error(std::string_view input, const std::string& where, const std::string& what) {
@@ -281,7 +304,11 @@ int probe_command(const Options& o) {
       const RootResult root = table.probe_root(p);
       problem = position_problem(table, p, root.value);
       if (problem.empty()) {
-        out.write(o.json ? json_answer(p, root) : human_answer(table, p, root));
+        if (o.json) {
+          out.append_with(append_json, p, root);
+        } else {
+          out.write(human_answer(table, p, root));
+        }
         return;
       }
     }

@@ -4,6 +4,22 @@
 
 namespace pawntb::cli {
 
+namespace {
+
+// The first '\n' in [text, text + size), or nullptr. Most lines here are a
+// few bytes long, where a plain loop beats memchr's setup; longer lines go to
+// memchr.
+const char* find_newline(const char* text, std::size_t size) {
+  const std::size_t head = size < 16 ? size : 16;
+  for (std::size_t i = 0; i < head; ++i) {
+    if (text[i] == '\n') return text + i;
+  }
+  if (size == head) return nullptr;
+  return static_cast<const char*>(std::memchr(text + head, '\n', size - head));
+}
+
+}  // namespace
+
 bool LineReader::fill() {
   if (eof_) return false;
   if (begin_ > 0) {
@@ -24,7 +40,7 @@ bool LineReader::next(Line& line) {
   bool too_long = false;
   for (;;) {
     const char* start = buffer_.data() + begin_;
-    const auto* newline = static_cast<const char*>(std::memchr(start, '\n', end_ - begin_));
+    const char* newline = find_newline(start, end_ - begin_);
     if (newline || (eof_ && end_ > begin_)) {
       std::size_t length = newline ? static_cast<std::size_t>(newline - start) : end_ - begin_;
       begin_ += length + (newline ? 1 : 0);

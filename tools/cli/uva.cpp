@@ -9,12 +9,55 @@ namespace pawntb::cli {
 
 namespace {
 
-bool blank(std::string_view s) { return s.find_first_not_of(" \t") == std::string_view::npos; }
+bool is_space(char c) { return c == ' ' || c == '\t'; }
+
+bool blank(std::string_view s) {
+  for (const char c : s) {
+    if (!is_space(c)) return false;
+  }
+  return true;
+}
 
 std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t") - first + 1);
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+// Adds board row `row` (top first) to p if it is exactly p.geometry.cols
+// squares of 'P', 'p' and '.', possibly with spaces or tabs around.
+bool add_row(Position& p, int row, std::string_view text) {
+  const int cols = p.geometry.cols;
+  if (static_cast<int>(text.size()) != cols) {
+    text = trim(text);
+    if (static_cast<int>(text.size()) != cols) return false;
+  }
+  std::uint64_t white = 0, black = 0;
+  for (int c = 0; c < cols; ++c) {
+    const char square = text[c];
+    if (square == 'P') {
+      white |= 1ULL << c;
+    } else if (square == 'p') {
+      black |= 1ULL << c;
+    } else if (square != '.') {
+      return false;
+    }
+  }
+  const int shift = row * cols;
+  p.white |= white << shift;
+  p.black |= black << shift;
+  return true;
+}
+
+// Why add_row refused a row.
+std::string row_problem(std::string_view text, Geometry g) {
+  text = trim(text);
+  const auto bad = text.find_first_not_of("Pp.");
+  if (bad != std::string_view::npos) {
+    return std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
+  }
+  return "board row has " + std::to_string(text.size()) + " squares, expected " +
+         std::to_string(g.cols);
 }
 
 }  // namespace
@@ -46,7 +89,6 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
   }
 
   std::uint64_t boards = 0;
-  std::string rows[kMaxSide];
   for (;;) {
     // Skip blank lines up to the next board.
     bool more = false;
@@ -58,26 +100,19 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
     if (boards == count + 1) {
       error(first_line, "more boards than the case count " + std::to_string(count));
     }
-    // A board is up to `rows` consecutive non-blank lines.
+    // A board is up to `rows` consecutive non-blank lines. Well-formed rows
+    // (exactly `cols` of P, p and .) go straight into the bitboards; anything
+    // else is diagnosed.
+    Position position{g, 0, 0, Side::white};
     int have = 0;
     std::string problem;
     std::uint64_t problem_line = 0;
     for (;;) {
       if (line.too_long) {
         if (problem.empty()) problem = "line too long", problem_line = line.number;
-      } else {
-        const std::string_view text = trim(line.text);
-        const auto bad = text.find_first_not_of("Pp.");
-        if (problem.empty() && bad != std::string_view::npos) {
-          problem = std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
-          problem_line = line.number;
-        }
-        if (problem.empty() && static_cast<int>(text.size()) != g.cols) {
-          problem = "board row has " + std::to_string(text.size()) + " squares, expected " +
-                    std::to_string(g.cols);
-          problem_line = line.number;
-        }
-        if (have < g.rows) rows[have] = std::string(text);
+      } else if (problem.empty() && !add_row(position, have, line.text)) {
+        problem = row_problem(line.text, g);
+        problem_line = line.number;
       }
       if (++have == g.rows) break;
       if (!in.next(line) || (!line.too_long && blank(line.text))) {
@@ -94,14 +129,7 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
       error(problem_line, problem);
       continue;
     }
-    std::string_view views[kMaxSide];
-    for (int r = 0; r < g.rows; ++r) views[r] = rows[r];
-    auto parsed = parse_board_rows(views, g.rows, Side::white);
-    if (auto* e = std::get_if<ParseError>(&parsed)) {
-      error(first_line, e->message);
-      continue;
-    }
-    on_case(first_line, std::get<Position>(parsed));
+    on_case(first_line, position);
   }
   if (boards < count) {
     error(line.number + (in.read_error() ? 0 : 1),
