@@ -1,5 +1,6 @@
 #include "pawntb/detail/layout.hpp"
 
+#include <bit>
 #include <cstring>
 
 #include "pawntb/detail/index.hpp"
@@ -111,9 +112,9 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
                 std::to_string(index.size()) + " positions of " + to_string(h.geometry) +
                 " with K = " + std::to_string(h.max_pawns));
   }
-  if (h.block_entries == 0 ||
+  if (!std::has_single_bit(h.block_entries) ||
       h.block_count != (h.entry_count + h.block_entries - 1) / h.block_entries) {
-    return fail("block count does not match entry count and block size");
+    return fail("block size is not a power of two, or the block count does not match");
   }
   if (h.file_size != file_size) {
     return fail("file is " + std::to_string(file_size) + " bytes, header says " +

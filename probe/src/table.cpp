@@ -130,10 +130,6 @@ Table Table::open(const std::filesystem::path& path, Load load) {
     fail(path, e->message);
   }
   const detail::Header h = std::get<detail::Header>(decoded);
-  if (!std::has_single_bit(h.block_entries)) {
-    ::close(fd);
-    fail(path, "block size is not a power of two");
-  }
 
   auto impl = std::make_shared<Impl>(h.geometry, h.max_pawns);
   impl->fd = fd;  // closed by ~Impl from here on

@@ -36,14 +36,15 @@ struct GenerateOptions {
 struct SolvedTable {
   Geometry geometry;
   int max_pawns = 0;
-  std::vector<std::uint8_t> values;  // per index: plies 0..254, odd = white (to move) wins
+  std::vector<std::uint8_t> values;  // per index: plies 0..2*K*(rows-1), odd = white (to move) wins
   std::vector<std::uint8_t> filler;  // per index: 1 if detail::is_filler(), else 0
   std::uint64_t win_count = 0;       // indices whose value is a win for white
   int max_plies = 0;                 // the longest game in the table
   std::uint64_t longest_index = 0;   // an index with value max_plies
 };
 
-// Bytes of memory a solve of these parameters needs (two bytes per entry).
+// Bytes of memory a solve of these parameters needs: 27 per entry (value,
+// filler flag, worst-case bucket slot) plus 64 MiB.
 // Throws GenerateError for parameters out of range or a board too large to index.
 std::uint64_t memory_needed(Geometry g, int max_pawns);
 

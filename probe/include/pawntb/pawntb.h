@@ -36,7 +36,7 @@ enum { PAWNTB_WHITE = 0, PAWNTB_BLACK = 1 };
 
 typedef struct pawntb_result {
   int winner; /* PAWNTB_WHITE or PAWNTB_BLACK */
-  int plies;  /* 0..254: plies to the end with best play; 0 = the game is over */
+  int plies;  /* 0..2*K*(rows-1): plies to the end with best play; 0 = the game is over */
 } pawntb_result;
 
 typedef struct pawntb_move {

@@ -42,7 +42,7 @@ const char* describe(ProbeStatus s);  // a short English phrase
 struct ProbeResult {
   ProbeStatus status = ProbeStatus::ok;
   Side winner = Side::white;  // meaningful when status == ok
-  std::uint8_t plies = 0;     // 0..254, plies to the end with best play; 0 = game over
+  std::uint8_t plies = 0;     // 0..2*K*(rows-1), plies to the end with best play; 0 = game over
   bool ok() const { return status == ProbeStatus::ok; }
 };
 

@@ -38,6 +38,8 @@
 //   r4 = 0.  In-group rank = ((0*C(8,3) + 55)*C(4,3) + 3)*C(5,0) + 0 = 223.
 //   offset(0,3,3,0) = 28240, the sizes of the groups before it, (0,1,*,*),
 //   (0,2,*,*) and (0,3,0..2,*), so index = 28463; pinned by a static_assert below.
+//   (This position is a mirror image, so its entry is filler: the reader
+//   looks up "ppp./4/PPP./4 w", index 28376, instead; see values.hpp.)
 #pragma once
 
 #include <algorithm>

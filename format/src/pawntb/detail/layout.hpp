@@ -74,7 +74,7 @@ struct DiskHeader {
   Le64 rules_fingerprint;             // rules_fingerprint()
   Le64 entry_count;                   // N, entries in the index, 1..2^62
   Le64 placement_count;               // placements of 0..K pawns a side (informational)
-  Le32 block_entries;                 // entries per block (the last may hold fewer), >= 1
+  Le32 block_entries;                 // entries per block (the last may hold fewer), a power of two
   Le32 block_count;                   // ceil(N / block_entries)
   Le64 file_size;                     // bytes in the whole file
   std::uint8_t max_plies;             // largest stored value, 0..2*K*(rows-1)
@@ -113,7 +113,7 @@ struct Header {
   std::uint32_t block_entries = 0;
   std::uint32_t block_count = 0;
   std::uint64_t file_size = 0;
-  int max_plies = 0;               // 0..254
+  int max_plies = 0;               // 0..2*K*(rows-1)
   std::uint64_t index_checksum = 0;
   std::uint64_t win_count = 0;
   std::uint64_t longest_index = 0;
@@ -138,8 +138,9 @@ std::uint64_t placement_count(Geometry g, int max_pawns);
 // Serialises a header; sets the version, magic, constants and checksum.
 std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h);
 
-// Checks magic, checksum, version, rules fingerprint, encodings, geometry and
-// the consistency of the counts, then decodes. `file_size` is the actual size.
+// Checks magic, checksum, version, rules fingerprint, encodings, reserved
+// bytes (zero), geometry, the counts and a power-of-two block size, then
+// decodes. `file_size` is the actual size.
 std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> bytes,
                                                 std::uint64_t file_size);
 

@@ -10,7 +10,8 @@
 
 namespace pawntb::detail {
 
-// An entry is one byte: the plies to the end of the game, 0..254. The side to
+// An entry is one byte: the plies to the end of the game, 0..2*K*(rows-1)
+// (at most 112: every ply lowers phi, generator/src/solve.cpp). The side to
 // move makes the last move exactly when the count is odd, so
 //   side to move wins  <=>  plies is odd.
 using Plies = std::uint8_t;
