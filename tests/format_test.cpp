@@ -136,11 +136,11 @@ TEST(Notation, NamesSquaresAndMovesLikeChess) {
 }
 
 TEST(Rules, ClassifiesInvalidOverAndPlayable) {
-  EXPECT_EQ(classify(parse("P3/4/4/4 w")), Status::invalid);     // white on its goal, to move
-  EXPECT_EQ(classify(parse("P3/4/4/4 b")), Status::over);        // white just arrived
-  EXPECT_EQ(classify(parse("P3/4/4/p3 w")), Status::invalid);    // both on their goals
-  EXPECT_EQ(classify(parse("4/p3/P3/4 w")), Status::over);       // blocked, no move
-  EXPECT_EQ(classify(parse("4/4/4/4 w")), Status::over);         // no pawns
+  EXPECT_EQ(classify(parse("P3/4/4/4 w")), Status::invalid);   // white on its goal, to move
+  EXPECT_EQ(classify(parse("P3/4/4/4 b")), Status::over);      // white just arrived
+  EXPECT_EQ(classify(parse("P3/4/4/p3 w")), Status::invalid);  // both on their goals
+  EXPECT_EQ(classify(parse("4/p3/P3/4 w")), Status::over);     // blocked, no move
+  EXPECT_EQ(classify(parse("4/4/4/4 w")), Status::over);       // no pawns
   EXPECT_EQ(classify(parse(".ppp/4/.PPP/4 w")), Status::playable);
 }
 

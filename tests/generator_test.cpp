@@ -1,12 +1,13 @@
 // Tests of the generator: determinism, the committed table, refusals and the
 // atomic write.
+#include "pawntb/generator.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
 #include <sstream>
 
 #include "pawntb/detail/layout.hpp"
-#include "pawntb/generator.hpp"
 
 namespace pawntb {
 namespace {

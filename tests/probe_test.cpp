@@ -1,5 +1,7 @@
 // Tests of pawntb::probe against the independent brute-force oracle, and of
 // the table file's integrity checks.
+#include "pawntb/probe.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,7 +14,6 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
-#include "pawntb/probe.hpp"
 
 namespace pawntb {
 namespace {
@@ -35,7 +36,8 @@ std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
 
 void write_file(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
   std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
 }
 
 // The oracle's board string (rows*cols chars, top row first) as notation.

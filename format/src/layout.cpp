@@ -25,7 +25,9 @@ namespace {
 
 constexpr std::size_t kChecksummedHeaderBytes = offsetof(DiskHeader, header_checksum);
 
-LayoutError fail(std::string message) { return LayoutError{std::move(message)}; }
+LayoutError fail(std::string message) {
+  return LayoutError{std::move(message)};
+}
 
 template <std::size_t N>
 bool all_zero(const std::array<std::uint8_t, N>& bytes) {
@@ -93,8 +95,8 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
   h.geometry = Geometry{d.rows, d.cols};
   h.max_pawns = d.max_pawns;
   if (!Index::valid_parameters(h.geometry, h.max_pawns)) {
-    return fail("unsupported geometry " + to_string(h.geometry) + " with K = " +
-                std::to_string(h.max_pawns));
+    return fail("unsupported geometry " + to_string(h.geometry) +
+                " with K = " + std::to_string(h.max_pawns));
   }
   h.entry_count = d.entry_count.get();
   h.placement_count = d.placement_count.get();

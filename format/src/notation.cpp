@@ -6,7 +6,9 @@ namespace pawntb {
 
 namespace {
 
-ParseError error(std::string message) { return ParseError{std::move(message)}; }
+ParseError error(std::string message) {
+  return ParseError{std::move(message)};
+}
 
 // Shows a byte in a message: printable ASCII as itself, anything else as hex.
 std::string show_byte(char c) {
@@ -52,8 +54,8 @@ Parsed<Position> parse_position(std::string_view text) {
   }
   const std::string_view side = text.substr(space + 1);
   if (side != "w" && side != "b") {
-    return error("side to move must be 'w' or 'b', got '" +
-                 std::string(side.substr(0, 16)) + (side.size() > 16 ? "...'" : "'"));
+    return error("side to move must be 'w' or 'b', got '" + std::string(side.substr(0, 16)) +
+                 (side.size() > 16 ? "...'" : "'"));
   }
   std::vector<std::string> rows(1);
   for (const char c : text.substr(0, space)) {

@@ -1,10 +1,10 @@
-#include <bit>
+#include "pawntb/position.hpp"
 
 #include <algorithm>
+#include <bit>
 
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/detail/values.hpp"
-#include "pawntb/position.hpp"
 
 namespace pawntb {
 
@@ -12,7 +12,9 @@ using detail::black_goal;
 using detail::board_mask;
 using detail::white_goal;
 
-const char* side_name(Side s) { return s == Side::white ? "white" : "black"; }
+const char* side_name(Side s) {
+  return s == Side::white ? "white" : "black";
+}
 
 std::string to_string(Geometry g) {
   return std::to_string(g.rows) + "x" + std::to_string(g.cols);
@@ -39,8 +41,8 @@ MoveList white_moves(Geometry g, std::uint64_t white, std::uint64_t black) {
                                   (detail::white_pushes(g, pawn) & empty) |
                                   (detail::white_right_captures(g, pawn) & black);
     for (std::uint64_t t = targets; t; t &= t - 1) {
-      list.moves[list.size++] = Move{static_cast<std::uint8_t>(from),
-                                     static_cast<std::uint8_t>(std::countr_zero(t))};
+      list.moves[list.size++] =
+          Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(std::countr_zero(t))};
     }
   }
   return list;
@@ -75,9 +77,8 @@ MoveList legal_moves(const Position& p) {
     list.moves[list.size++] = Move{flip_square(g, m.from), flip_square(g, m.to)};
   }
   // Restore the documented order (by from-square, then to-square).
-  std::sort(list.moves.begin(), list.moves.begin() + list.size, [](Move a, Move b) {
-    return a.from != b.from ? a.from < b.from : a.to < b.to;
-  });
+  std::sort(list.moves.begin(), list.moves.begin() + list.size,
+            [](Move a, Move b) { return a.from != b.from ? a.from < b.from : a.to < b.to; });
   return list;
 }
 

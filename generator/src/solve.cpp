@@ -58,8 +58,8 @@ void run_parts(int parts, Body body) {
 // Per-square images under the colour flip and the mirror, so that a move
 // updates flipped and mirrored bitboards with single bits.
 struct SquareMaps {
-  std::uint64_t flip[kMaxSquares];          // square -> its row-flipped bit
-  std::uint64_t flip_mirror[kMaxSquares];   // square -> its row-flipped, mirrored bit
+  std::uint64_t flip[kMaxSquares];         // square -> its row-flipped bit
+  std::uint64_t flip_mirror[kMaxSquares];  // square -> its row-flipped, mirrored bit
   explicit SquareMaps(Geometry g) {
     for (int s = 0; s < g.squares(); ++s) {
       flip[s] = detail::flip_rows(g, 1ULL << s);
@@ -135,7 +135,8 @@ class Solver {
       const int from = std::countr_zero(pawn);
       const std::uint64_t targets =
           (detail::white_pushes(g_, pawn) & empty) |
-          ((detail::white_left_captures(g_, pawn) | detail::white_right_captures(g_, pawn)) & black);
+          ((detail::white_left_captures(g_, pawn) | detail::white_right_captures(g_, pawn)) &
+           black);
       for (std::uint64_t t = targets; t; t &= t - 1) {
         const int to = std::countr_zero(t);
         // After the move, the mover is black: its pawns are white's old ones.
@@ -179,8 +180,8 @@ class Solver {
 
 std::uint64_t memory_needed(Geometry g, int max_pawns) {
   if (!Index::valid_parameters(g, max_pawns)) {
-    throw GenerateError("unsupported parameters: " + to_string(g) + " with K = " +
-                        std::to_string(max_pawns) +
+    throw GenerateError("unsupported parameters: " + to_string(g) +
+                        " with K = " + std::to_string(max_pawns) +
                         " (rows and columns 3..8, rows*cols <= 64, 1 <= K <= columns)");
   }
   const Index index(g, max_pawns);
@@ -199,9 +200,8 @@ SolvedTable solve(const GenerateOptions& options) {
   const std::uint64_t have = available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + to_string(g) + " with K = " +
-                        std::to_string(options.max_pawns) + " needs " +
-                        std::to_string(need >> 20) + " MiB, " + std::to_string(have >> 20) +
-                        " MiB available");
+                        std::to_string(options.max_pawns) + " needs " + std::to_string(need >> 20) +
+                        " MiB, " + std::to_string(have >> 20) + " MiB available");
   }
   const int threads = thread_count(options.threads);
   auto report = [&](const char* stage, double done) {
@@ -229,7 +229,8 @@ SolvedTable solve(const GenerateOptions& options) {
     }
     sync.arrive_and_wait();
     for (std::size_t level = 0; level < levels.load(); ++level) {
-      if (part == 0) report("solve", static_cast<double>(level) / static_cast<double>(levels.load()));
+      if (part == 0)
+        report("solve", static_cast<double>(level) / static_cast<double>(levels.load()));
       for (const auto& slice : buckets) {
         if (level >= slice.size()) continue;
         const auto& entries = slice[level];

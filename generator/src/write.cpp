@@ -1,4 +1,7 @@
 // Table file writer: filler substitution, block compression, atomic write.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <atomic>
@@ -6,10 +9,6 @@
 #include <cstdio>
 #include <cstring>
 #include <thread>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
@@ -106,8 +105,8 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   for (std::uint32_t b = 0; b < block_count; ++b) {
     blocks[b].offset = offset;
     blocks[b].compressed_size = static_cast<std::uint32_t>(frames[b].size());
-    blocks[b].entries =
-        static_cast<std::uint32_t>(std::min<std::uint64_t>(kBlockEntries, n - b * std::uint64_t{kBlockEntries}));
+    blocks[b].entries = static_cast<std::uint32_t>(
+        std::min<std::uint64_t>(kBlockEntries, n - b * std::uint64_t{kBlockEntries}));
     blocks[b].checksum = detail::checksum64(frames[b]);
     offset += frames[b].size();
   }
@@ -133,8 +132,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   return file;
 }
 
-WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
-                         int threads) {
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(status)) {

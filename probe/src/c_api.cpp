@@ -65,7 +65,9 @@ pawntb_status pawntb_open(const char* path, pawntb_table** out, char* err, size_
   }
 }
 
-void pawntb_close(pawntb_table* table) { delete table; }
+void pawntb_close(pawntb_table* table) {
+  delete table;
+}
 
 pawntb_status pawntb_probe(const pawntb_table* table, const char* position, pawntb_result* out,
                            char* err, size_t err_size) {
@@ -80,9 +82,8 @@ pawntb_status pawntb_probe(const pawntb_table* table, const char* position, pawn
   }
 }
 
-pawntb_status pawntb_best_moves(const pawntb_table* table, const char* position,
-                                pawntb_move* moves, size_t capacity, size_t* count, char* err,
-                                size_t err_size) {
+pawntb_status pawntb_best_moves(const pawntb_table* table, const char* position, pawntb_move* moves,
+                                size_t capacity, size_t* count, char* err, size_t err_size) {
   if (!count || (capacity > 0 && !moves)) {
     return fail(PAWNTB_ERROR_ARGUMENT, "NULL argument", err, err_size);
   }

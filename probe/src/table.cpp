@@ -1,3 +1,6 @@
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <algorithm>
@@ -6,10 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <variant>
-
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
@@ -54,7 +53,9 @@ ProbeResult result(Side mover, std::uint8_t plies) {
   return ProbeResult{ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies};
 }
 
-ProbeResult status(ProbeStatus s) { return ProbeResult{s, Side::white, 0}; }
+ProbeResult status(ProbeStatus s) {
+  return ProbeResult{s, Side::white, 0};
+}
 
 }  // namespace
 
@@ -118,8 +119,8 @@ Table Table::open(const std::filesystem::path& path, Load load) {
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
 
   std::array<std::uint8_t, detail::kHeaderSize> header_bytes{};
-  const std::size_t header_read = static_cast<std::size_t>(
-      std::min<std::uint64_t>(file_size, detail::kHeaderSize));
+  const std::size_t header_read =
+      static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
   if (!read_at(fd, header_bytes.data(), header_read, 0)) {
     ::close(fd);
     fail(path, "cannot read the header");
@@ -153,8 +154,8 @@ Table Table::open(const std::filesystem::path& path, Load load) {
       if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
         fail(path, "cannot read block " + std::to_string(b));
       }
-      const std::string error = decode_block(
-          block, frame, impl->entries.data() + std::uint64_t{b} * h.block_entries);
+      const std::string error =
+          decode_block(block, frame, impl->entries.data() + std::uint64_t{b} * h.block_entries);
       if (!error.empty()) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);
@@ -285,6 +286,8 @@ RootResult Table::probe_root(const Position& p) const {
   return root;
 }
 
-const TableInfo& Table::info() const noexcept { return impl_->info; }
+const TableInfo& Table::info() const noexcept {
+  return impl_->info;
+}
 
 }  // namespace pawntb

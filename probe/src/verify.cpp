@@ -22,7 +22,8 @@ ProbeResult expected_value(const Table& table, const Position& p) {
       slowest_loss = std::max(slowest_loss, after.plies + 1);
     }
   }
-  if (any_win) return ProbeResult{ProbeStatus::ok, p.to_move, static_cast<std::uint8_t>(fastest_win)};
+  if (any_win)
+    return ProbeResult{ProbeStatus::ok, p.to_move, static_cast<std::uint8_t>(fastest_win)};
   return ProbeResult{ProbeStatus::ok, opponent(p.to_move),
                      static_cast<std::uint8_t>(std::max(slowest_loss, 0))};
 }
@@ -53,8 +54,7 @@ VerifyReport verify(const Table& table, void (*on_progress)(double, void*), void
     const ProbeResult want = expected_value(table, p);
     ++report.checked;
     if (!got.ok() || !want.ok() || got.winner != want.winner || got.plies != want.plies) {
-      mismatch(format_position(p) + ": table says " + show(got) + ", successors say " +
-               show(want));
+      mismatch(format_position(p) + ": table says " + show(got) + ", successors say " + show(want));
       continue;
     }
     white_wins += got.winner == Side::white;

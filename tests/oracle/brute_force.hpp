@@ -68,9 +68,9 @@ class Solver {
   int R_, C_, N_;
   bool small_;
   std::vector<uint64_t> pow3_;
-  std::vector<uint8_t> memo_;                     // N<=16: index code*2+wtm, stores plies+1 (0 = unknown)
-  std::unordered_map<std::string, int> big_memo_; // N>16: key board+side
-  std::string b_;                                 // working board
+  std::vector<uint8_t> memo_;  // N<=16: index code*2+wtm, stores plies+1 (0 = unknown)
+  std::unordered_map<std::string, int> big_memo_;  // N>16: key board+side
+  std::string b_;                                  // working board
 
   int idx(int r, int c) const { return r * C_ + c; }
   static uint64_t cellval(char ch) { return ch == 'P' ? 1 : (ch == 'p' ? 2 : 0); }
@@ -110,7 +110,10 @@ class Solver {
           bool legal = (dc == 0) ? (target == '.') : (target == enemy);
           if (!legal) continue;
           any_move = true;
-          if (nr == goal) { instant_win = true; break; }
+          if (nr == goal) {
+            instant_win = true;
+            break;
+          }
           // make move
           int from = idx(r, c), to = idx(nr, nc);
           uint64_t ncode = code;
@@ -133,13 +136,19 @@ class Solver {
     }
 
     int result;
-    if (instant_win) result = 1;
-    else if (!any_move) result = 0;
-    else if (best_win >= 0) result = best_win;
-    else result = best_loss;
+    if (instant_win)
+      result = 1;
+    else if (!any_move)
+      result = 0;
+    else if (best_win >= 0)
+      result = best_win;
+    else
+      result = best_loss;
 
-    if (small_) memo_[code * 2 + (wtm ? 1 : 0)] = static_cast<uint8_t>(result + 1);
-    else big_memo_.emplace(std::move(key), result);
+    if (small_)
+      memo_[code * 2 + (wtm ? 1 : 0)] = static_cast<uint8_t>(result + 1);
+    else
+      big_memo_.emplace(std::move(key), result);
     return result;
   }
 };
@@ -147,11 +156,20 @@ class Solver {
 namespace detail {
 template <class F>
 void placement_rec(std::string& s, int pos, int n, int k, int w, int b, F& f) {
-  if (pos == n) { f(static_cast<const std::string&>(s)); return; }
+  if (pos == n) {
+    f(static_cast<const std::string&>(s));
+    return;
+  }
   s[pos] = '.';
   placement_rec(s, pos + 1, n, k, w, b, f);
-  if (w < k) { s[pos] = 'P'; placement_rec(s, pos + 1, n, k, w + 1, b, f); }
-  if (b < k) { s[pos] = 'p'; placement_rec(s, pos + 1, n, k, w, b + 1, f); }
+  if (w < k) {
+    s[pos] = 'P';
+    placement_rec(s, pos + 1, n, k, w + 1, b, f);
+  }
+  if (b < k) {
+    s[pos] = 'p';
+    placement_rec(s, pos + 1, n, k, w, b + 1, f);
+  }
   s[pos] = '.';
 }
 }  // namespace detail

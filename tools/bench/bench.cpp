@@ -2,10 +2,10 @@
 // baseline, and probe latency against per-case alpha-beta on the same
 // positions. tools/bench/run.sh runs this and prints the ratios.
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <random>
-#include <unistd.h>
 
 #include "baselines.hpp"
 #include "pawntb/detail/index.hpp"
@@ -79,7 +79,8 @@ void BM_AlphaBeta(benchmark::State& state) {
   }
   std::size_t i = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(pawntb_baseline::alphabeta_solve(boards[i++ & (boards.size() - 1)].data()));
+    benchmark::DoNotOptimize(
+        pawntb_baseline::alphabeta_solve(boards[i++ & (boards.size() - 1)].data()));
   }
   state.SetItemsProcessed(state.iterations());
 }

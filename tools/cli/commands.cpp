@@ -118,7 +118,8 @@ int generate(const Options& o) {
   const SolvedTable table = solve(options);
   progress.update("compress", 0);
   const WriteSummary written = write_table(table, output, o.threads);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Table check = Table::open(output);  // reads back what was written
   const TableInfo& info = check.info();
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
@@ -166,8 +167,8 @@ int info(const Options& o) {
 
 int verify_command(const Options& o) {
   const Table table = open_table(o.table);
-  std::fprintf(stderr, "%s: header, block index and %s checksums ok\n",
-               table.info().path.c_str(), table.info().fully_loaded ? "all block" : "lazy block");
+  std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
+               table.info().fully_loaded ? "all block" : "lazy block");
   ProgressLine progress;
   const VerifyReport report = verify(
       table, [](double done, void* p) { static_cast<ProgressLine*>(p)->update("verify", done); },
@@ -243,8 +244,8 @@ std::string human_answer(const Table& table, const Position& p, const RootResult
   for (const Move m : root.principal_variation) out += " " + move_name(g, m);
   out += "\nmoves:";
   for (const MoveValue& m : root.moves) {
-    out += " " + move_name(g, m.move) + " (" + side_name(m.winner) + " " +
-           std::to_string(m.plies) + ")";
+    out += " " + move_name(g, m.move) + " (" + side_name(m.winner) + " " + std::to_string(m.plies) +
+           ")";
   }
   (void)table;
   return out + "\n\n";
@@ -327,7 +328,8 @@ int probe_command(const Options& o) {
       const std::string where = "stdin:" + std::to_string(line.number);
       if (line.too_long) {
         ++errors;
-        const std::string problem = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
+        const std::string problem =
+            "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
         std::fprintf(stderr, "%s: %s\n", where.c_str(), problem.c_str());
         if (o.json) out.write(json_error("", where, problem));
         continue;

@@ -17,9 +17,9 @@ class LineReader {
   explicit LineReader(std::FILE* in) : in_(in), buffer_(1 << 16) {}
 
   struct Line {
-    std::string_view text;    // without "\n" or "\r\n"; valid until the next call
-    std::uint64_t number = 0; // 1-based line number
-    bool too_long = false;    // text is empty and the line exceeded kMaxLine
+    std::string_view text;     // without "\n" or "\r\n"; valid until the next call
+    std::uint64_t number = 0;  // 1-based line number
+    bool too_long = false;     // text is empty and the line exceeded kMaxLine
   };
 
   // The next line, or false at end of input. A final line without a newline

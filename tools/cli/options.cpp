@@ -57,15 +57,15 @@ po::options_description command_options(const std::string& name, Options& o) {
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help");
   if (name == "generate") {
-    desc.add_options()
-        ("rows", po::value(&o.rows)->default_value(4), "board rows, 3..8")
-        ("cols", po::value(&o.cols)->default_value(4), "board columns, 3..8 (rows*cols <= 64)")
-        ("pawns", po::value(&o.pawns), "most pawns a side, 1..cols (default: cols)")
-        ("output,o", po::value(&o.output), "table file to write")
-        ("threads,j", po::value(&o.threads)->default_value(0), "threads (0: all cores)");
+    desc.add_options()("rows", po::value(&o.rows)->default_value(4), "board rows, 3..8")(
+        "cols", po::value(&o.cols)->default_value(4), "board columns, 3..8 (rows*cols <= 64)")(
+        "pawns", po::value(&o.pawns), "most pawns a side, 1..cols (default: cols)")(
+        "output,o", po::value(&o.output), "table file to write")(
+        "threads,j", po::value(&o.threads)->default_value(0), "threads (0: all cores)");
   } else if (name == "uva" || name == "probe") {
     desc.add_options()("table,t", po::value(&o.table), "table file (default: the 4x4 table)");
-    if (name == "probe") desc.add_options()("json", po::bool_switch(&o.json), "one JSON object per line");
+    if (name == "probe")
+      desc.add_options()("json", po::bool_switch(&o.json), "one JSON object per line");
   }
   return desc;
 }
@@ -105,13 +105,13 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, s
   po::variables_map vm;
   try {
     // The parser skips its argv[0]: here the command name.
-    po::store(po::command_line_parser(argc - 1, argv + 1)
-                  .options(all)
-                  .positional(positional)
-                  .style(po::command_line_style::default_style &
-                         ~po::command_line_style::allow_guessing)
-                  .run(),
-              vm);
+    po::store(
+        po::command_line_parser(argc - 1, argv + 1)
+            .options(all)
+            .positional(positional)
+            .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+            .run(),
+        vm);
     if (vm.count("help")) {
       out << "usage: " << command->synopsis << "\n\n" << command->details << "\n\n" << desc;
       return ParseOutcome::exit;

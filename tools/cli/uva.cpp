@@ -9,7 +9,9 @@ namespace pawntb::cli {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t';
+}
 
 bool blank(std::string_view s) {
   for (const char c : s) {
@@ -81,10 +83,11 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
   }
   std::uint64_t count = 0;
   const std::string_view count_text = trim(line.text);
-  const auto [end, ec] = std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
+  const auto [end, ec] =
+      std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
   if (line.too_long || ec != std::errc() || end != count_text.data() + count_text.size()) {
-    error(line.number, "expected the number of cases, got '" +
-                           std::string(count_text.substr(0, 40)) + "'");
+    error(line.number,
+          "expected the number of cases, got '" + std::string(count_text.substr(0, 40)) + "'");
     return errors;
   }
 
@@ -117,8 +120,8 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
       if (++have == g.rows) break;
       if (!in.next(line) || (!line.too_long && blank(line.text))) {
         if (problem.empty()) {
-          problem = "board has " + std::to_string(have) + " rows, expected " +
-                    std::to_string(g.rows);
+          problem =
+              "board has " + std::to_string(have) + " rows, expected " + std::to_string(g.rows);
           problem_line = first_line;
         }
         break;
@@ -132,9 +135,9 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
     on_case(first_line, position);
   }
   if (boards < count) {
-    error(line.number + (in.read_error() ? 0 : 1),
-          "the case count says " + std::to_string(count) + " but the input has " +
-              std::to_string(boards) + " boards");
+    error(line.number + (in.read_error() ? 0 : 1), "the case count says " + std::to_string(count) +
+                                                       " but the input has " +
+                                                       std::to_string(boards) + " boards");
   }
   if (in.read_error()) error(line.number, "read error");
   return errors;

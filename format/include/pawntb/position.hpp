@@ -15,13 +15,15 @@
 
 namespace pawntb {
 
-inline constexpr int kMinSide = 3;     // smallest rows or cols
-inline constexpr int kMaxSide = 8;     // largest rows or cols
-inline constexpr int kMaxSquares = 64; // rows * cols fits one 64-bit bitboard
+inline constexpr int kMinSide = 3;      // smallest rows or cols
+inline constexpr int kMaxSide = 8;      // largest rows or cols
+inline constexpr int kMaxSquares = 64;  // rows * cols fits one 64-bit bitboard
 
 enum class Side : std::uint8_t { white = 0, black = 1 };
 
-constexpr Side opponent(Side s) { return s == Side::white ? Side::black : Side::white; }
+constexpr Side opponent(Side s) {
+  return s == Side::white ? Side::black : Side::white;
+}
 const char* side_name(Side s);  // "white" or "black"
 
 struct Geometry {

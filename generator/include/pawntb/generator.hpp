@@ -54,7 +54,7 @@ std::uint64_t memory_needed(Geometry g, int max_pawns);
 SolvedTable solve(const GenerateOptions& options);
 
 struct WriteSummary {
-  std::uint64_t file_size = 0;   // bytes written
+  std::uint64_t file_size = 0;  // bytes written
   std::uint32_t block_count = 0;
 };
 

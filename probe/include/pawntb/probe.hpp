@@ -53,28 +53,28 @@ struct MoveValue {
 };
 
 struct RootResult {
-  ProbeResult value;                     // the position itself
-  std::vector<MoveValue> moves;          // every legal move, best first (see probe_root)
-  std::vector<Move> principal_variation; // best play to the end, value.plies moves long
+  ProbeResult value;                      // the position itself
+  std::vector<MoveValue> moves;           // every legal move, best first (see probe_root)
+  std::vector<Move> principal_variation;  // best play to the end, value.plies moves long
 };
 
 struct TableInfo {
   std::filesystem::path path;
   Geometry geometry;
-  int max_pawns = 0;                  // K
+  int max_pawns = 0;  // K
   int format_version = 0;
-  std::uint64_t entries = 0;          // indexed white-to-move positions
-  std::uint64_t placements = 0;       // placements of 0..K pawns a side
-  std::uint64_t white_wins = 0;       // entries won by the side to move (white)
-  int max_plies = 0;                  // longest game in the table
-  std::string longest_example;        // a position with max_plies, in position notation
+  std::uint64_t entries = 0;     // indexed white-to-move positions
+  std::uint64_t placements = 0;  // placements of 0..K pawns a side
+  std::uint64_t white_wins = 0;  // entries won by the side to move (white)
+  int max_plies = 0;             // longest game in the table
+  std::string longest_example;   // a position with max_plies, in position notation
   std::uint32_t blocks = 0;
   std::uint32_t block_entries = 0;
   std::uint64_t file_size = 0;        // bytes
   std::uint64_t header_checksum = 0;  // XXH3-64
   std::uint64_t index_checksum = 0;   // XXH3-64
   std::uint64_t rules_fingerprint = 0;
-  bool fully_loaded = false;          // all blocks decoded and checked at open
+  bool fully_loaded = false;  // all blocks decoded and checked at open
 };
 
 class Table {

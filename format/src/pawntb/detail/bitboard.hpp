@@ -10,12 +10,18 @@
 namespace pawntb::detail {
 
 // All squares of a board with n squares: the low n bits (n = 64 gives ~0).
-constexpr std::uint64_t low_bits(int n) { return n >= 64 ? ~0ULL : (1ULL << n) - 1; }
+constexpr std::uint64_t low_bits(int n) {
+  return n >= 64 ? ~0ULL : (1ULL << n) - 1;
+}
 
-constexpr std::uint64_t board_mask(Geometry g) { return low_bits(g.squares()); }
+constexpr std::uint64_t board_mask(Geometry g) {
+  return low_bits(g.squares());
+}
 
 // The squares of row r: cols consecutive bits starting at r * cols.
-constexpr std::uint64_t row_mask(Geometry g, int r) { return low_bits(g.cols) << (r * g.cols); }
+constexpr std::uint64_t row_mask(Geometry g, int r) {
+  return low_bits(g.cols) << (r * g.cols);
+}
 
 // File a (column 0): bit 0 of every row. The sum of 2^(r*cols) for r < rows is
 // a geometric series, (2^(rows*cols) - 1) / (2^cols - 1); tabulated so that
@@ -31,19 +37,30 @@ struct FirstFileTable {
   }
 };
 inline constexpr FirstFileTable kFirstFile{};
-constexpr std::uint64_t first_file(Geometry g) { return kFirstFile.mask[g.rows][g.cols]; }
-static_assert(first_file(Geometry{4, 4}) == 0x1111 && first_file(Geometry{8, 8}) == 0x0101010101010101);
+constexpr std::uint64_t first_file(Geometry g) {
+  return kFirstFile.mask[g.rows][g.cols];
+}
+static_assert(first_file(Geometry{4, 4}) == 0x1111 &&
+              first_file(Geometry{8, 8}) == 0x0101010101010101);
 
 // The squares of file (column) c.
-constexpr std::uint64_t file_mask(Geometry g, int c) { return first_file(g) << c; }
+constexpr std::uint64_t file_mask(Geometry g, int c) {
+  return first_file(g) << c;
+}
 
-constexpr std::uint64_t white_goal(Geometry g) { return row_mask(g, 0); }
-constexpr std::uint64_t black_goal(Geometry g) { return row_mask(g, g.rows - 1); }
+constexpr std::uint64_t white_goal(Geometry g) {
+  return row_mask(g, 0);
+}
+constexpr std::uint64_t black_goal(Geometry g) {
+  return row_mask(g, g.rows - 1);
+}
 
 // Targets of white pawns `w` (moving up = shifting right by cols):
 //   straight: w >> cols; up-left: (w minus file a) >> (cols + 1);
 //   up-right: (w minus the last file) >> (cols - 1).
-constexpr std::uint64_t white_pushes(Geometry g, std::uint64_t w) { return w >> g.cols; }
+constexpr std::uint64_t white_pushes(Geometry g, std::uint64_t w) {
+  return w >> g.cols;
+}
 constexpr std::uint64_t white_left_captures(Geometry g, std::uint64_t w) {
   return (w & ~file_mask(g, 0)) >> (g.cols + 1);
 }

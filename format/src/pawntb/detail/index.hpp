@@ -67,7 +67,9 @@ struct BinomialTable {
   }
 };
 inline constexpr BinomialTable kBinomial{};
-constexpr std::uint64_t binomial(int n, int k) { return kBinomial.c[n][k]; }
+constexpr std::uint64_t binomial(int n, int k) {
+  return kBinomial.c[n][k];
+}
 static_assert(binomial(4, 2) == 6 && binomial(3, 5) == 0);
 static_assert(binomial(64, 8) == 4426165368ULL);
 
@@ -128,9 +130,9 @@ static_assert(subset_unrank(2, 3, 4) == 0b1101);
 // (Gosper's hack): the next larger integer with the same popcount.
 //   Example: next_subset(0b0111) == 0b1011, next_subset(0b1100) == 0b10001.
 constexpr std::uint64_t next_subset(std::uint64_t set) {
-  const std::uint64_t low = set & -set;            // lowest set bit
-  const std::uint64_t ripple = set + low;          // carries the lowest run up
-  return ripple | (((set ^ ripple) >> 2) / low);   // refill the run's rest at the bottom
+  const std::uint64_t low = set & -set;           // lowest set bit
+  const std::uint64_t ripple = set + low;         // carries the lowest run up
+  return ripple | (((set ^ ripple) >> 2) / low);  // refill the run's rest at the bottom
 }
 static_assert(next_subset(0b0111) == 0b1011 && next_subset(0b1100) == 0b10001);
 static_assert(subset_rank(next_subset(0b1101)) == subset_rank(0b1101) + 1);
@@ -180,9 +182,8 @@ class Index {
   constexpr bool contains(std::uint64_t white, std::uint64_t black) const {
     const Geometry g = geometry_;
     const int w = std::popcount(white), k = std::popcount(black);
-    return !(white & black) && !((white | black) & ~board_mask(g)) &&
-           !(white & white_goal(g)) && !(black & black_goal(g)) && w >= 1 &&
-           w <= max_pawns_ && k <= max_pawns_;
+    return !(white & black) && !((white | black) & ~board_mask(g)) && !(white & white_goal(g)) &&
+           !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
   // The index of a position; requires contains(white, black).
@@ -210,8 +211,8 @@ class Index {
   // The position with index `index`; requires index < size().
   constexpr Pawns unrank(std::uint64_t index) const {
     const int cols = geometry_.cols, m = middle_squares();
-    const int key = static_cast<int>(
-        std::upper_bound(offset_.begin(), offset_.end(), index) - offset_.begin() - 1);
+    const int key = static_cast<int>(std::upper_bound(offset_.begin(), offset_.end(), index) -
+                                     offset_.begin() - 1);
     const auto [a, b, c, d] = group_counts(key);
     std::uint64_t r = index - offset_[key];
     const std::uint64_t r4 = r % binomial(m - b, d);

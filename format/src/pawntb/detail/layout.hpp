@@ -39,16 +39,16 @@ using Le64 = LittleEndian<std::uint64_t>;
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {'P', 'A', 'W', 'N', 'T', 'B', 0x1A, '\n'};
 inline constexpr std::uint16_t kFormatVersion = 1;
-inline constexpr std::uint8_t kValueEncodingPlies = 1;   // entry = plies, odd = mover wins
-inline constexpr std::uint8_t kIndexSchemeRegions = 1;   // detail/index.hpp
-inline constexpr std::uint8_t kCompressionZstd = 1;      // each block one zstd frame
+inline constexpr std::uint8_t kValueEncodingPlies = 1;  // entry = plies, odd = mover wins
+inline constexpr std::uint8_t kIndexSchemeRegions = 1;  // detail/index.hpp
+inline constexpr std::uint8_t kCompressionZstd = 1;     // each block one zstd frame
 
 // Entries whose stored byte is filler, because the probe answers them without
 // reading the table (FORMAT.md, "Filler entries").
 enum FillerRule : std::uint8_t {
-  kFillMirror = 1,     // the mirror image has the smaller (white, black) pair
-  kFillWinInOne = 2,   // white can reach row 0 at once: win in 1
-  kFillNoMove = 4,     // white has no legal move: loss in 0
+  kFillMirror = 1,    // the mirror image has the smaller (white, black) pair
+  kFillWinInOne = 2,  // white can reach row 0 at once: win in 1
+  kFillNoMove = 4,    // white has no legal move: loss in 0
 };
 inline constexpr std::uint8_t kFillerRules = kFillMirror | kFillWinInOne | kFillNoMove;
 
@@ -80,11 +80,11 @@ struct DiskHeader {
   std::uint8_t max_plies;             // largest stored value, 0..2*K*(rows-1)
   std::uint8_t compression;           // kCompressionZstd
   std::array<std::uint8_t, 6> reserved1;   // zero
-  Le64 index_checksum;                // checksum64 of the block index
-  Le64 win_count;                     // entries that are wins for white, filler included
-  Le64 longest_index;                 // an entry whose value is max_plies
+  Le64 index_checksum;                     // checksum64 of the block index
+  Le64 win_count;                          // entries that are wins for white, filler included
+  Le64 longest_index;                      // an entry whose value is max_plies
   std::array<std::uint8_t, 32> reserved2;  // zero
-  Le64 header_checksum;               // checksum64 of bytes 0..119
+  Le64 header_checksum;                    // checksum64 of bytes 0..119
 };
 static_assert(sizeof(DiskHeader) == 128 && alignof(DiskHeader) == 1);
 static_assert(offsetof(DiskHeader, rules_fingerprint) == 16);
@@ -107,13 +107,13 @@ inline constexpr std::size_t kHeaderSize = sizeof(DiskHeader);
 // Decoded, host-order view of a header.
 struct Header {
   Geometry geometry;
-  int max_pawns = 0;               // K
-  std::uint64_t entry_count = 0;   // N
+  int max_pawns = 0;              // K
+  std::uint64_t entry_count = 0;  // N
   std::uint64_t placement_count = 0;
   std::uint32_t block_entries = 0;
   std::uint32_t block_count = 0;
   std::uint64_t file_size = 0;
-  int max_plies = 0;               // 0..2*K*(rows-1)
+  int max_plies = 0;  // 0..2*K*(rows-1)
   std::uint64_t index_checksum = 0;
   std::uint64_t win_count = 0;
   std::uint64_t longest_index = 0;

@@ -15,7 +15,9 @@ namespace pawntb::detail {
 // move makes the last move exactly when the count is odd, so
 //   side to move wins  <=>  plies is odd.
 using Plies = std::uint8_t;
-constexpr bool mover_wins(Plies plies) { return plies & 1; }
+constexpr bool mover_wins(Plies plies) {
+  return plies & 1;
+}
 
 // Backward induction step: the value of a position from the values of its
 // successors (each from the opponent's point of view).
@@ -23,8 +25,8 @@ constexpr bool mover_wins(Plies plies) { return plies & 1; }
 //   Otherwise every successor is a win for the opponent -> loss in 1 + the
 //   slowest. No successor at all -> loss in 0.
 struct ValueFold {
-  int best_win = -1;   // least even successor value seen, or -1
-  int worst_loss = -1; // greatest odd successor value seen, or -1
+  int best_win = -1;    // least even successor value seen, or -1
+  int worst_loss = -1;  // greatest odd successor value seen, or -1
   constexpr void add(Plies successor) {
     if (mover_wins(successor)) {
       if (successor > worst_loss) worst_loss = successor;
@@ -52,8 +54,7 @@ constexpr bool white_can_move(Geometry g, std::uint64_t white, std::uint64_t bla
 
 // The value of an indexed white-to-move position when a filler rule decides it
 // (win in 1 if a pawn reaches row 0 now, loss in 0 with no legal move).
-constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white,
-                                             std::uint64_t black) {
+constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white, std::uint64_t black) {
   const std::uint64_t targets = white_targets(g, white, black);
   if (targets & white_goal(g)) return Plies{1};
   if (!targets) return Plies{0};
