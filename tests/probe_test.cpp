@@ -226,7 +226,7 @@ TEST(File, EverySingleByteChangeIsRefusedAtOpen) {
   const auto good = read_file(table_3x3());
   const auto path = temp_dir() / "damaged.pawntb";
   for (std::size_t i = 0; i < good.size(); ++i) {
-    for (const std::uint8_t flip : {0x01, 0x80, 0xFF}) {
+    for (const std::uint8_t flip : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xFF}}) {
       auto bad = good;
       bad[i] ^= flip;
       write_file(path, bad);

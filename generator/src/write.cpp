@@ -126,9 +126,10 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   h.longest_index = table.longest_index;
   const auto header = detail::encode_header(h);
 
-  std::vector<std::uint8_t> file(header.begin(), header.end());
-  file.insert(file.end(), block_index.begin(), block_index.end());
-  for (const auto& frame : frames) file.insert(file.end(), frame.begin(), frame.end());
+  std::vector<std::uint8_t> file(h.file_size);
+  std::uint8_t* out = std::copy(header.begin(), header.end(), file.data());
+  out = std::copy(block_index.begin(), block_index.end(), out);
+  for (const auto& frame : frames) out = std::copy(frame.begin(), frame.end(), out);
   return file;
 }
 
