@@ -263,3 +263,34 @@ TEST(Index, CursorWalksTheIndexInOrder) {
 
 }  // namespace
 }  // namespace pawntb
+
+namespace pawntb {
+namespace {
+
+// next_run() lands where stepping through the run would, and win in one is
+// the same across a run (the generator fills runs on that basis).
+TEST(Index, CursorSkipsRunsConsistently) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{5, 4}}) {
+    const Index index(g, 3);
+    Index::Cursor cursor(index, 0);
+    while (true) {
+      const std::uint64_t run = cursor.run_remaining();
+      ASSERT_GE(run, 1u);
+      const bool wins = detail::wins_in_one(g, cursor.white(), cursor.black());
+      Index::Cursor walker = cursor;
+      for (std::uint64_t k = 1; k < run; ++k) {
+        walker.next();
+        ASSERT_EQ(detail::wins_in_one(g, walker.white(), walker.black()), wins);
+      }
+      if (cursor.index() + run == index.size()) break;
+      walker.next();
+      cursor.next_run();
+      ASSERT_EQ(cursor.index(), walker.index());
+      ASSERT_EQ(cursor.white(), walker.white());
+      ASSERT_EQ(cursor.black(), walker.black());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pawntb

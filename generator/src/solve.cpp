@@ -60,10 +60,15 @@ void run_parts(int parts, Body body) {
 struct SquareMaps {
   std::uint64_t flip[kMaxSquares];         // square -> its row-flipped bit
   std::uint64_t flip_mirror[kMaxSquares];  // square -> its row-flipped, mirrored bit
+  std::uint64_t push[kMaxSquares];         // square -> where a white pawn there steps
+  std::uint64_t captures[kMaxSquares];     // square -> where a white pawn there captures
   explicit SquareMaps(Geometry g) {
     for (int s = 0; s < g.squares(); ++s) {
-      flip[s] = detail::flip_rows(g, 1ULL << s);
+      const std::uint64_t bit = 1ULL << s;
+      flip[s] = detail::flip_rows(g, bit);
       flip_mirror[s] = detail::mirror_files(g, flip[s]);
+      push[s] = detail::white_pushes(g, bit);
+      captures[s] = detail::white_left_captures(g, bit) | detail::white_right_captures(g, bit);
     }
   }
 };
@@ -103,6 +108,17 @@ class Solver {
     Index::Cursor cursor(index_, begin);
     for (;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
+      if (detail::wins_in_one(g_, white, black)) {
+        // Win in one depends on W and B's top row only: the whole run of
+        // positions differing in B's middle squares shares it.
+        const std::uint64_t i = cursor.index();
+        const std::uint64_t run = std::min(cursor.run_remaining(), end - i);
+        std::fill_n(values_.begin() + i, run, Plies{1});
+        std::fill_n(filler_.begin() + i, run, std::uint8_t{1});
+        if (i + run == end) return;
+        cursor.next_run();
+        continue;
+      }
       if (const auto v = detail::value_by_rule(g_, white, black)) {
         values_[cursor.index()] = *v;
         filler_[cursor.index()] = 1;
@@ -131,12 +147,8 @@ class Solver {
     const std::uint64_t mirror_black = detail::mirror_files(g_, flip_black);
     detail::ValueFold fold;
     for (std::uint64_t pawns = white; pawns; pawns &= pawns - 1) {
-      const std::uint64_t pawn = pawns & -pawns;
-      const int from = std::countr_zero(pawn);
-      const std::uint64_t targets =
-          (detail::white_pushes(g_, pawn) & empty) |
-          ((detail::white_left_captures(g_, pawn) | detail::white_right_captures(g_, pawn)) &
-           black);
+      const int from = std::countr_zero(pawns);
+      const std::uint64_t targets = (maps_.push[from] & empty) | (maps_.captures[from] & black);
       for (std::uint64_t t = targets; t; t &= t - 1) {
         const int to = std::countr_zero(t);
         // After the move, the mover is black: its pawns are white's old ones.

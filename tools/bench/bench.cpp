@@ -24,14 +24,21 @@ void BM_Generate(benchmark::State& state) {
   GenerateOptions o;
   o.geometry = g;
   o.max_pawns = g.cols;
+  o.threads = static_cast<int>(state.range(2));
   for (auto _ : state) {
-    const WriteSummary s = write_table(solve(o), path);
+    const WriteSummary s = write_table(solve(o), path, o.threads);
     benchmark::DoNotOptimize(s.file_size);
   }
   std::filesystem::remove(path);
   state.counters["entries"] = static_cast<double>(detail::Index(g, g.cols).size());
 }
-BENCHMARK(BM_Generate)->Args({3, 3})->Args({4, 4})->Unit(benchmark::kMillisecond)->UseRealTime();
+// Arguments: rows, columns, threads.
+BENCHMARK(BM_Generate)
+    ->Args({3, 3, 2})
+    ->Args({4, 4, 1})
+    ->Args({4, 4, 2})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_MemoMinimax(benchmark::State& state) {
   const int rows = static_cast<int>(state.range(0)), cols = static_cast<int>(state.range(1));

@@ -13,10 +13,12 @@ for f in "$bench/pawntb_bench" "$bench/uva_classic" "$bench/uva_alphabeta" "$ben
   [ -x "$f" ] || { echo "run.sh: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
 done
 
-echo "== in-process (Google Benchmark) =="
-"$bench/pawntb_bench" --benchmark_format=csv --benchmark_min_time=0.5 2>/dev/null > "$work/bench.csv"
+echo "== in-process (Google Benchmark, medians of 5) =="
+# Medians of 5 repetitions: this VM is shared and single runs are noisy.
+"$bench/pawntb_bench" --benchmark_format=csv --benchmark_min_time=0.5 \
+  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2>/dev/null > "$work/bench.csv"
 awk -F, '
-  /^"BM_/ { gsub(/"/, "", $1); t[$1] = $3; u[$1] = $5 }
+  /^"BM_.*_median"/ { gsub(/"/, "", $1); sub(/_median$/, "", $1); t[$1] = $3; u[$1] = $5 }
   END {
     for (k in t) printf "  %-42s %12.3f %s\n", k, t[k], u[k]
     g = t["BM_Generate/4/4/real_time"]; m = t["BM_MemoMinimax/4/4/real_time"]

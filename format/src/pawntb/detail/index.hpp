@@ -269,6 +269,22 @@ class Index {
       black_ = b_top_ | (unsqueeze(b_mid_, free_mid) << g.cols);
     }
 
+    // Entries from here to the end of the run of positions that differ only in
+    // B_M, the innermost radix (so share W and B_T), this one included.
+    constexpr std::uint64_t run_remaining() const {
+      const int free_mid = owner_->middle_squares() - std::popcount(w_mid_);
+      return binomial(free_mid, std::popcount(b_mid_)) - subset_rank(b_mid_);
+    }
+
+    // Moves to the first entry after this run; requires that one to exist.
+    constexpr void next_run() {
+      const int free_mid = owner_->middle_squares() - std::popcount(w_mid_);
+      const int d = std::popcount(b_mid_);
+      index_ += run_remaining() - 1;
+      b_mid_ = low_bits(d) << (free_mid - d);  // the run's last subset
+      next();
+    }
+
    private:
     // The next subset of n squares with as many members, false after the last.
     static constexpr bool advance(std::uint64_t& set, int n) {

@@ -52,6 +52,12 @@ constexpr bool white_can_move(Geometry g, std::uint64_t white, std::uint64_t bla
   return white_targets(g, white, black) != 0;
 }
 
+// Whether white wins in 1 (a push or capture onto row 0). It depends only on
+// white's pawns and black's pawns on row 0, which the index relies on.
+constexpr bool wins_in_one(Geometry g, std::uint64_t white, std::uint64_t black) {
+  return (white_targets(g, white, black) & white_goal(g)) != 0;
+}
+
 // The value of an indexed white-to-move position when a filler rule decides it
 // (win in 1 if a pawn reaches row 0 now, loss in 0 with no legal move).
 constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white, std::uint64_t black) {
