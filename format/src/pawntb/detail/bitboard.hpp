@@ -102,18 +102,16 @@ static_assert(mirror_files(Geometry{3, 5}, 0b00011ULL) == 0b11000ULL);
 struct ByteGatherScatter {
   std::uint8_t gather[256][256]{};
   std::uint8_t scatter[256][256]{};
+  // Built from the mask without its lowest bit b (m' = m & (m - 1), already
+  // done): bit b of x becomes bit 0 of the gather and the rest moves up one;
+  // bit 0 of x lands on square b of the scatter and the rest spreads over m'.
   constexpr ByteGatherScatter() {
-    for (int m = 0; m < 256; ++m) {
+    for (int m = 1; m < 256; ++m) {
+      const int b = std::countr_zero(static_cast<unsigned>(m));
+      const int rest = m & (m - 1);
       for (int x = 0; x < 256; ++x) {
-        int out = 0, k = 0, spread = 0;
-        for (int bit = 0; bit < 8; ++bit) {
-          if (!(m >> bit & 1)) continue;
-          if (x >> bit & 1) out |= 1 << k;
-          if (x >> k & 1) spread |= 1 << bit;
-          ++k;
-        }
-        gather[m][x] = static_cast<std::uint8_t>(out);
-        scatter[m][x] = static_cast<std::uint8_t>(spread);
+        gather[m][x] = static_cast<std::uint8_t>((x >> b & 1) | (gather[rest][x] << 1));
+        scatter[m][x] = static_cast<std::uint8_t>(((x & 1) << b) | scatter[rest][x >> 1]);
       }
     }
   }
