@@ -250,6 +250,32 @@ TEST(File, EveryTruncationAndExtensionIsRefusedAtOpen) {
   EXPECT_NE(open_error(path).find("truncated or extended"), std::string::npos);
 }
 
+// The default table: each byte changed in turn (in place, restored after),
+// and every truncation, is refused at open with the file named.
+TEST(File, DefaultTableSweepRefusesEveryChangedByteAndTruncation) {
+  const auto good = read_file(kDefaultTable);
+  const auto path = temp_dir() / "sweep.pawntb";
+  write_file(path, good);
+  std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
+  std::size_t refused = 0;
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    const char changed = static_cast<char>(good[i] ^ (1u << (i % 8)));
+    file.seekp(static_cast<std::streamoff>(i)).write(&changed, 1).flush();
+    const std::string error = open_error(path);
+    const char original = static_cast<char>(good[i]);
+    file.seekp(static_cast<std::streamoff>(i)).write(&original, 1).flush();
+    ASSERT_NE(error.find(path.string()), std::string::npos) << "byte " << i << ": " << error;
+    ++refused;
+  }
+  EXPECT_EQ(refused, good.size());
+  EXPECT_TRUE(open_error(path).empty()) << "the restored copy must open";
+  file.close();
+  for (std::size_t n = 0; n < good.size(); n += 1 + n / 64) {
+    write_file(path, std::vector<std::uint8_t>(good.begin(), good.begin() + n));
+    ASSERT_NE(open_error(path), "") << "length " << n;
+  }
+}
+
 TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   auto bytes = read_file(kDefaultTable);
   bytes.back() ^= 0x40;  // inside the last block

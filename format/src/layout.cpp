@@ -114,9 +114,12 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
                 std::to_string(index.size()) + " positions of " + to_string(h.geometry) +
                 " with K = " + std::to_string(h.max_pawns));
   }
-  if (!std::has_single_bit(h.block_entries) ||
+  if (!std::has_single_bit(h.block_entries) || h.block_entries > kMaxBlockEntries ||
       h.block_count != (h.entry_count + h.block_entries - 1) / h.block_entries) {
-    return fail("block size is not a power of two, or the block count does not match");
+    return fail("block size is not a power of two up to 2^24, or the block count does not match");
+  }
+  if (blocks_offset(h.block_count) > file_size) {
+    return fail("the block index does not fit in the file: truncated");
   }
   if (h.file_size != file_size) {
     return fail("file is " + std::to_string(file_size) + " bytes, header says " +

@@ -108,7 +108,9 @@ std::optional<std::uint8_t> Table::Impl::entry(std::uint64_t i) const noexcept {
 
 Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
-Table Table::open(const std::filesystem::path& path, Load load) {
+// A function-try-block: running out of memory anywhere in here is reported as
+// a TableError too.
+Table Table::open(const std::filesystem::path& path, Load load) try {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
@@ -185,6 +187,8 @@ Table Table::open(const std::filesystem::path& path, Load load) {
   info.rules_fingerprint = detail::rules_fingerprint();
   info.fully_loaded = impl->fd < 0;
   return Table(std::move(impl));
+} catch (const std::bad_alloc&) {
+  throw TableError(path.string() + ": out of memory while loading the table");
 }
 
 std::vector<std::filesystem::path> Table::default_locations() {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -44,6 +45,30 @@ class Output {
  private:
   std::string buffer_;
 };
+
+// Input errors on stderr, one line each as "WHERE: WHAT". After the first
+// kShown, the rest are only counted, and one line at the end says how many.
+class ErrorLog {
+ public:
+  static constexpr std::uint64_t kShown = 100;
+  ~ErrorLog() {
+    if (count_ > kShown) {
+      std::fprintf(stderr, "pawntb: %llu more errors not shown\n",
+                   static_cast<unsigned long long>(count_ - kShown));
+    }
+  }
+  void report(const std::string& where, const std::string& what) {
+    if (++count_ <= kShown) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
+  }
+  std::uint64_t count() const { return count_; }
+
+ private:
+  std::uint64_t count_ = 0;
+};
+
+std::string stdin_line(std::uint64_t line) {
+  return "stdin:" + std::to_string(line);
+}
 
 Table open_table(const std::string& path) {
   return path.empty() ? Table::open_default() : Table::open(path);
@@ -103,7 +128,24 @@ std::filesystem::path default_output(const Options& o) {
   return Table::default_locations().back().parent_path() / name;
 }
 
+// SIGINT, SIGTERM or SIGHUP during `generate`: say so and stop. The table is
+// renamed into place only once complete, so the output file is untouched (an
+// existing table stays as it was); only async-signal-safe calls here.
+extern "C" void on_generate_signal(int signal) {
+  static const char message[] = "pawntb generate: interrupted; the output file was not changed\n";
+  (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+  ::_exit(128 + signal);
+}
+
+void stop_cleanly_on_signals() {
+  struct sigaction action {};
+  action.sa_handler = on_generate_signal;
+  sigemptyset(&action.sa_mask);
+  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+}
+
 int generate(const Options& o) {
+  stop_cleanly_on_signals();
   const std::filesystem::path output =
       o.output.empty() ? default_output(o) : std::filesystem::path(o.output);
   const Geometry g{o.rows, o.cols};
@@ -196,24 +238,19 @@ int uva(const Options& o) {
   }
   Output out;
   LineReader in(stdin);
-  std::uint64_t errors = 0;
-  errors += read_uva(
+  ErrorLog errors;
+  read_uva(
       in, table.info().geometry,
       [&](std::uint64_t line, const Position& p) {
         const ProbeResult r = table.probe(p);
         if (!r.ok()) {
-          ++errors;
-          std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(line),
-                       describe(r.status));
+          errors.report(stdin_line(line), describe(r.status));
           return;
         }
         out.write(answers[static_cast<int>(r.winner)][r.plies]);
       },
-      [&](const UvaError& e) {
-        std::fprintf(stderr, "stdin:%llu: %s\n", static_cast<unsigned long long>(e.line),
-                     e.message.c_str());
-      });
-  return errors ? kUsageError : kOk;
+      [&](const UvaError& e) { errors.report(stdin_line(e.line), e.message); });
+  return errors.count() ? kUsageError : kOk;
 }
 
 // Why a parsed position cannot be answered, or empty if it can.
@@ -294,7 +331,7 @@ std::string json_error(std::string_view input, const std::string& where, const s
 int probe_command(const Options& o) {
   const Table table = open_table(o.table);
   Output out;
-  std::uint64_t errors = 0;
+  ErrorLog errors;
   auto answer = [&](std::string_view text, const std::string& where) {
     const auto parsed = parse_position(text);
     std::string problem;
@@ -313,8 +350,7 @@ int probe_command(const Options& o) {
         return;
       }
     }
-    ++errors;
-    std::fprintf(stderr, "%s: %s\n", where.c_str(), problem.c_str());
+    errors.report(where, problem);
     if (o.json) out.write(json_error(text, where, problem));
   };
   for (std::size_t i = 0; i < o.positions.size(); ++i) {
@@ -325,12 +361,11 @@ int probe_command(const Options& o) {
     LineReader in(stdin);
     LineReader::Line line;
     while (in.next(line)) {
-      const std::string where = "stdin:" + std::to_string(line.number);
+      const std::string where = stdin_line(line.number);
       if (line.too_long) {
-        ++errors;
         const std::string problem =
             "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
-        std::fprintf(stderr, "%s: %s\n", where.c_str(), problem.c_str());
+        errors.report(where, problem);
         if (o.json) out.write(json_error("", where, problem));
         continue;
       }
@@ -339,7 +374,7 @@ int probe_command(const Options& o) {
     }
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
-  return errors ? kUsageError : kOk;
+  return errors.count() ? kUsageError : kOk;
 }
 
 }  // namespace

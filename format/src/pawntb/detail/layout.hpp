@@ -74,7 +74,7 @@ struct DiskHeader {
   Le64 rules_fingerprint;             // rules_fingerprint()
   Le64 entry_count;                   // N, entries in the index, 1..2^62
   Le64 placement_count;               // placements of 0..K pawns a side (informational)
-  Le32 block_entries;                 // entries per block (the last may hold fewer), a power of two
+  Le32 block_entries;                 // entries per block (the last may hold fewer), 2^0..2^24
   Le32 block_count;                   // ceil(N / block_entries)
   Le64 file_size;                     // bytes in the whole file
   std::uint8_t max_plies;             // largest stored value, 0..2*K*(rows-1)
@@ -103,6 +103,10 @@ struct DiskBlock {
 static_assert(sizeof(DiskBlock) == 24 && alignof(DiskBlock) == 1);
 
 inline constexpr std::size_t kHeaderSize = sizeof(DiskHeader);
+
+// The largest block a reader accepts (entries), so that loading one block
+// needs at most 16 MiB whatever the header says.
+inline constexpr std::uint32_t kMaxBlockEntries = 1u << 24;
 
 // Decoded, host-order view of a header.
 struct Header {
