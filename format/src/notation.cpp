@@ -47,6 +47,23 @@ Parsed<Position> build(const std::vector<std::string>& rows, Side to_move) {
 
 }  // namespace
 
+std::string printable(std::string_view text, std::size_t max_bytes) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && i < max_bytes; ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (u >= 0x20 && u < 0x7f) {
+      out += text[i];
+    } else {
+      out += "\\x";
+      out += kHex[u >> 4];
+      out += kHex[u & 15];
+    }
+  }
+  if (text.size() > max_bytes) out += "...";
+  return out;
+}
+
 Parsed<Position> parse_position(std::string_view text) {
   const std::size_t space = text.find(' ');
   if (space == std::string_view::npos) {
@@ -54,8 +71,7 @@ Parsed<Position> parse_position(std::string_view text) {
   }
   const std::string_view side = text.substr(space + 1);
   if (side != "w" && side != "b") {
-    return error("side to move must be 'w' or 'b', got '" + std::string(side.substr(0, 16)) +
-                 (side.size() > 16 ? "...'" : "'"));
+    return error("side to move must be 'w' or 'b', got '" + printable(side, 16) + "'");
   }
   std::vector<std::string> rows(1);
   for (const char c : text.substr(0, space)) {

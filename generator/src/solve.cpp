@@ -17,7 +17,10 @@
 #include <atomic>
 #include <barrier>
 #include <bit>
+#include <exception>
 #include <fstream>
+#include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "pawntb/detail/index.hpp"
@@ -47,12 +50,20 @@ int thread_count(int requested) {
   return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
-// Runs body(part) for part = 0..parts-1, on up to `parts` threads.
-template <class Body>
-void run_parts(int parts, Body body) {
+// Runs body(part) for part = 0..parts-1, each on its own thread (part 0 on
+// the caller's). For each part whose thread cannot start, calls missing(part)
+// instead. Returns how many parts ran.
+template <class Body, class Missing>
+int run_parts(int parts, Body body, Missing missing) {
   std::vector<std::jthread> pool;
-  for (int t = 1; t < parts; ++t) pool.emplace_back(body, t);
+  int started = 1;
+  try {
+    for (int t = 1; t < parts; ++t, ++started) pool.emplace_back(body, t);
+  } catch (const std::system_error&) {
+    for (int t = started; t < parts; ++t) missing(t);
+  }
   body(0);
+  return started;
 }
 
 // Per-square images under the colour flip and the mirror, so that a move
@@ -203,7 +214,9 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
   }
   // Value and filler bytes per entry, at most one 24-byte bucket slot per
   // entry, and the writer's copy of the values.
-  return 27 * index.size() + (64 << 20);
+  std::uint64_t bytes = 0;
+  if (__builtin_mul_overflow(index.size(), std::uint64_t{27}, &bytes)) return UINT64_MAX;
+  return bytes + (64 << 20);
 }
 
 SolvedTable solve(const GenerateOptions& options) {
@@ -230,29 +243,55 @@ SolvedTable solve(const GenerateOptions& options) {
 
   // Both passes on one set of threads: pass 1 over a slice of the index per
   // thread, then pass 2 level by level, every thread taking a share of each
-  // level and waiting at the barrier for the others before the next.
+  // level and waiting at the barrier for the others before the next. A thread
+  // that fails (or never starts) drops out of the barrier and stops the rest.
   std::vector<std::vector<Bucket>> buckets(threads);
   std::atomic<std::size_t> levels{0};
+  std::atomic<bool> failed{false};
+  std::exception_ptr failure;
+  std::mutex failure_mutex;
   std::barrier sync(threads);
-  run_parts(threads, [&](int part) {
-    solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
-    std::size_t mine = buckets[part].size(), seen = levels.load();
-    while (mine > seen && !levels.compare_exchange_weak(seen, mine)) {
-    }
-    sync.arrive_and_wait();
-    for (std::size_t level = 0; level < levels.load(); ++level) {
-      if (part == 0)
-        report("solve", static_cast<double>(level) / static_cast<double>(levels.load()));
-      for (const auto& slice : buckets) {
-        if (level >= slice.size()) continue;
-        const auto& entries = slice[level];
-        const std::size_t begin = entries.size() * part / threads;
-        const std::size_t end = entries.size() * (part + 1) / threads;
-        for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
+  auto worker = [&](int part) {
+    try {
+      solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
+      std::size_t mine = buckets[part].size(), seen = levels.load();
+      while (mine > seen && !levels.compare_exchange_weak(seen, mine)) {
       }
       sync.arrive_and_wait();
+      for (std::size_t level = 0; level < levels.load(); ++level) {
+        if (failed) {
+          sync.arrive_and_drop();  // the others must not wait for this thread
+          return;
+        }
+        if (part == 0) report("solve", static_cast<double>(level) / static_cast<double>(levels));
+        for (const auto& slice : buckets) {
+          if (level >= slice.size()) continue;
+          const auto& entries = slice[level];
+          const std::size_t begin = entries.size() * part / threads;
+          const std::size_t end = entries.size() * (part + 1) / threads;
+          for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
+        }
+        sync.arrive_and_wait();
+      }
+    } catch (...) {
+      {
+        std::lock_guard lock(failure_mutex);
+        if (!failure) failure = std::current_exception();
+      }
+      failed = true;
+      sync.arrive_and_drop();
     }
+  };
+  const int started = run_parts(threads, worker, [&](int) {
+    failed = true;
+    sync.arrive_and_drop();
   });
+  if (started < threads) {
+    throw GenerateError("could not start " + std::to_string(threads) + " threads (" +
+                        std::to_string(started) + " started); try --threads " +
+                        std::to_string(started));
+  }
+  if (failure) std::rethrow_exception(failure);
   buckets.clear();
 
   for (std::uint64_t i = 0; i < n; ++i) {

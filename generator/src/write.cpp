@@ -37,7 +37,9 @@ std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
 }
 
 std::uint32_t block_count_of(const SolvedTable& table) {
-  return static_cast<std::uint32_t>((table.values.size() + kBlockEntries - 1) / kBlockEntries);
+  const std::uint64_t blocks = (table.values.size() + kBlockEntries - 1) / kBlockEntries;
+  if (blocks > UINT32_MAX) throw GenerateError("table too large: more than 2^32 blocks");
+  return static_cast<std::uint32_t>(blocks);
 }
 
 std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
@@ -133,7 +135,11 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   return file;
 }
 
-WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads) {
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads,
+                         void (*on_temp_file)(const char* path)) {
+  auto announce = [&](const char* temp) {
+    if (on_temp_file) on_temp_file(temp);
+  };
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (std::filesystem::is_directory(status)) {
@@ -156,20 +162,30 @@ WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& 
   std::string temp = (dir / ("." + path.filename().string() + ".XXXXXX")).string();
   const int fd = ::mkstemp(temp.data());
   if (fd < 0) throw GenerateError(system_error(dir, "cannot create a temporary file in"));
-  const bool ok = write_all(fd, file.data(), file.size()) && ::fsync(fd) == 0;
+  announce(temp.c_str());
+  // mkstemp makes the file 0600; a table is for everyone to read.
+  const bool ok =
+      ::fchmod(fd, 0644) == 0 && write_all(fd, file.data(), file.size()) && ::fsync(fd) == 0;
   const int saved = errno;
   const bool closed = ::close(fd) == 0;
   if (!ok || !closed) {
     ::unlink(temp.c_str());
+    announce(nullptr);
     errno = ok ? errno : saved;
     throw GenerateError(system_error(path, "cannot write"));
   }
-  ::chmod(temp.c_str(), 0644);
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     const int rename_errno = errno;
     ::unlink(temp.c_str());
+    announce(nullptr);
     errno = rename_errno;
     throw GenerateError(system_error(path, "cannot rename the finished table to"));
+  }
+  announce(nullptr);
+  // Make the rename itself durable.
+  if (const int dir_fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC); dir_fd >= 0) {
+    ::fsync(dir_fd);
+    ::close(dir_fd);
   }
   return WriteSummary{file.size(), block_count_of(table)};
 }

@@ -12,11 +12,13 @@ struct pawntb_table {
 
 namespace {
 
-pawntb_status fail(pawntb_status status, const std::string& message, char* err,
-                   std::size_t err_size) {
+// Copies the message into err (truncated, NUL-terminated); allocates nothing,
+// so it is safe inside catch handlers.
+pawntb_status fail(pawntb_status status, const char* message, char* err,
+                   std::size_t err_size) noexcept {
   if (err && err_size > 0) {
-    const std::size_t n = std::min(message.size(), err_size - 1);
-    std::memcpy(err, message.data(), n);
+    const std::size_t n = std::min(std::strlen(message), err_size - 1);
+    std::memcpy(err, message, n);
     err[n] = '\0';
   }
   return status;
@@ -28,7 +30,7 @@ pawntb_status probe_text(const pawntb_table* table, const char* position, bool w
   if (!table || !position) return fail(PAWNTB_ERROR_ARGUMENT, "NULL argument", err, err_size);
   const auto parsed = pawntb::parse_position(position);
   if (const auto* e = std::get_if<pawntb::ParseError>(&parsed)) {
-    return fail(PAWNTB_ERROR_POSITION, e->message, err, err_size);
+    return fail(PAWNTB_ERROR_POSITION, e->message.c_str(), err, err_size);
   }
   const auto& p = std::get<pawntb::Position>(parsed);
   if (with_moves) {
@@ -62,6 +64,8 @@ pawntb_status pawntb_open(const char* path, pawntb_table** out, char* err, size_
     return fail(PAWNTB_ERROR_MEMORY, "out of memory", err, err_size);
   } catch (const std::exception& e) {
     return fail(PAWNTB_ERROR_TABLE, e.what(), err, err_size);
+  } catch (...) {
+    return fail(PAWNTB_ERROR_TABLE, "unexpected error", err, err_size);
   }
 }
 
@@ -79,6 +83,8 @@ pawntb_status pawntb_probe(const pawntb_table* table, const char* position, pawn
     return s;
   } catch (const std::bad_alloc&) {
     return fail(PAWNTB_ERROR_MEMORY, "out of memory", err, err_size);
+  } catch (...) {
+    return fail(PAWNTB_ERROR_TABLE, "unexpected error", err, err_size);
   }
 }
 
@@ -104,6 +110,8 @@ pawntb_status pawntb_best_moves(const pawntb_table* table, const char* position,
     return PAWNTB_OK;
   } catch (const std::bad_alloc&) {
     return fail(PAWNTB_ERROR_MEMORY, "out of memory", err, err_size);
+  } catch (...) {
+    return fail(PAWNTB_ERROR_TABLE, "unexpected error", err, err_size);
   }
 }
 

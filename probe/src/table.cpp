@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <variant>
 
 #include "pawntb/detail/values.hpp"
@@ -40,14 +41,34 @@ bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) 
 
 // Checks a block's frame and decompresses it into out (block.entries bytes).
 // Returns an error message, or an empty string on success.
-std::string decode_block(const detail::Block& block, std::span<const std::uint8_t> frame,
+// Returns a static message, or nullptr on success; allocates nothing.
+const char* decode_block(const detail::Block& block, std::span<const std::uint8_t> frame,
                          std::uint8_t* out) noexcept {
   if (detail::checksum64(frame) != block.checksum) return "checksum mismatch";
+  if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) {
+    return "not exactly one zstd frame";
+  }
   const std::size_t n = ZSTD_decompress(out, block.entries, frame.data(), frame.size());
-  if (ZSTD_isError(n)) return std::string("zstd: ") + ZSTD_getErrorName(n);
+  if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
   if (n != block.entries) return "decompressed size is wrong";
-  return {};
+  return nullptr;
 }
+
+// Owns a file descriptor until it is handed on.
+class FileDescriptor {
+ public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  ~FileDescriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+  int release() { return std::exchange(fd_, -1); }
+
+ private:
+  int fd_;
+};
 
 ProbeResult result(Side mover, std::uint8_t plies) {
   return ProbeResult{ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies};
@@ -90,7 +111,7 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
     if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
-    if (!decode_block(block, frame, out.get()).empty()) return nullptr;
+    if (decode_block(block, frame, out.get())) return nullptr;
     storage[b] = std::move(out);
   } catch (const std::bad_alloc&) {
     return nullptr;
@@ -111,31 +132,24 @@ Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 // A function-try-block: running out of memory anywhere in here is reported as
 // a TableError too.
 Table Table::open(const std::filesystem::path& path, Load load) try {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK so that a FIFO cannot block the open; it is refused below.
+  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  const int fd = file.get();
   if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    fail(path, "not a regular file");
-  }
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "not a regular file");
   const auto file_size = static_cast<std::uint64_t>(st.st_size);
 
   std::array<std::uint8_t, detail::kHeaderSize> header_bytes{};
   const std::size_t header_read =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
-  if (!read_at(fd, header_bytes.data(), header_read, 0)) {
-    ::close(fd);
-    fail(path, "cannot read the header");
-  }
+  if (!read_at(fd, header_bytes.data(), header_read, 0)) fail(path, "cannot read the header");
   auto decoded = detail::decode_header(std::span(header_bytes).first(header_read), file_size);
-  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) {
-    ::close(fd);
-    fail(path, e->message);
-  }
+  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
   const detail::Header h = std::get<detail::Header>(decoded);
 
   auto impl = std::make_shared<Impl>(h.geometry, h.max_pawns);
-  impl->fd = fd;  // closed by ~Impl from here on
+  impl->fd = file.release();  // closed by ~Impl from here on
   impl->header = h;
   impl->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
 
@@ -156,9 +170,9 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
       if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
         fail(path, "cannot read block " + std::to_string(b));
       }
-      const std::string error =
+      const char* error =
           decode_block(block, frame, impl->entries.data() + std::uint64_t{b} * h.block_entries);
-      if (!error.empty()) fail(path, "block " + std::to_string(b) + ": " + error);
+      if (error) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);
     impl->fd = -1;

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -25,7 +26,9 @@ namespace {
 // Buffered stdout for answers; flushed when large and at the end.
 class Output {
  public:
-  ~Output() { flush(); }
+  ~Output() {
+    if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);  // best effort
+  }
   void write(std::string_view s) {
     buffer_.append(s);
     if (buffer_.size() > (1 << 16)) flush();
@@ -36,10 +39,13 @@ class Output {
     append(buffer_, args...);
     if (buffer_.size() > (1 << 16)) flush();
   }
+  // Writes what is buffered; a failed write (a full disk, a closed pipe) is a
+  // runtime failure, not silently lost answers.
   void flush() {
-    std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);
-    std::fflush(stdout);
+    const bool ok = std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) == buffer_.size() &&
+                    std::fflush(stdout) == 0;
     buffer_.clear();
+    if (!ok) throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
   }
 
  private:
@@ -53,8 +59,9 @@ class ErrorLog {
   static constexpr std::uint64_t kShown = 100;
   ~ErrorLog() {
     if (count_ > kShown) {
-      std::fprintf(stderr, "pawntb: %llu more errors not shown\n",
-                   static_cast<unsigned long long>(count_ - kShown));
+      const std::uint64_t hidden = count_ - kShown;
+      std::fprintf(stderr, "pawntb: %llu more error%s not shown\n",
+                   static_cast<unsigned long long>(hidden), hidden == 1 ? "" : "s");
     }
   }
   void report(const std::string& where, const std::string& what) {
@@ -68,6 +75,14 @@ class ErrorLog {
 
 std::string stdin_line(std::uint64_t line) {
   return "stdin:" + std::to_string(line);
+}
+
+// A damaged block found while answering is the table's fault, not the
+// input's: stop with a runtime failure rather than skip the case.
+void check_table(const Table& table, const ProbeResult& r) {
+  if (r.status == ProbeStatus::damaged_table) {
+    throw TableError(table.info().path.string() + ": " + describe(r.status));
+  }
 }
 
 Table open_table(const std::string& path) {
@@ -128,20 +143,50 @@ std::filesystem::path default_output(const Options& o) {
   return Table::default_locations().back().parent_path() / name;
 }
 
-// SIGINT, SIGTERM or SIGHUP during `generate`: say so and stop. The table is
-// renamed into place only once complete, so the output file is untouched (an
-// existing table stays as it was); only async-signal-safe calls here.
+// SIGINT, SIGTERM or SIGHUP while `generate` runs: remove the temporary
+// file if there is one, say so and stop. The table is renamed into place only
+// once complete, so the output file is untouched and an existing table stays
+// as it was. Only async-signal-safe calls in the handler.
+char temp_file[4096];                       // the writer's temporary file, when
+volatile std::sig_atomic_t have_temp_file;  // have_temp_file is 1
+
+void note_temp_file(const char* path) {
+  have_temp_file = 0;
+  if (path && std::strlen(path) < sizeof temp_file) {
+    std::strcpy(temp_file, path);
+    have_temp_file = 1;
+  }
+}
+
 extern "C" void on_generate_signal(int signal) {
+  if (have_temp_file) ::unlink(temp_file);
   static const char message[] = "pawntb generate: interrupted; the output file was not changed\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
   ::_exit(128 + signal);
 }
 
+constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// Installs the handler, except for signals the caller ignores (nohup).
 void stop_cleanly_on_signals() {
   struct sigaction action {};
   action.sa_handler = on_generate_signal;
   sigemptyset(&action.sa_mask);
-  for (const int signal : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(signal, &action, nullptr);
+  for (const int signal : kStopSignals) {
+    struct sigaction previous {};
+    ::sigaction(signal, nullptr, &previous);
+    if (previous.sa_handler != SIG_IGN) ::sigaction(signal, &action, nullptr);
+  }
+}
+
+// Once the table is in place the message above would be wrong: back to the
+// default actions (signals still ignored stay ignored).
+void restore_signals() {
+  for (const int signal : kStopSignals) {
+    struct sigaction previous {};
+    ::sigaction(signal, nullptr, &previous);
+    if (previous.sa_handler == on_generate_signal) std::signal(signal, SIG_DFL);
+  }
 }
 
 int generate(const Options& o) {
@@ -159,7 +204,8 @@ int generate(const Options& o) {
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
   const SolvedTable table = solve(options);
   progress.update("compress", 0);
-  const WriteSummary written = write_table(table, output, o.threads);
+  const WriteSummary written = write_table(table, output, o.threads, note_temp_file);
+  restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Table check = Table::open(output);  // reads back what was written
@@ -237,12 +283,13 @@ int uva(const Options& o) {
     }
   }
   Output out;
-  LineReader in(stdin);
+  LineReader in(stdin, [&] { out.flush(); });
   ErrorLog errors;
   read_uva(
       in, table.info().geometry,
       [&](std::uint64_t line, const Position& p) {
         const ProbeResult r = table.probe(p);
+        check_table(table, r);
         if (!r.ok()) {
           errors.report(stdin_line(line), describe(r.status));
           return;
@@ -250,6 +297,7 @@ int uva(const Options& o) {
         out.write(answers[static_cast<int>(r.winner)][r.plies]);
       },
       [&](const UvaError& e) { errors.report(stdin_line(e.line), e.message); });
+  out.flush();
   return errors.count() ? kUsageError : kOk;
 }
 
@@ -272,10 +320,7 @@ std::string human_answer(const Table& table, const Position& p, const RootResult
   std::string out = format_position(p) + "\n" + draw_board(p);
   const ProbeResult& v = root.value;
   out += std::string(side_name(p.to_move)) + " to move: " + side_name(v.winner) + " wins";
-  if (v.plies == 0) {
-    out += ", game over\n";
-    return out;
-  }
+  if (v.plies == 0) return out + ", game over\n\n";
   out += " in " + std::to_string(v.plies) + (v.plies == 1 ? " ply\n" : " plies\n");
   out += "best move: " + move_name(g, root.moves.front().move) + "\nline:";
   for (const Move m : root.principal_variation) out += " " + move_name(g, m);
@@ -340,6 +385,7 @@ int probe_command(const Options& o) {
     } else {
       const Position& p = std::get<Position>(parsed);
       const RootResult root = table.probe_root(p);
+      check_table(table, root.value);
       problem = position_problem(table, p, root.value);
       if (problem.empty()) {
         if (o.json) {
@@ -358,7 +404,7 @@ int probe_command(const Options& o) {
       answer(o.positions[i], "argument " + std::to_string(i + 1));
       continue;
     }
-    LineReader in(stdin);
+    LineReader in(stdin, [&] { out.flush(); });
     LineReader::Line line;
     while (in.next(line)) {
       const std::string where = stdin_line(line.number);
@@ -369,22 +415,38 @@ int probe_command(const Options& o) {
         if (o.json) out.write(json_error("", where, problem));
         continue;
       }
-      if (line.text.empty()) continue;
-      answer(line.text, where);
+      // Spaces and tabs around a position are allowed; blank lines are skipped.
+      std::string_view text = line.text;
+      while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+      while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
+      if (text.empty()) continue;
+      answer(text, where);
     }
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
+  out.flush();
   return errors.count() ? kUsageError : kOk;
 }
 
 }  // namespace
 
 int run(const Options& o) {
-  if (o.command == "generate") return generate(o);
-  if (o.command == "info") return info(o);
-  if (o.command == "verify") return verify_command(o);
-  if (o.command == "uva") return uva(o);
-  return probe_command(o);
+  int status = kOk;
+  if (o.command == "generate") {
+    status = generate(o);
+  } else if (o.command == "info") {
+    status = info(o);
+  } else if (o.command == "verify") {
+    status = verify_command(o);
+  } else if (o.command == "uva") {
+    status = uva(o);
+  } else {
+    status = probe_command(o);
+  }
+  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
+  }
+  return status;
 }
 
 }  // namespace pawntb::cli

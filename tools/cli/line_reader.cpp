@@ -1,5 +1,8 @@
 #include "line_reader.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 
 namespace pawntb::cli {
@@ -27,12 +30,23 @@ bool LineReader::fill() {
     end_ -= begin_;
     begin_ = 0;
   }
-  const std::size_t n = std::fread(buffer_.data() + end_, 1, buffer_.size() - end_, in_);
-  end_ += n;
-  if (n == 0) {
-    eof_ = true;
+  if (before_read_) before_read_();
+  char* into = buffer_.data() + end_;
+  const std::size_t room = buffer_.size() - end_;
+  std::size_t n = 0;
+  if (const int fd = ::fileno(in_); fd >= 0) {
+    ssize_t got;
+    do {
+      got = ::read(fd, into, room);
+    } while (got < 0 && errno == EINTR);
+    error_ = got < 0;
+    n = got > 0 ? static_cast<std::size_t>(got) : 0;
+  } else {
+    n = std::fread(into, 1, room, in_);
     error_ = std::ferror(in_) != 0;
   }
+  end_ += n;
+  eof_ = n == 0;
   return n > 0;
 }
 
@@ -48,6 +62,7 @@ bool LineReader::next(Line& line) {
       line.number = ++number_;
       line.too_long = too_long || length > kMaxLine;
       line.text = line.too_long ? std::string_view() : std::string_view(start, length);
+      if (line.number == 1 && line.text.starts_with("\xEF\xBB\xBF")) line.text.remove_prefix(3);
       return true;
     }
     if (eof_) {

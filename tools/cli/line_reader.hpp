@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,7 +15,12 @@ class LineReader {
  public:
   static constexpr std::size_t kMaxLine = 4096;  // bytes, without the line ending
 
-  explicit LineReader(std::FILE* in) : in_(in), buffer_(1 << 16) {}
+  // Reads `in` with read(2) when it has a file descriptor (so lines are
+  // returned as soon as they arrive), else with fread. `before_read`, if set,
+  // runs before every read that may block: the CLI flushes its answers there,
+  // so that an interactive caller sees each answer before sending more.
+  explicit LineReader(std::FILE* in, std::function<void()> before_read = {})
+      : in_(in), before_read_(std::move(before_read)), buffer_(1 << 16) {}
 
   struct Line {
     std::string_view text;     // without "\n" or "\r\n"; valid until the next call
@@ -23,7 +29,7 @@ class LineReader {
   };
 
   // The next line, or false at end of input. A final line without a newline
-  // counts as a line.
+  // counts as a line; a UTF-8 byte order mark before the first is dropped.
   bool next(Line& line);
 
   bool read_error() const { return error_; }
@@ -32,6 +38,7 @@ class LineReader {
   bool fill();
 
   std::FILE* in_;
+  std::function<void()> before_read_;
   std::vector<char> buffer_;
   std::size_t begin_ = 0, end_ = 0;
   bool eof_ = false, error_ = false;

@@ -85,9 +85,12 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
   const std::string_view count_text = trim(line.text);
   const auto [end, ec] =
       std::from_chars(count_text.data(), count_text.data() + count_text.size(), count);
-  if (line.too_long || ec != std::errc() || end != count_text.data() + count_text.size()) {
-    error(line.number,
-          "expected the number of cases, got '" + std::string(count_text.substr(0, 40)) + "'");
+  if (line.too_long) {
+    error(line.number, "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes");
+    return errors;
+  }
+  if (ec != std::errc() || end != count_text.data() + count_text.size()) {
+    error(line.number, "expected the number of cases, got '" + printable(count_text) + "'");
     return errors;
   }
 
@@ -112,7 +115,9 @@ std::uint64_t read_uva(LineReader& in, Geometry g,
     std::uint64_t problem_line = 0;
     for (;;) {
       if (line.too_long) {
-        if (problem.empty()) problem = "line too long", problem_line = line.number;
+        if (problem.empty())
+          problem = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes",
+          problem_line = line.number;
       } else if (problem.empty() && !add_row(position, have, line.text)) {
         problem = row_problem(line.text, g);
         problem_line = line.number;

@@ -36,6 +36,10 @@ Parsed<Position> parse_position(std::string_view text);
 // e.g. one UVa 10838 case, with the given side to move.
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move);
 
+// Text fit to quote in a message: printable ASCII as is, other bytes as \xHH,
+// cut after max_bytes input bytes with "...".
+std::string printable(std::string_view text, std::size_t max_bytes = 40);
+
 std::string format_position(const Position& p);   // ".ppp/4/.PPP/4 w"
 std::string draw_board(const Position& p);        // one text row per board row, with coordinates
 std::string square_name(Geometry g, int square);  // "b2"

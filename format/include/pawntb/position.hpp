@@ -53,8 +53,10 @@ struct Move {
   friend constexpr bool operator==(Move, Move) = default;
 };
 
-// Up to 3 moves per pawn (straight, two captures) and at most 8 pawns a side.
-inline constexpr int kMaxMoves = 3 * kMaxSide;
+// Up to 3 moves per pawn (straight, two captures); positions accept any number
+// of pawns, so every square may hold a mover. (Tables allow K <= 8 pawns a
+// side: at most 24 moves there.)
+inline constexpr int kMaxMoves = 3 * kMaxSquares;
 
 struct MoveList {
   std::array<Move, kMaxMoves> moves{};

@@ -61,8 +61,12 @@ struct WriteSummary {
 // Compresses and writes the table atomically: to a temporary file in the same
 // directory, flushed, then renamed over `path`. On any failure the temporary
 // file is removed, `path` is untouched, and GenerateError names the file.
+// `on_temp_file`, if given, is called with the temporary file's path once it
+// exists and with nullptr once it is gone (renamed or removed), so that a
+// signal handler can remove it. Thread-safe for distinct paths; called by the
+// CLI and the tests.
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
-                         int threads = 0);
+                         int threads = 0, void (*on_temp_file)(const char* path) = nullptr);
 
 // The table file bytes write_table() would write (for tests and benchmarks).
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads = 0);

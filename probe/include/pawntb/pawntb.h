@@ -58,7 +58,7 @@ pawntb_status pawntb_probe(const pawntb_table* table, const char* position, pawn
 
 /* Every legal move with its value, best first. Writes min(count, capacity)
  * moves to moves (which may be NULL when capacity is 0) and the number of
- * legal moves to *count. At most 24 moves exist. */
+ * legal moves to *count: at most 3 per pawn, so 24 with the 4x4 table. */
 pawntb_status pawntb_best_moves(const pawntb_table* table, const char* position, pawntb_move* moves,
                                 size_t capacity, size_t* count, char* err, size_t err_size);
 
