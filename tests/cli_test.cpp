@@ -25,6 +25,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <variant>
 #include <vector>
 
@@ -914,10 +915,14 @@ TEST(CliGenerate, OverwritesAnExistingFile) {
 TEST(CliGenerate, UnsupportedParametersAreRefused) {
   TempDir dir;
   const std::vector<std::vector<std::string>> cases = {
-      {"generate", "--rows", "9"},   {"generate", "--rows", "2"},
-      {"generate", "--cols", "9"},   {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
+      {"generate", "--rows", "9"},
+      {"generate", "--rows", "2"},
+      {"generate", "--cols", "9"},
+      {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
       {"generate", "--pawns", "5"},  // more than the 4 columns
       {"generate", "--pawns", "-1"},
+      {"generate", "--pawns", "0"},
+      {"generate", "--threads", "100000"},
   };
   for (const auto& args : cases) {
     RunOptions options;
@@ -925,7 +930,7 @@ TEST(CliGenerate, UnsupportedParametersAreRefused) {
     const RunResult r = run_cli(args, options);
     std::string joined;
     for (const auto& a : args) joined += a + " ";
-    EXPECT_TRUE(r.status == 1 || r.status == 2) << joined << "\n" << r;
+    EXPECT_EQ(r.status, 2) << joined << "\n" << r;  // a usage error
     EXPECT_NE(r.err, "") << joined << "\n" << r;
     EXPECT_EQ(r.out, "") << joined << "\n" << r;
   }
@@ -1354,6 +1359,46 @@ TEST(InputLimits, NulAndHighBytesInPositionLines) {
   }
   EXPECT_EQ(uva_err[100],
             "pawntb: " + std::to_string(bytes.size() - 100) + " more errors not shown");
+}
+
+// A signal during generate: a message, exit 128 + signal, the old table
+// untouched and no temporary file left. 4x5 with K = 5 takes about half a
+// second, so the signal lands while it is solving.
+TEST(CliGenerate, SignalLeavesTheOldTableAndNoTemporaryFile) {
+  TempDir dir;
+  const fs::path output = dir.path() / "table.pawntb";
+  fs::copy_file(kDefaultTable, output);
+  const fs::path err_path = dir.path() / "stderr.txt";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(err_fd, STDERR_FILENO);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "4", "--cols", "5", "--output",
+            output.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed instead of stopping cleanly";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  std::ifstream err(err_path);
+  const std::string message{std::istreambuf_iterator<char>(err), {}};
+  EXPECT_NE(message.find("interrupted"), std::string::npos) << message;
+  std::ifstream old_in(output, std::ios::binary), default_in(kDefaultTable, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old_in), {}),
+            std::string(std::istreambuf_iterator<char>(default_in), {}))
+      << "the old table changed";
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"stderr.txt", "table.pawntb"}));
 }
 
 }  // namespace

@@ -169,9 +169,12 @@ TEST(Probe, BestMoveAndLineAreConsistentEverywhere) {
 
 TEST(Probe, ConcurrentProbesMatchASingleThread) {
   for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
-    const Table table = Table::open(kDefaultTable, load);
+    const Table reference = Table::open(kDefaultTable, load);
+    // A table of its own for the threads, so that on demand its blocks are
+    // first loaded while they race.
+    const Table shared = Table::open(kDefaultTable, load);
     const detail::Index index(Geometry{4, 4}, 4);
-    auto sweep = [&](std::uint64_t* sum) {
+    auto sweep = [&](const Table& table, std::uint64_t* sum) {
       std::uint64_t s = 0;
       for (std::uint64_t i = 0; i < index.size(); ++i) {
         const auto [white, black] = index.unrank(i);
@@ -183,11 +186,11 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
       *sum = s;
     };
     std::uint64_t single = 0;
-    sweep(&single);
+    sweep(reference, &single);
     std::vector<std::uint64_t> sums(4);
     {
       std::vector<std::jthread> threads;
-      for (auto& s : sums) threads.emplace_back(sweep, &s);
+      for (auto& s : sums) threads.emplace_back(sweep, std::cref(shared), &s);
     }
     for (const auto s : sums) EXPECT_EQ(s, single);
   }
@@ -251,13 +254,12 @@ TEST(File, EveryTruncationAndExtensionIsRefusedAtOpen) {
 }
 
 // The default table: each byte changed in turn (in place, restored after),
-// and every truncation, is refused at open with the file named.
+// and truncations at some 640 lengths, are refused at open with the file named.
 TEST(File, DefaultTableSweepRefusesEveryChangedByteAndTruncation) {
   const auto good = read_file(kDefaultTable);
   const auto path = temp_dir() / "sweep.pawntb";
   write_file(path, good);
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
-  std::size_t refused = 0;
   for (std::size_t i = 0; i < good.size(); ++i) {
     const char changed = static_cast<char>(good[i] ^ (1u << (i % 8)));
     file.seekp(static_cast<std::streamoff>(i)).write(&changed, 1).flush();
@@ -265,9 +267,7 @@ TEST(File, DefaultTableSweepRefusesEveryChangedByteAndTruncation) {
     const char original = static_cast<char>(good[i]);
     file.seekp(static_cast<std::streamoff>(i)).write(&original, 1).flush();
     ASSERT_NE(error.find(path.string()), std::string::npos) << "byte " << i << ": " << error;
-    ++refused;
   }
-  EXPECT_EQ(refused, good.size());
   EXPECT_TRUE(open_error(path).empty()) << "the restored copy must open";
   file.close();
   for (std::size_t n = 0; n < good.size(); n += 1 + n / 64) {

@@ -17,6 +17,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!std::holds_alternative<pawntb::Position>(again) || std::get<pawntb::Position>(again) != *p) {
     __builtin_trap();
   }
+  // The rules on any parsed position, whatever its size or pawn count.
+  if (pawntb::classify(*p) == pawntb::Status::playable) {
+    for (const pawntb::Move m : pawntb::legal_moves(*p)) (void)pawntb::play(*p, m);
+  }
   const pawntb::RootResult root = pawntb_fuzz::default_table().probe_root(*p);
   if (root.value.ok() && root.principal_variation.size() != root.value.plies) __builtin_trap();
   return 0;

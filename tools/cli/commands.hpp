@@ -14,7 +14,7 @@ struct Options {
   // generate
   int rows = 4;
   int cols = 4;
-  int pawns = 0;  // 0: as many as columns
+  int pawns = 0;  // 1..cols; as many as columns unless --pawns is given
   int threads = 0;
   std::string output;  // empty: the default table path for the geometry
   // info, verify, uva, probe

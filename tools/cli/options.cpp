@@ -2,12 +2,15 @@
 #include <ostream>
 
 #include "commands.hpp"
+#include "pawntb/position.hpp"
 
 namespace pawntb::cli {
 
 namespace po = boost::program_options;
 
 namespace {
+
+constexpr int kMaxThreads = 256;
 
 constexpr char kUsage[] =
     "pawntb: exact tablebase for pawn chess (UVa 10838, Octapawn, Hexapawn)\n"
@@ -136,8 +139,18 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, s
     o.positions = operands;
   }
   if (first == "generate") {
-    if (o.pawns == 0) o.pawns = o.cols;
-    if (o.threads < 0) return usage_error("--threads must be 0 or more");
+    const bool sides_ok = o.rows >= kMinSide && o.rows <= kMaxSide && o.cols >= kMinSide &&
+                          o.cols <= kMaxSide && o.rows * o.cols <= kMaxSquares;
+    if (!sides_ok) {
+      return usage_error("--rows and --cols must each be 3..8, with rows*cols <= 64");
+    }
+    if (!vm.count("pawns")) o.pawns = o.cols;
+    if (o.pawns < 1 || o.pawns > o.cols) {
+      return usage_error("--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)");
+    }
+    if (o.threads < 0 || o.threads > kMaxThreads) {
+      return usage_error("--threads must be 0..." + std::to_string(kMaxThreads));
+    }
   }
   return ParseOutcome::ok;
 }
