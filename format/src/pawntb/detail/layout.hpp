@@ -86,11 +86,21 @@ struct DiskHeader {
   std::array<std::uint8_t, 32> reserved2;  // zero
   Le64 header_checksum;                    // checksum64 of bytes 0..119
 };
+// Every field at the offset FORMAT.md gives.
 static_assert(sizeof(DiskHeader) == 128 && alignof(DiskHeader) == 1);
+static_assert(offsetof(DiskHeader, magic) == 0 && offsetof(DiskHeader, version) == 8);
+static_assert(offsetof(DiskHeader, rows) == 10 && offsetof(DiskHeader, cols) == 11);
+static_assert(offsetof(DiskHeader, max_pawns) == 12 && offsetof(DiskHeader, value_encoding) == 13);
+static_assert(offsetof(DiskHeader, index_scheme) == 14 && offsetof(DiskHeader, filler_rules) == 15);
 static_assert(offsetof(DiskHeader, rules_fingerprint) == 16);
-static_assert(offsetof(DiskHeader, block_entries) == 40);
-static_assert(offsetof(DiskHeader, max_plies) == 56);
-static_assert(offsetof(DiskHeader, index_checksum) == 64);
+static_assert(offsetof(DiskHeader, entry_count) == 24);
+static_assert(offsetof(DiskHeader, placement_count) == 32);
+static_assert(offsetof(DiskHeader, block_entries) == 40 && offsetof(DiskHeader, block_count) == 44);
+static_assert(offsetof(DiskHeader, file_size) == 48);
+static_assert(offsetof(DiskHeader, max_plies) == 56 && offsetof(DiskHeader, compression) == 57);
+static_assert(offsetof(DiskHeader, reserved1) == 58);
+static_assert(offsetof(DiskHeader, index_checksum) == 64 && offsetof(DiskHeader, win_count) == 72);
+static_assert(offsetof(DiskHeader, longest_index) == 80 && offsetof(DiskHeader, reserved2) == 88);
 static_assert(offsetof(DiskHeader, header_checksum) == 120);
 
 // One entry of the block index, which follows the header.
@@ -101,6 +111,8 @@ struct DiskBlock {
   Le64 checksum;         // checksum64 of the frame's bytes
 };
 static_assert(sizeof(DiskBlock) == 24 && alignof(DiskBlock) == 1);
+static_assert(offsetof(DiskBlock, offset) == 0 && offsetof(DiskBlock, compressed_size) == 8);
+static_assert(offsetof(DiskBlock, entries) == 12 && offsetof(DiskBlock, checksum) == 16);
 
 inline constexpr std::size_t kHeaderSize = sizeof(DiskHeader);
 
