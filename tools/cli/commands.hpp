@@ -31,8 +31,9 @@ enum class ParseOutcome { ok, fail, exit };
 ParseOutcome parse_command_line(int argc, const char* const* argv, Options& options,
                                 std::ostream& out, std::ostream& err);
 
-// Runs a parsed command; returns the exit status. Throws TableError or
-// GenerateError for runtime failures (main turns them into status 1).
+// Runs a parsed command; returns the exit status. Throws TableError,
+// GenerateError or std::runtime_error (stdout or stdin failing) for runtime
+// failures; main turns them into status 1.
 int run(const Options& options);
 
 }  // namespace pawntb::cli

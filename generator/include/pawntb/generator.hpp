@@ -21,14 +21,14 @@ class GenerateError : public std::runtime_error {
 };
 
 struct Progress {
-  const char* stage;     // "index", "solve" or "compress"
+  const char* stage;     // "solve" (the CLI adds "compress")
   double fraction_done;  // 0..1 within the stage
 };
 
 struct GenerateOptions {
   Geometry geometry{4, 4};
   int max_pawns = 4;  // K, 1..cols
-  int threads = 0;    // 0: one per hardware thread
+  int threads = 0;    // 0: one per hardware thread; else 1..256 threads
   // Called now and then from the calling thread; may be empty.
   std::function<void(const Progress&)> on_progress;
 };
