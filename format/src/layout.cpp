@@ -115,7 +115,7 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
                 " with K = " + std::to_string(h.max_pawns));
   }
   if (!std::has_single_bit(h.block_entries) || h.block_entries > kMaxBlockEntries ||
-      h.block_count != (h.entry_count + h.block_entries - 1) / h.block_entries) {
+      h.block_count != block_count_for(h.entry_count, h.block_entries)) {
     return fail("block size is not a power of two up to 2^24, or the block count does not match");
   }
   if (blocks_offset(h.block_count) > file_size) {

@@ -162,7 +162,12 @@ class Solver {
       const std::uint64_t targets = (maps_.push[from] & empty) | (maps_.captures[from] & black);
       for (std::uint64_t t = targets; t; t &= t - 1) {
         const int to = std::countr_zero(t);
-        // After the move, the mover is black: its pawns are white's old ones.
+        // The successor from black's side is (flip(B'), flip(W')) with
+        // B' = B minus `to` and W' = W minus `from` plus `to`. flip_rows and
+        // mirror_files move each square independently, so they distribute
+        // over single squares: flip(W') = flip(W) ^ flip(from) ^ flip(to),
+        // and likewise for the mirrored flip. After the move the mover is
+        // black: the successor's "white" pawns are black's.
         const std::uint64_t next_white = flip_black & ~maps_.flip[to];
         if (!next_white) {
           fold.add(0);  // black has no pawns left: lost in 0

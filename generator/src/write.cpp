@@ -37,7 +37,7 @@ std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
 }
 
 std::uint32_t block_count_of(const SolvedTable& table) {
-  const std::uint64_t blocks = (table.values.size() + kBlockEntries - 1) / kBlockEntries;
+  const std::uint64_t blocks = detail::block_count_for(table.values.size(), kBlockEntries);
   if (blocks > UINT32_MAX) throw GenerateError("table too large: more than 2^32 blocks");
   return static_cast<std::uint32_t>(blocks);
 }

@@ -246,7 +246,7 @@ ProbeResult Table::probe(const Position& p) const noexcept {
   if (white & detail::white_goal(g)) return status(ProbeStatus::invalid_position);
   if ((black & detail::black_goal(g)) || !white) return result(p.to_move, 0);
   if (const auto v = detail::value_by_rule(g, white, black)) return result(p.to_move, *v);
-  const detail::Pair c = detail::canonical(g, white, black);
+  const detail::Pawns c = detail::canonical(g, white, black);
   const auto stored = t.entry(t.index.rank(c.white, c.black));
   if (!stored) return status(ProbeStatus::damaged_table);
   return result(p.to_move, *stored);

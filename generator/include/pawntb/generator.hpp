@@ -43,8 +43,8 @@ struct SolvedTable {
   std::uint64_t longest_index = 0;   // an index with value max_plies
 };
 
-// Bytes of memory a solve of these parameters needs: 27 per entry (value,
-// filler flag, worst-case bucket slot) plus 64 MiB.
+// Bytes of memory a solve of these parameters needs: 27 per entry (value and
+// filler bytes, a worst-case 24-byte bucket slot) plus 64 MiB. Thread-safe.
 // Throws GenerateError for parameters out of range or a board too large to index.
 std::uint64_t memory_needed(Geometry g, int max_pawns);
 
@@ -69,6 +69,7 @@ WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& 
                          int threads = 0, void (*on_temp_file)(const char* path) = nullptr);
 
 // The table file bytes write_table() would write (for tests and benchmarks).
+// Thread-safe; uses `threads` threads to compress (0: all cores).
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads = 0);
 
 }  // namespace pawntb

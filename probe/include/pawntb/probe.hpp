@@ -37,7 +37,8 @@ enum class ProbeStatus : std::uint8_t {
   too_many_pawns,     // a side has more pawns than the table's K
   damaged_table,      // a lazily loaded block failed its checksum or could not be read
 };
-const char* describe(ProbeStatus s);  // a short English phrase
+// A short English phrase for a status (a static string). Thread-safe.
+const char* describe(ProbeStatus s);
 
 struct ProbeResult {
   ProbeStatus status = ProbeStatus::ok;
@@ -49,7 +50,7 @@ struct ProbeResult {
 struct MoveValue {
   Move move;
   Side winner = Side::white;  // winner after the move
-  std::uint8_t plies = 0;     // plies left after the move
+  std::uint8_t plies = 0;     // plies left after the move, 0..2*K*(rows-1)
 };
 
 struct RootResult {
@@ -63,13 +64,13 @@ struct TableInfo {
   Geometry geometry;
   int max_pawns = 0;  // K
   int format_version = 0;
-  std::uint64_t entries = 0;     // indexed white-to-move positions
-  std::uint64_t placements = 0;  // placements of 0..K pawns a side
-  std::uint64_t white_wins = 0;  // entries won by the side to move (white)
-  int max_plies = 0;             // longest game in the table
-  std::string longest_example;   // a position with max_plies, in position notation
-  std::uint32_t blocks = 0;
-  std::uint32_t block_entries = 0;
+  std::uint64_t entries = 0;          // indexed white-to-move positions
+  std::uint64_t placements = 0;       // placements of 0..K pawns a side
+  std::uint64_t white_wins = 0;       // entries won by the side to move (white)
+  int max_plies = 0;                  // longest game in the table
+  std::string longest_example;        // a position with max_plies, in position notation
+  std::uint32_t blocks = 0;           // zstd blocks in the file, >= 1
+  std::uint32_t block_entries = 0;    // entries per block, a power of two <= 2^24
   std::uint64_t file_size = 0;        // bytes
   std::uint64_t header_checksum = 0;  // XXH3-64
   std::uint64_t index_checksum = 0;   // XXH3-64
@@ -95,7 +96,8 @@ class Table {
   // Throws TableError naming the places tried. Thread-safe.
   static Table open_default();
 
-  // Where open_default() would look, in order.
+  // Where open_default() would look, in order. Reads $PAWNTB_TABLE: safe to
+  // call from any thread while nothing changes the environment.
   static std::vector<std::filesystem::path> default_locations();
 
   // The value of any position (either side to move). O(1): a rank and one
@@ -107,6 +109,8 @@ class Table {
   // principal variation. Thread-safe; throws only std::bad_alloc.
   RootResult probe_root(const Position& p) const;
 
+  // The header's facts about the table. Thread-safe; valid while a copy of
+  // the Table lives.
   const TableInfo& info() const noexcept;
 
   struct Impl;

@@ -9,6 +9,12 @@
 
 namespace pawntb::detail {
 
+// The pawns of a position as two bitboards.
+struct Pawns {
+  std::uint64_t white;
+  std::uint64_t black;
+};
+
 // All squares of a board with n squares: the low n bits (n = 64 gives ~0).
 constexpr std::uint64_t low_bits(int n) {
   return n >= 64 ? ~0ULL : (1ULL << n) - 1;

@@ -203,11 +203,6 @@ class Index {
     return offset_[group_key(a, b, c, d)] + r;
   }
 
-  struct Pawns {
-    std::uint64_t white;
-    std::uint64_t black;
-  };
-
   // The position with index `index`; requires index < size().
   constexpr Pawns unrank(std::uint64_t index) const {
     const int cols = geometry_.cols, m = middle_squares();

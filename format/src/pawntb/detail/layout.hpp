@@ -63,22 +63,22 @@ std::uint64_t rules_fingerprint();
 
 // The file header: the first 128 bytes of the file.
 struct DiskHeader {
-  std::array<std::uint8_t, 8> magic;  // kMagic
-  Le16 version;                       // kFormatVersion
-  std::uint8_t rows;                  // 3..8
-  std::uint8_t cols;                  // 3..8, rows * cols <= 64
-  std::uint8_t max_pawns;             // K, 1..cols
-  std::uint8_t value_encoding;        // kValueEncodingPlies
-  std::uint8_t index_scheme;          // kIndexSchemeRegions
-  std::uint8_t filler_rules;          // kFillerRules
-  Le64 rules_fingerprint;             // rules_fingerprint()
-  Le64 entry_count;                   // N, entries in the index, 1..2^62
-  Le64 placement_count;               // placements of 0..K pawns a side (informational)
-  Le32 block_entries;                 // entries per block (the last may hold fewer), 2^0..2^24
-  Le32 block_count;                   // ceil(N / block_entries)
-  Le64 file_size;                     // bytes in the whole file
-  std::uint8_t max_plies;             // largest stored value, 0..2*K*(rows-1)
-  std::uint8_t compression;           // kCompressionZstd
+  std::array<std::uint8_t, 8> magic;       // kMagic
+  Le16 version;                            // kFormatVersion
+  std::uint8_t rows;                       // 3..8
+  std::uint8_t cols;                       // 3..8, rows * cols <= 64
+  std::uint8_t max_pawns;                  // K, 1..cols
+  std::uint8_t value_encoding;             // kValueEncodingPlies
+  std::uint8_t index_scheme;               // kIndexSchemeRegions
+  std::uint8_t filler_rules;               // kFillerRules
+  Le64 rules_fingerprint;                  // rules_fingerprint()
+  Le64 entry_count;                        // N, entries in the index, 1..2^62
+  Le64 placement_count;                    // placements of 0..K pawns a side (informational)
+  Le32 block_entries;                      // entries per block (the last may hold fewer), 2^0..2^24
+  Le32 block_count;                        // ceil(N / block_entries)
+  Le64 file_size;                          // bytes in the whole file
+  std::uint8_t max_plies;                  // largest stored value, 0..2*K*(rows-1)
+  std::uint8_t compression;                // kCompressionZstd
   std::array<std::uint8_t, 6> reserved1;   // zero
   Le64 index_checksum;                     // checksum64 of the block index
   Le64 win_count;                          // entries that are wins for white, filler included
@@ -166,6 +166,13 @@ std::vector<std::uint8_t> encode_block_index(const std::vector<Block>& blocks);
 // exactly, each with the right number of entries.
 std::variant<std::vector<Block>, LayoutError> decode_block_index(
     std::span<const std::uint8_t> bytes, const Header& h);
+
+// Blocks needed for `entries` entries, block_entries to a block (the last
+// may hold fewer): ceil(entries / block_entries).
+constexpr std::uint64_t block_count_for(std::uint64_t entries, std::uint32_t block_entries) {
+  return entries / block_entries + (entries % block_entries != 0);
+}
+static_assert(block_count_for(281328, 1 << 16) == 5 && block_count_for(1 << 16, 1 << 16) == 1);
 
 // Byte offset of the first block: the header, then block_count DiskBlocks.
 constexpr std::uint64_t blocks_offset(std::uint32_t block_count) {

@@ -67,22 +67,17 @@ constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white, st
   return std::nullopt;
 }
 
-struct Pair {
-  std::uint64_t white;
-  std::uint64_t black;
-};
-
 // The left-right mirror class representative: of (white, black) and its
 // mirror image, the one with the smaller (white, black) pair. The value of a
 // position equals its mirror's, so only representatives are stored.
-constexpr Pair canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
+constexpr Pawns canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
   const std::uint64_t mw = mirror_files(g, white), mb = mirror_files(g, black);
-  if (mw < white || (mw == white && mb < black)) return Pair{mw, mb};
-  return Pair{white, black};
+  if (mw < white || (mw == white && mb < black)) return Pawns{mw, mb};
+  return Pawns{white, black};
 }
 
 constexpr bool is_canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
-  const Pair c = canonical(g, white, black);
+  const Pawns c = canonical(g, white, black);
   return c.white == white && c.black == black;
 }
 
