@@ -109,7 +109,8 @@ TEST(Writer, WritesAtomicallyAndLeavesNoTemporaryFiles) {
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
 }
 
-TEST(Writer, FailureNamesTheFileAndKeepsTheOldTable) {
+// (An interrupted run keeping the old table is CliGenerate.SignalLeavesTheOldTable...)
+TEST(Writer, FailureNamesTheFileAndLeavesNothing) {
   const auto dir = temp_dir();
   try {
     write_table(small_table(), dir / "missing" / "t.pawntb");
