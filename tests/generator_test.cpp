@@ -7,7 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/values.hpp"
 
 namespace pawntb {
 namespace {
@@ -60,6 +62,23 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
     ++checked;
   }
   EXPECT_GT(checked, 0);
+}
+
+// The solver flags filler entries itself (whole win-in-one runs at once);
+// the flags must match the format's definition, detail::is_filler, everywhere.
+TEST(Generator, FillerFlagsFollowTheFormatDefinition) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
+    GenerateOptions o;
+    o.geometry = g;
+    o.max_pawns = g.cols == 5 ? 3 : g.cols;
+    const SolvedTable table = solve(o);
+    const detail::Index index(g, o.max_pawns);
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const auto [white, black] = index.unrank(i);
+      ASSERT_EQ(table.filler[i] != 0, detail::is_filler(g, white, black))
+          << to_string(g) << " " << i;
+    }
+  }
 }
 
 TEST(Generator, OutputIsDeterministicForAnyThreadCount) {
