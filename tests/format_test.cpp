@@ -7,6 +7,7 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/stored.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
 
@@ -213,7 +214,9 @@ TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
   auto bad_magic = good;
   bad_magic[0] = 'X';
   EXPECT_NE(decode_error(bad_magic).find("magic"), std::string::npos);
-  EXPECT_NE(decode_error(resealed(good, 8, 2)).find("format version 2"), std::string::npos);
+  // A version 1 file (filler bytes stored) is refused by name.
+  EXPECT_NE(decode_error(resealed(good, 8, 1)).find("format version 1, this build reads 2"),
+            std::string::npos);
   EXPECT_NE(decode_error(resealed(good, 16, good[16] ^ 1)).find("rules fingerprint"),
             std::string::npos);
   EXPECT_NE(decode_error(resealed(good, 10, 9)).find("geometry"), std::string::npos);
@@ -288,6 +291,44 @@ TEST(Index, CursorSkipsRunsConsistently) {
       ASSERT_EQ(cursor.index(), walker.index());
       ASSERT_EQ(cursor.white(), walker.white());
       ASSERT_EQ(cursor.black(), walker.black());
+    }
+  }
+}
+
+}  // namespace
+}  // namespace pawntb
+
+namespace pawntb {
+namespace {
+
+// for_each_stored_span, which writer and reader both use, yields exactly the
+// entries that are not filler by the format's definition (is_filler), each
+// once and in order, over the whole index and over ranges that cut runs.
+TEST(Stored, SpansAreExactlyTheNonFillerEntries) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
+    const int k = g.cols == 5 ? 3 : g.cols;
+    const detail::Index index(g, k);
+    std::vector<bool> want(index.size());
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const auto [white, black] = index.unrank(i);
+      want[i] = !detail::is_filler(g, white, black);
+    }
+    for (const std::uint64_t step : {index.size(), std::uint64_t{4096}, std::uint64_t{7}}) {
+      std::vector<bool> got(index.size());
+      std::uint64_t next = 0, stored = 0;
+      for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
+        const std::uint64_t end = std::min(begin + step, index.size());
+        detail::for_each_stored_span(index, begin, end, [&](std::uint64_t first, std::uint64_t n) {
+          ASSERT_GE(first, std::max(next, begin));
+          ASSERT_GE(n, 1u);
+          ASSERT_LE(first + n, end);
+          for (std::uint64_t i = first; i < first + n; ++i) got[i] = true;
+          next = first + n;
+          stored += n;
+        });
+      }
+      ASSERT_EQ(got, want) << to_string(g) << " step " << step;
+      EXPECT_EQ(stored, detail::stored_count(index, 0, index.size()));
     }
   }
 }

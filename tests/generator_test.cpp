@@ -64,20 +64,42 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
   EXPECT_GT(checked, 0);
 }
 
-// The solver flags filler entries itself (whole win-in-one runs at once);
-// the flags must match the format's definition, detail::is_filler, everywhere.
-TEST(Generator, FillerFlagsFollowTheFormatDefinition) {
+// The solver's values agree with one-ply minimax over its own values at
+// every canonical entry, and its statistics count every index.
+TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
     GenerateOptions o;
     o.geometry = g;
     o.max_pawns = g.cols == 5 ? 3 : g.cols;
     const SolvedTable table = solve(o);
     const detail::Index index(g, o.max_pawns);
+    // The value of white-to-move (white, black) from the solver's entries.
+    auto value = [&](std::uint64_t white, std::uint64_t black) -> int {
+      if (!white || (black & detail::black_goal(g))) return 0;
+      const detail::Pawns c = detail::canonical(g, white, black);
+      return table.values[index.rank(c.white, c.black)];
+    };
+    std::uint64_t wins = 0;
     for (std::uint64_t i = 0; i < index.size(); ++i) {
       const auto [white, black] = index.unrank(i);
-      ASSERT_EQ(table.filler[i] != 0, detail::is_filler(g, white, black))
-          << to_string(g) << " " << i;
+      const int v = value(white, black);
+      wins += v & 1;
+      if (!detail::is_canonical(g, white, black)) continue;
+      ASSERT_EQ(v, table.values[i]);
+      const Position p{g, white, black, Side::white};
+      detail::ValueFold fold;
+      for (const Move m : legal_moves(p)) {
+        const Position next = play(p, m);
+        if (classify(next) == Status::over) {
+          fold.add(0);  // white reached row 0 or took the last black pawn
+          continue;
+        }
+        fold.add(static_cast<detail::Plies>(
+            value(detail::flip_rows(g, next.black), detail::flip_rows(g, next.white))));
+      }
+      ASSERT_EQ(table.values[i], fold.value()) << to_string(g) << " " << i;
     }
+    EXPECT_EQ(table.win_count, wins) << to_string(g);
   }
 }
 

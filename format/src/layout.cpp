@@ -138,7 +138,7 @@ std::vector<std::uint8_t> encode_block_index(const std::vector<Block>& blocks) {
     DiskBlock d{};
     d.offset.set(blocks[i].offset);
     d.compressed_size.set(blocks[i].compressed_size);
-    d.entries.set(blocks[i].entries);
+    d.stored.set(blocks[i].stored);
     d.checksum.set(blocks[i].checksum);
     std::memcpy(bytes.data() + i * sizeof(DiskBlock), &d, sizeof(DiskBlock));
   }
@@ -161,13 +161,13 @@ std::variant<std::vector<Block>, LayoutError> decode_block_index(
     Block& b = blocks[i];
     b.offset = d.offset.get();
     b.compressed_size = d.compressed_size.get();
-    b.entries = d.entries.get();
+    b.stored = d.stored.get();
     b.checksum = d.checksum.get();
     const std::uint64_t first = std::uint64_t{i} * h.block_entries;
-    const std::uint64_t want_entries =
-        std::min<std::uint64_t>(h.block_entries, h.entry_count - first);
-    if (b.offset != expected_offset || b.compressed_size == 0 || b.entries != want_entries) {
-      return fail("block " + std::to_string(i) + " has a bad offset, size or entry count");
+    b.entries =
+        static_cast<std::uint32_t>(std::min<std::uint64_t>(h.block_entries, h.entry_count - first));
+    if (b.offset != expected_offset || b.compressed_size == 0 || b.stored > b.entries) {
+      return fail("block " + std::to_string(i) + " has a bad offset, size or stored count");
     }
     expected_offset += b.compressed_size;
   }

@@ -7,23 +7,35 @@
 // increasing phi therefore finds every successor already solved, and all the
 // positions of one phi level are independent, so threads share a level.
 //
+// MEMORY. One byte per entry and nothing per position besides: an entry that
+// waits to be solved holds kUnsolved | phi (phi <= 2*K*(R-1) <= 112 < 128,
+// values <= 112 too, so the top bit tells them apart). Each chunk of
+// kChunkEntries entries keeps a 128-bit mask of the levels waiting in it, so a
+// level's scan skips the chunks without work.
+//
 // PASSES.
 //   1. index: walk every entry in order. Entries a filler rule decides
-//      (value_by_rule) get their value now; mirror images wait for their
-//      representative; every other entry goes into the bucket of its phi.
-//   2. solve: for phi = 0, 1, ..., each entry of the level folds the values of
-//      its successors (ValueFold) and writes its value and its mirror image's.
+//      (value_by_rule) get their value now; mirror images are left alone
+//      (never read: lookups go to the representative, and the writer drops
+//      them); every other entry is marked kUnsolved | phi.
+//   2. solve: for phi = 0, 1, ..., find the level's entries, rebuild their
+//      pawns (a cursor step when the last one is near, else an unrank) and
+//      fold the values of their successors (ValueFold).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <barrier>
 #include <bit>
+#include <cstring>
 #include <exception>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
 #include "pawntb/detail/index.hpp"
+#include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
 
@@ -84,7 +96,7 @@ struct SquareMaps {
   }
 };
 
-// phi of a white-to-move position (see above).
+// phi of a white-to-move position (see above), 0..2*K*(rows-1).
 int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
   int phi = 0;
   for (int r = 0; r < g.rows; ++r) {
@@ -94,61 +106,116 @@ int potential(Geometry g, std::uint64_t white, std::uint64_t black) {
   return phi;
 }
 
-// The positions of one phi level, with their pawns so that solving needs no
-// unrank.
-struct Entry {
-  std::uint64_t index;
-  std::uint64_t white;
-  std::uint64_t black;
+constexpr Plies kUnsolved = 0x80;  // top bit of a waiting entry; the low 7 bits are its phi
+static_assert(2 * kMaxSide * (kMaxSide - 1) < kUnsolved, "phi and values fit in 7 bits");
+
+constexpr std::uint64_t kChunkEntries = 1 << 12;  // entries per level mask
+constexpr std::uint64_t kBatchChunks = 16;        // chunks a thread takes at a time
+
+// The phi levels waiting in one chunk: bit phi of the 128.
+struct LevelMask {
+  std::uint64_t bits[2] = {0, 0};
+  void add(int phi) { bits[phi >> 6] |= 1ULL << (phi & 63); }
+  bool has(int phi) const { return bits[phi >> 6] >> (phi & 63) & 1; }
 };
-using Bucket = std::vector<Entry>;
+
+// Every byte equal to `byte` in the 8 bytes of x, as the top bit of each
+// such byte: x ^ byte*0x01..01 has a zero byte exactly there, and
+// ((y & 0x7F..7F) + 0x7F..7F) sets a byte's top bit iff its low 7 bits are
+// not all zero; or-ing y in catches the top bit itself.
+constexpr std::uint64_t bytes_equal_to(std::uint64_t x, std::uint8_t byte) {
+  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7FULL;
+  const std::uint64_t y = x ^ (0x0101010101010101ULL * byte);
+  return ~(((y & kLow7) + kLow7) | y | kLow7);
+}
+static_assert(bytes_equal_to(0x0081008100000000ULL, 0x81) == 0x0080008000000000ULL);
+static_assert(bytes_equal_to(0x8181818181818181ULL, 0x81) == 0x8080808080808080ULL);
+static_assert(bytes_equal_to(0x0001000100010001ULL, 0x81) == 0);
+
+// What one thread adds up while solving.
+struct Tally {
+  std::uint64_t white_wins = 0;                  // entries whose value is odd
+  std::array<std::uint64_t, kUnsolved> level{};  // entries waiting at each phi
+};
 
 class Solver {
  public:
-  Solver(const GenerateOptions& o, SolvedTable& table)
+  Solver(const GenerateOptions& o, std::vector<Plies>& values)
       : g_(o.geometry),
         index_(o.geometry, o.max_pawns),
         maps_(o.geometry),
-        values_(table.values),
-        filler_(table.filler) {}
+        values_(values),
+        masks_(detail::block_count_for(index_.size(), kChunkEntries)) {}
 
-  // Pass 1 over [begin, end): rule values now, other representatives into
-  // buckets[phi].
-  void classify(std::uint64_t begin, std::uint64_t end, std::vector<Bucket>& buckets) const {
+  const Index& index() const { return index_; }
+  std::uint64_t chunks() const { return masks_.size(); }
+
+  // Pass 1 over the chunks [first, last).
+  void classify(std::uint64_t first, std::uint64_t last, Tally& tally) {
+    const std::uint64_t n = index_.size();
+    const std::uint64_t begin = first * kChunkEntries, end = std::min(last * kChunkEntries, n);
     if (begin >= end) return;
     Index::Cursor cursor(index_, begin);
     for (;;) {
-      const std::uint64_t white = cursor.white(), black = cursor.black();
+      const std::uint64_t i = cursor.index(), white = cursor.white(), black = cursor.black();
       if (detail::wins_in_one(g_, white, black)) {
         // Win in one depends on W and B's top row only: the whole run of
         // positions differing in B's middle squares shares it.
-        const std::uint64_t i = cursor.index();
         const std::uint64_t run = std::min(cursor.run_remaining(), end - i);
-        std::fill_n(values_.begin() + i, run, Plies{1});
-        std::fill_n(filler_.begin() + i, run, std::uint8_t{1});
+        std::fill_n(values_.begin() + static_cast<std::ptrdiff_t>(i), run, Plies{1});
+        tally.white_wins += run;
         if (i + run == end) return;
         cursor.next_run();
         continue;
       }
-      if (const auto v = detail::value_by_rule(g_, white, black)) {
-        values_[cursor.index()] = *v;
-        filler_[cursor.index()] = 1;
-      } else if (!detail::is_canonical(g_, white, black)) {
-        filler_[cursor.index()] = 1;
-      } else {
-        const auto phi = static_cast<std::size_t>(potential(g_, white, black));
-        if (phi >= buckets.size()) buckets.resize(phi + 1);
-        buckets[phi].push_back(Entry{cursor.index(), white, black});
+      // No legal move: loss in 0, already the byte's value. Mirror images
+      // keep 0 too.
+      if (detail::white_can_move(g_, white, black) && detail::is_canonical(g_, white, black)) {
+        const int phi = potential(g_, white, black);
+        values_[i] = static_cast<Plies>(kUnsolved | phi);
+        masks_[i / kChunkEntries].add(phi);
+        ++tally.level[phi];
       }
-      if (cursor.index() + 1 == end) return;
+      if (i + 1 == end) return;
       cursor.next();
     }
   }
 
-  // Pass 2 for one entry: fold the successors, store the value for the entry
-  // and its mirror image.
-  void solve_entry(const Entry& entry) const {
-    const std::uint64_t white = entry.white, black = entry.black;
+  // Pass 2 for level phi over the chunks [first, last).
+  void solve_level(int phi, std::uint64_t first, std::uint64_t last, Tally& tally) {
+    const auto target = static_cast<Plies>(kUnsolved | phi);
+    const std::uint64_t n = index_.size();
+    std::optional<Index::Cursor> cursor;
+    for (std::uint64_t chunk = first; chunk < last; ++chunk) {
+      if (!masks_[chunk].has(phi)) continue;
+      const std::uint64_t begin = chunk * kChunkEntries, end = std::min(begin + kChunkEntries, n);
+      for (std::uint64_t word = begin; word < end; word += 8) {
+        std::uint64_t x = 0;
+        std::memcpy(&x, values_.data() + word, std::min<std::uint64_t>(8, end - word));
+        for (std::uint64_t hits = bytes_equal_to(x, target); hits; hits &= hits - 1) {
+          const std::uint64_t i = word + static_cast<unsigned>(std::countr_zero(hits)) / 8;
+          if (i >= end) break;
+          move_cursor(cursor, i);
+          values_[i] = solve_entry(cursor->white(), cursor->black(), tally);
+        }
+      }
+    }
+  }
+
+ private:
+  // Puts the cursor on entry i: a few steps forward when it is close behind,
+  // else a fresh one (an unrank).
+  void move_cursor(std::optional<Index::Cursor>& cursor, std::uint64_t i) const {
+    constexpr std::uint64_t kMaxSteps = 32;
+    if (cursor && cursor->index() < i && i - cursor->index() <= kMaxSteps) {
+      while (cursor->index() < i) cursor->next();
+    } else {
+      cursor.emplace(index_, i);
+    }
+  }
+
+  // The value of a waiting position from its successors' values.
+  Plies solve_entry(std::uint64_t white, std::uint64_t black, Tally& tally) const {
     const std::uint64_t empty = detail::board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
     // and their mirror images for the canonical choice.
@@ -186,22 +253,21 @@ class Solver {
       }
     }
     const Plies value = fold.value();
-    values_[entry.index] = value;
-    const std::uint64_t mirror_white_now = detail::mirror_files(g_, white);
-    const std::uint64_t mirror_black_now = detail::mirror_files(g_, black);
-    if (mirror_white_now != white || mirror_black_now != black) {
-      values_[index_.rank(mirror_white_now, mirror_black_now)] = value;
+    if (detail::mover_wins(value)) {
+      // The mirror image, a separate entry unless the position is symmetric,
+      // has the same value.
+      const bool symmetric =
+          detail::mirror_files(g_, white) == white && detail::mirror_files(g_, black) == black;
+      tally.white_wins += symmetric ? 1 : 2;
     }
+    return value;
   }
 
-  const Index& index() const { return index_; }
-
- private:
   Geometry g_;
   Index index_;
   SquareMaps maps_;
-  std::vector<std::uint8_t>& values_;
-  std::vector<std::uint8_t>& filler_;
+  std::vector<Plies>& values_;
+  std::vector<LevelMask> masks_;  // per chunk; each written only by the thread that owns the chunk
 };
 
 }  // namespace
@@ -217,10 +283,11 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
     throw GenerateError(to_string(g) + " with K = " + std::to_string(max_pawns) +
                         " has more than 2^62 positions: too large to index");
   }
-  // Value and filler bytes per entry, at most one 24-byte bucket slot per
-  // entry, and the writer's copy of the values.
+  // The value byte of every entry, and for the writer at most two copies of
+  // the compressed file (the frames and the file image), each no larger than
+  // the values. The level masks and the writer's buffers fit in the 64 MiB.
   std::uint64_t bytes = 0;
-  if (__builtin_mul_overflow(index.size(), std::uint64_t{27}, &bytes)) return UINT64_MAX;
+  if (__builtin_mul_overflow(index.size(), std::uint64_t{3}, &bytes)) return UINT64_MAX;
   return bytes + (64 << 20);
 }
 
@@ -241,41 +308,60 @@ SolvedTable solve(const GenerateOptions& options) {
   SolvedTable table;
   table.geometry = g;
   table.max_pawns = options.max_pawns;
-  const Solver solver(options, table);
+  Solver solver(options, table.values);
   const std::uint64_t n = solver.index().size();
   table.values.assign(n, 0);
-  table.filler.assign(n, 0);
 
-  // Both passes on one set of threads: pass 1 over a slice of the index per
-  // thread, then pass 2 level by level, every thread taking a share of each
-  // level and waiting at the barrier for the others before the next. A thread
+  // Both passes on one set of threads, which take batches of chunks from a
+  // shared counter: pass 1 over the whole index, then pass 2 level by level,
+  // waiting at the barrier for each other before the next level. A thread
   // that fails (or never starts) drops out of the barrier and stops the rest.
-  std::vector<std::vector<Bucket>> buckets(threads);
-  std::atomic<std::size_t> levels{0};
+  const std::uint64_t chunks = solver.chunks();
+  const std::uint64_t batches = detail::block_count_for(chunks, kBatchChunks);
+  auto batch_chunks = [&](std::uint64_t batch) {
+    return std::pair{batch * kBatchChunks, std::min((batch + 1) * kBatchChunks, chunks)};
+  };
+  std::vector<Tally> tallies(static_cast<std::size_t>(threads));
+  std::atomic<std::uint64_t> next_batch{0}, batches_done{0};
+  std::array<std::atomic<std::uint64_t>, kUnsolved> next_level_batch{};
   std::atomic<bool> failed{false};
   std::exception_ptr failure;
   std::mutex failure_mutex;
   std::barrier sync(threads);
   auto worker = [&](int part) {
     try {
-      solver.classify(n * part / threads, n * (part + 1) / threads, buckets[part]);
-      std::size_t mine = buckets[part].size(), seen = levels.load();
-      while (mine > seen && !levels.compare_exchange_weak(seen, mine)) {
+      Tally& tally = tallies[static_cast<std::size_t>(part)];
+      for (std::uint64_t b; !failed && (b = next_batch.fetch_add(1)) < batches;) {
+        const auto [first, last] = batch_chunks(b);
+        solver.classify(first, last, tally);
+        const std::uint64_t done = batches_done.fetch_add(1) + 1;
+        if (part == 0) report("index", static_cast<double>(done) / static_cast<double>(batches));
       }
       sync.arrive_and_wait();
-      for (std::size_t level = 0; level < levels.load(); ++level) {
+      std::array<std::uint64_t, kUnsolved> level_size{};
+      std::uint64_t waiting = 0;
+      for (const Tally& t : tallies) {
+        for (std::size_t phi = 0; phi < kUnsolved; ++phi) level_size[phi] += t.level[phi];
+      }
+      for (const std::uint64_t size : level_size) waiting += size;
+      std::uint64_t solved = 0;  // entries of the finished levels
+      for (std::size_t phi = 0; phi < kUnsolved; ++phi) {
+        if (level_size[phi] == 0) continue;  // every thread skips it alike
         if (failed) {
           sync.arrive_and_drop();  // the others must not wait for this thread
           return;
         }
-        if (part == 0) report("solve", static_cast<double>(level) / static_cast<double>(levels));
-        for (const auto& slice : buckets) {
-          if (level >= slice.size()) continue;
-          const auto& entries = slice[level];
-          const std::size_t begin = entries.size() * part / threads;
-          const std::size_t end = entries.size() * (part + 1) / threads;
-          for (std::size_t e = begin; e < end; ++e) solver.solve_entry(entries[e]);
+        for (std::uint64_t b; (b = next_level_batch[phi].fetch_add(1)) < batches;) {
+          const auto [first, last] = batch_chunks(b);
+          solver.solve_level(static_cast<int>(phi), first, last, tally);
+          if (part == 0) {
+            const double level_done = static_cast<double>(b) / static_cast<double>(batches);
+            report("solve", (static_cast<double>(solved) +
+                             level_done * static_cast<double>(level_size[phi])) /
+                                static_cast<double>(waiting));
+          }
         }
+        solved += level_size[phi];
         sync.arrive_and_wait();
       }
     } catch (...) {
@@ -297,15 +383,11 @@ SolvedTable solve(const GenerateOptions& options) {
                         std::to_string(started));
   }
   if (failure) std::rethrow_exception(failure);
-  buckets.clear();
 
-  for (std::uint64_t i = 0; i < n; ++i) {
-    table.win_count += detail::mover_wins(table.values[i]);
-    if (table.values[i] > table.max_plies) {
-      table.max_plies = table.values[i];
-      table.longest_index = i;
-    }
-  }
+  for (const Tally& t : tallies) table.win_count += t.white_wins;
+  const auto longest = std::max_element(table.values.begin(), table.values.end());
+  table.max_plies = *longest;
+  table.longest_index = static_cast<std::uint64_t>(longest - table.values.begin());
   report("solve", 1);
   return table;
 }

@@ -1,4 +1,4 @@
-// Table file writer: filler substitution, block compression, atomic write.
+// Table file writer: stored values, block compression, atomic write.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -12,27 +12,29 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/stored.hpp"
 #include "pawntb/generator.hpp"
 
 namespace pawntb {
 
 namespace {
 
-constexpr std::uint32_t kBlockEntries = 1 << 16;  // 64 KiB of entries per block
+constexpr std::uint32_t kBlockEntries = 1 << 18;  // index entries per block
 
-// zstd level 9: the 4x4 table is 17,966 bytes, compressed in about 3 ms; level
-// 19 would give 15,724 bytes in about 100 ms, several times the whole solve.
-constexpr int kCompressionLevel = 9;
+// zstd level 19: the frames hold only stored values, few enough that the
+// slowest standard level costs little next to the solve (FORMAT.md, section 10).
+constexpr int kCompressionLevel = 16;
 
-// The bytes to store: true values, with each filler entry replaced by the
-// previous stored byte, so filler only lengthens runs (FORMAT.md).
-std::vector<std::uint8_t> stored_bytes(const SolvedTable& table) {
-  std::vector<std::uint8_t> out(table.values.size());
-  std::uint8_t previous = 0;
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    if (!table.filler[i]) previous = table.values[i];
-    out[i] = previous;
-  }
+// The stored values of the entries [first, first + count): the values of
+// the entries that are not filler, in index order (FORMAT.md, section 7).
+std::vector<std::uint8_t> stored_values(const detail::Index& index, const SolvedTable& table,
+                                        std::uint64_t first, std::uint64_t count) {
+  std::vector<std::uint8_t> out;
+  detail::for_each_stored_span(
+      index, first, first + count, [&](std::uint64_t begin, std::uint64_t n) {
+        const auto at = table.values.begin() + static_cast<std::ptrdiff_t>(begin);
+        out.insert(out.end(), at, at + static_cast<std::ptrdiff_t>(n));
+      });
   return out;
 }
 
@@ -73,11 +75,12 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 }  // namespace
 
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
-  const std::vector<std::uint8_t> raw = stored_bytes(table);
-  const std::uint64_t n = raw.size();
+  const detail::Index index(table.geometry, table.max_pawns);
+  const std::uint64_t n = table.values.size();
   const std::uint32_t block_count = block_count_of(table);
 
   std::vector<std::vector<std::uint8_t>> frames(block_count);
+  std::vector<std::uint32_t> stored(block_count);
   std::atomic<std::uint32_t> next{0};
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
@@ -86,7 +89,9 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
       const std::uint64_t first = std::uint64_t{b} * kBlockEntries;
       const std::size_t count = std::min<std::uint64_t>(kBlockEntries, n - first);
       try {
-        frames[b] = compress({raw.data() + first, count}, kCompressionLevel);
+        const std::vector<std::uint8_t> values = stored_values(index, table, first, count);
+        stored[b] = static_cast<std::uint32_t>(values.size());
+        frames[b] = compress(values, kCompressionLevel);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
       }
@@ -107,8 +112,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   for (std::uint32_t b = 0; b < block_count; ++b) {
     blocks[b].offset = offset;
     blocks[b].compressed_size = static_cast<std::uint32_t>(frames[b].size());
-    blocks[b].entries = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(kBlockEntries, n - b * std::uint64_t{kBlockEntries}));
+    blocks[b].stored = stored[b];
     blocks[b].checksum = detail::checksum64(frames[b]);
     offset += frames[b].size();
   }

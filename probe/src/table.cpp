@@ -11,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+#include "pawntb/detail/stored.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
 #include "table_impl.hpp"
@@ -39,18 +40,39 @@ bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) 
   return true;
 }
 
-// Checks a block's frame and decompresses it into out (block.entries bytes).
-// Returns an error message, or an empty string on success.
+// Checks block b's frame, decompresses its stored values and puts them at
+// their entries in out (block.entries bytes); filler entries read 0. The
+// values are decompressed into the end of out and moved down span by span:
+// a stored entry never lands after the place its value was read from,
+// because the k-th stored entry sits at or past position k.
 // Returns a static message, or nullptr on success; allocates nothing.
-const char* decode_block(const detail::Block& block, std::span<const std::uint8_t> frame,
+const char* decode_block(const detail::Index& index, std::uint64_t first,
+                         const detail::Block& block, std::span<const std::uint8_t> frame,
                          std::uint8_t* out) noexcept {
   if (detail::checksum64(frame) != block.checksum) return "checksum mismatch";
   if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) {
     return "not exactly one zstd frame";
   }
-  const std::size_t n = ZSTD_decompress(out, block.entries, frame.data(), frame.size());
+  std::uint8_t* values = out + (block.entries - block.stored);
+  const std::size_t n = ZSTD_decompress(values, block.stored, frame.data(), frame.size());
   if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
-  if (n != block.entries) return "decompressed size is wrong";
+  if (n != block.stored) return "decompressed size is wrong";
+  std::uint64_t taken = 0, filled = 0;  // values placed; out[0..filled) final
+  bool overrun = false;
+  detail::for_each_stored_span(index, first, first + block.entries,
+                               [&](std::uint64_t begin, std::uint64_t count) {
+                                 if (overrun || taken + count > block.stored) {
+                                   overrun = true;
+                                   return;
+                                 }
+                                 const std::uint64_t at = begin - first;
+                                 std::memmove(out + at, values + taken, count);
+                                 std::memset(out + filled, 0, at - filled);
+                                 taken += count;
+                                 filled = at + count;
+                               });
+  if (overrun || taken != block.stored) return "stored count does not match the index";
+  std::memset(out + filled, 0, block.entries - filled);
   return nullptr;
 }
 
@@ -111,7 +133,9 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
     if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
-    if (decode_block(block, frame, out.get())) return nullptr;
+    if (decode_block(index, std::uint64_t{b} << block_shift, block, frame, out.get())) {
+      return nullptr;
+    }
     storage[b] = std::move(out);
   } catch (const std::bad_alloc&) {
     return nullptr;
@@ -170,8 +194,9 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
       if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
         fail(path, "cannot read block " + std::to_string(b));
       }
+      const std::uint64_t first = std::uint64_t{b} * h.block_entries;
       const char* error =
-          decode_block(block, frame, impl->entries.data() + std::uint64_t{b} * h.block_entries);
+          decode_block(impl->index, first, block, frame, impl->entries.data() + first);
       if (error) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);

@@ -21,7 +21,7 @@ class GenerateError : public std::runtime_error {
 };
 
 struct Progress {
-  const char* stage;     // "solve" (the CLI adds "compress")
+  const char* stage;     // "index", then "solve" (the CLI adds "compress")
   double fraction_done;  // 0..1 within the stage
 };
 
@@ -36,15 +36,18 @@ struct GenerateOptions {
 struct SolvedTable {
   Geometry geometry;
   int max_pawns = 0;
-  std::vector<std::uint8_t> values;  // per index: plies 0..2*K*(rows-1), odd = white (to move) wins
-  std::vector<std::uint8_t> filler;  // per index: 1 if detail::is_filler(), else 0
-  std::uint64_t win_count = 0;       // indices whose value is a win for white
-  int max_plies = 0;                 // the longest game in the table
-  std::uint64_t longest_index = 0;   // an index with value max_plies
+  // Per index: plies 0..2*K*(rows-1), odd = white (to move) wins. Exact for
+  // every canonical position (detail::is_canonical); mirror images hold 0
+  // unless a rule decides them (their value is their representative's).
+  std::vector<std::uint8_t> values;
+  std::uint64_t win_count = 0;      // indices whose true value is a win for white, all N
+  int max_plies = 0;                // the longest game in the table
+  std::uint64_t longest_index = 0;  // an index with value max_plies
 };
 
-// Bytes of memory a solve of these parameters needs: 27 per entry (value and
-// filler bytes, a worst-case 24-byte bucket slot) plus 64 MiB. Thread-safe.
+// Bytes of memory a solve and write of these parameters needs at most: 3 per
+// entry (the values, and room for the compressed file twice) plus 64 MiB.
+// Thread-safe.
 // Throws GenerateError for parameters out of range or a board too large to index.
 std::uint64_t memory_needed(Geometry g, int max_pawns);
 

@@ -38,13 +38,13 @@ using Le32 = LittleEndian<std::uint32_t>;
 using Le64 = LittleEndian<std::uint64_t>;
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {'P', 'A', 'W', 'N', 'T', 'B', 0x1A, '\n'};
-inline constexpr std::uint16_t kFormatVersion = 1;
+inline constexpr std::uint16_t kFormatVersion = 2;
 inline constexpr std::uint8_t kValueEncodingPlies = 1;  // entry = plies, odd = mover wins
 inline constexpr std::uint8_t kIndexSchemeRegions = 1;  // detail/index.hpp
 inline constexpr std::uint8_t kCompressionZstd = 1;     // each block one zstd frame
 
-// Entries whose stored byte is filler, because the probe answers them without
-// reading the table (FORMAT.md, "Filler entries").
+// Entries that are filler, left out of the blocks because the probe answers
+// them without reading the table (FORMAT.md, "Filler entries").
 enum FillerRule : std::uint8_t {
   kFillMirror = 1,    // the mirror image has the smaller (white, black) pair
   kFillWinInOne = 2,  // white can reach row 0 at once: win in 1
@@ -107,12 +107,12 @@ static_assert(offsetof(DiskHeader, header_checksum) == 120);
 struct DiskBlock {
   Le64 offset;           // byte offset of the block's zstd frame in the file
   Le32 compressed_size;  // bytes of the frame, >= 1
-  Le32 entries;          // decompressed size: entries (bytes) in the block
+  Le32 stored;           // decompressed size: the block's stored (non-filler) entries, bytes
   Le64 checksum;         // checksum64 of the frame's bytes
 };
 static_assert(sizeof(DiskBlock) == 24 && alignof(DiskBlock) == 1);
 static_assert(offsetof(DiskBlock, offset) == 0 && offsetof(DiskBlock, compressed_size) == 8);
-static_assert(offsetof(DiskBlock, entries) == 12 && offsetof(DiskBlock, checksum) == 16);
+static_assert(offsetof(DiskBlock, stored) == 12 && offsetof(DiskBlock, checksum) == 16);
 
 inline constexpr std::size_t kHeaderSize = sizeof(DiskHeader);
 
@@ -139,7 +139,8 @@ struct Header {
 struct Block {
   std::uint64_t offset = 0;
   std::uint32_t compressed_size = 0;
-  std::uint32_t entries = 0;
+  std::uint32_t stored = 0;   // values in the frame, <= entries
+  std::uint32_t entries = 0;  // index entries the block covers (not in the file)
   std::uint64_t checksum = 0;
 };
 
@@ -163,7 +164,7 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
 std::vector<std::uint8_t> encode_block_index(const std::vector<Block>& blocks);
 
 // Checks the index checksum and that the blocks tile the file after the index
-// exactly, each with the right number of entries.
+// exactly, none storing more values than the entries it covers.
 std::variant<std::vector<Block>, LayoutError> decode_block_index(
     std::span<const std::uint8_t> bytes, const Header& h);
 
