@@ -301,31 +301,36 @@ TEST(Index, CursorSkipsRunsConsistently) {
 namespace pawntb {
 namespace {
 
-// for_each_stored_span, which writer and reader both use, yields exactly the
-// entries that are not filler by the format's definition (is_filler), each
+// for_each_span, which writer and reader both use, classifies every entry as
+// the format's definitions say (is_filler, value_by_rule, is_canonical), each
 // once and in order, over the whole index and over ranges that cut runs.
-TEST(Stored, SpansAreExactlyTheNonFillerEntries) {
+TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
+  using detail::EntryKind;
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
     const int k = g.cols == 5 ? 3 : g.cols;
     const detail::Index index(g, k);
-    std::vector<bool> want(index.size());
+    std::vector<EntryKind> want(index.size());
     for (std::uint64_t i = 0; i < index.size(); ++i) {
       const auto [white, black] = index.unrank(i);
-      want[i] = !detail::is_filler(g, white, black);
+      const auto rule = detail::value_by_rule(g, white, black);
+      want[i] = !detail::is_filler(g, white, black)      ? EntryKind::stored
+                : rule == 1                              ? EntryKind::win_in_one
+                : !detail::is_canonical(g, white, black) ? EntryKind::mirror_image
+                                                         : EntryKind::no_move;
     }
     for (const std::uint64_t step : {index.size(), std::uint64_t{4096}, std::uint64_t{7}}) {
-      std::vector<bool> got(index.size());
-      std::uint64_t next = 0, stored = 0;
+      std::vector<EntryKind> got;
+      std::uint64_t stored = 0;
       for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
         const std::uint64_t end = std::min(begin + step, index.size());
-        detail::for_each_stored_span(index, begin, end, [&](std::uint64_t first, std::uint64_t n) {
-          ASSERT_GE(first, std::max(next, begin));
-          ASSERT_GE(n, 1u);
-          ASSERT_LE(first + n, end);
-          for (std::uint64_t i = first; i < first + n; ++i) got[i] = true;
-          next = first + n;
-          stored += n;
-        });
+        detail::for_each_span(index, begin, end,
+                              [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
+                                ASSERT_EQ(first, got.size());
+                                ASSERT_GE(n, 1u);
+                                ASSERT_LE(first + n, end);
+                                got.insert(got.end(), n, kind);
+                                if (kind == EntryKind::stored) stored += n;
+                              });
       }
       ASSERT_EQ(got, want) << to_string(g) << " step " << step;
       EXPECT_EQ(stored, detail::stored_count(index, 0, index.size()));

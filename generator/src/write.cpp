@@ -30,11 +30,12 @@ constexpr int kCompressionLevel = 16;
 std::vector<std::uint8_t> stored_values(const detail::Index& index, const SolvedTable& table,
                                         std::uint64_t first, std::uint64_t count) {
   std::vector<std::uint8_t> out;
-  detail::for_each_stored_span(
-      index, first, first + count, [&](std::uint64_t begin, std::uint64_t n) {
-        const auto at = table.values.begin() + static_cast<std::ptrdiff_t>(begin);
-        out.insert(out.end(), at, at + static_cast<std::ptrdiff_t>(n));
-      });
+  detail::for_each_span(index, first, first + count,
+                        [&](std::uint64_t begin, std::uint64_t n, detail::EntryKind kind) {
+                          if (kind != detail::EntryKind::stored) return;
+                          const auto at = table.values.begin() + static_cast<std::ptrdiff_t>(begin);
+                          out.insert(out.end(), at, at + static_cast<std::ptrdiff_t>(n));
+                        });
   return out;
 }
 

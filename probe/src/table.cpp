@@ -40,11 +40,12 @@ bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) 
   return true;
 }
 
-// Checks block b's frame, decompresses its stored values and puts them at
-// their entries in out (block.entries bytes); filler entries read 0. The
-// values are decompressed into the end of out and moved down span by span:
-// a stored entry never lands after the place its value was read from,
-// because the k-th stored entry sits at or past position k.
+// Checks a block's frame, decompresses its stored values and puts them at
+// their entries in out (block.entries bytes, from index `first`); entries a
+// rule decides get their value (win in one 1, no move 0), mirror images 0.
+// The values are decompressed into the end of out and moved down span by
+// span: the k-th stored entry and everything before it sit at or before
+// position k + (filler entries before it), where its value was read from.
 // Returns a static message, or nullptr on success; allocates nothing.
 const char* decode_block(const detail::Index& index, std::uint64_t first,
                          const detail::Block& block, std::span<const std::uint8_t> frame,
@@ -57,22 +58,21 @@ const char* decode_block(const detail::Index& index, std::uint64_t first,
   const std::size_t n = ZSTD_decompress(values, block.stored, frame.data(), frame.size());
   if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
   if (n != block.stored) return "decompressed size is wrong";
-  std::uint64_t taken = 0, filled = 0;  // values placed; out[0..filled) final
+  std::uint64_t taken = 0;  // stored values placed
   bool overrun = false;
-  detail::for_each_stored_span(index, first, first + block.entries,
-                               [&](std::uint64_t begin, std::uint64_t count) {
-                                 if (overrun || taken + count > block.stored) {
-                                   overrun = true;
-                                   return;
-                                 }
-                                 const std::uint64_t at = begin - first;
-                                 std::memmove(out + at, values + taken, count);
-                                 std::memset(out + filled, 0, at - filled);
-                                 taken += count;
-                                 filled = at + count;
-                               });
+  detail::for_each_span(index, first, first + block.entries,
+                        [&](std::uint64_t begin, std::uint64_t count, detail::EntryKind kind) {
+                          std::uint8_t* at = out + (begin - first);
+                          if (kind != detail::EntryKind::stored) {
+                            std::memset(at, kind == detail::EntryKind::win_in_one, count);
+                          } else if (!overrun && taken + count <= block.stored) {
+                            std::memmove(at, values + taken, count);
+                            taken += count;
+                          } else {
+                            overrun = true;
+                          }
+                        });
   if (overrun || taken != block.stored) return "stored count does not match the index";
-  std::memset(out + filled, 0, block.entries - filled);
   return nullptr;
 }
 
@@ -144,8 +144,7 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
   return storage[b].get();
 }
 
-std::optional<std::uint8_t> Table::Impl::entry(std::uint64_t i) const noexcept {
-  if (!entries.empty()) return entries[i];
+std::optional<std::uint8_t> Table::Impl::entry_from_block(std::uint64_t i) const noexcept {
   const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
   if (!block) return std::nullopt;
   return block[i & (header.block_entries - 1)];
@@ -201,6 +200,7 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
     }
     ::close(fd);
     impl->fd = -1;
+    impl->loaded_entries = impl->entries.data();
   } else {
     impl->loaded = std::vector<std::atomic<const std::uint8_t*>>(h.block_count);
     impl->storage.resize(h.block_count);
@@ -256,7 +256,7 @@ ProbeResult Table::probe(const Position& p) const noexcept {
   const Impl& t = *impl_;
   const Geometry g = t.header.geometry;
   if (p.geometry != g) return status(ProbeStatus::geometry_mismatch);
-  if ((p.white & p.black) || ((p.white | p.black) & ~detail::board_mask(g))) {
+  if ((p.white & p.black) || ((p.white | p.black) & ~t.board)) {
     return status(ProbeStatus::invalid_position);
   }
   if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
@@ -265,13 +265,15 @@ ProbeResult Table::probe(const Position& p) const noexcept {
   // The white-to-move view (colour flip for black to move).
   std::uint64_t white = p.white, black = p.black;
   if (p.to_move == Side::black) {
-    white = detail::flip_rows(g, p.black);
-    black = detail::flip_rows(g, p.white);
+    white = t.symmetry.flip(p.black);
+    black = t.symmetry.flip(p.white);
   }
-  if (white & detail::white_goal(g)) return status(ProbeStatus::invalid_position);
-  if ((black & detail::black_goal(g)) || !white) return result(p.to_move, 0);
-  if (const auto v = detail::value_by_rule(g, white, black)) return result(p.to_move, *v);
-  const detail::Pawns c = detail::canonical(g, white, black);
+  if (white & t.white_goal) return status(ProbeStatus::invalid_position);
+  if ((black & t.black_goal) || !white) return result(p.to_move, 0);
+  // Rule entries (win in one, no move) hold their values since decoding.
+  const detail::Pawns c =
+      detail::canonical(detail::Pawns{white, black},
+                        detail::Pawns{t.symmetry.mirror(white), t.symmetry.mirror(black)});
   const auto stored = t.entry(t.index.rank(c.white, c.black));
   if (!stored) return status(ProbeStatus::damaged_table);
   return result(p.to_move, *stored);

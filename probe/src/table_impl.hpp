@@ -14,17 +14,25 @@
 namespace pawntb {
 
 struct Table::Impl {
-  Impl(Geometry g, int max_pawns) : index(g, max_pawns) {}
+  Impl(Geometry g, int max_pawns)
+      : index(g, max_pawns),
+        symmetry(g),
+        board(detail::board_mask(g)),
+        white_goal(detail::white_goal(g)),
+        black_goal(detail::black_goal(g)) {}
   ~Impl();
 
   TableInfo info;
   detail::Header header;
   detail::Index index;
+  detail::BoardSymmetry symmetry;               // the header's geometry
+  std::uint64_t board, white_goal, black_goal;  // its masks (bitboard.hpp)
   std::vector<detail::Block> blocks;
   unsigned block_shift = 0;  // log2(header.block_entries)
 
   // Fully loaded tables: every entry, contiguous. Empty for lazy tables.
   std::vector<std::uint8_t> entries;
+  const std::uint8_t* loaded_entries = nullptr;  // entries.data() once all are loaded
 
   // Lazy tables: the open file and one slot per block, filled on first use.
   int fd = -1;
@@ -33,7 +41,11 @@ struct Table::Impl {
   mutable std::mutex load_mutex;
 
   // The stored byte of an index, or nullopt if its block cannot be loaded.
-  std::optional<std::uint8_t> entry(std::uint64_t i) const noexcept;
+  std::optional<std::uint8_t> entry(std::uint64_t i) const noexcept {
+    if (loaded_entries) return loaded_entries[i];
+    return entry_from_block(i);
+  }
+  std::optional<std::uint8_t> entry_from_block(std::uint64_t i) const noexcept;
   const std::uint8_t* load_block(std::uint32_t b) const noexcept;
 };
 

@@ -97,17 +97,23 @@ struct ByteRankTable {
 };
 inline constexpr ByteRankTable kByteRank{};
 
-// Colex rank of the subset `set` (bit i = element i, at most 8 members),
+// Colex rank of the subset `set` (bit i = element i, at most 8 members) of
+// the first 8 * bytes elements (bytes 1..8),
 // 0 <= result < C(n, |set|): C(s_1, 1) + C(s_2, 2) + ... + C(s_k, k).
-constexpr std::uint64_t subset_rank(std::uint64_t set) {
+// The hot paths pass a byte count fixed by the geometry, so the loop's
+// branches are always predicted.
+constexpr std::uint64_t subset_rank(std::uint64_t set, int bytes) {
   std::uint64_t rank = 0;
   int below = 0;
-  for (int j = 0; set; ++j, set >>= 8) {
+  for (int j = 0; j < bytes; ++j, set >>= 8) {
     const auto byte = static_cast<std::uint8_t>(set);
     rank += kByteRank.part[j][below][byte];
     below += std::popcount(byte);
   }
   return rank;
+}
+constexpr std::uint64_t subset_rank(std::uint64_t set) {
+  return subset_rank(set, static_cast<int>((std::bit_width(set) + 7) / 8));
 }
 
 // Inverse of subset_rank over the k-subsets of 0..n-1.
@@ -144,7 +150,14 @@ class Index {
 
   // Requires g.valid() and 1 <= max_pawns <= g.cols (checked by the callers
   // that build tables; see valid_parameters()).
-  constexpr Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
+  constexpr Index(Geometry g, int max_pawns)
+      : geometry_(g),
+        max_pawns_(max_pawns),
+        middle_(g.valid() ? (g.rows - 2) * g.cols : 0),
+        middle_bytes_((middle_ + 7) / 8),
+        home_shift_(g.valid() ? (g.rows - 1) * g.cols : 0),
+        middle_mask_(low_bits(middle_)),
+        top_mask_(g.valid() ? low_bits(g.cols) : 0) {
     const int m = middle_squares();
     std::uint64_t total = 0;
     for (int key = 0; key < kGroups; ++key) {
@@ -188,19 +201,22 @@ class Index {
 
   // The index of a position; requires contains(white, black).
   constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
-    const int cols = geometry_.cols, m = middle_squares();
-    const std::uint64_t middle = low_bits(m);
-    const std::uint64_t w_home = white >> ((geometry_.rows - 1) * cols);
-    const std::uint64_t w_mid = (white >> cols) & middle;
-    const std::uint64_t b_top = black & low_bits(cols);
-    const std::uint64_t b_mid = squeeze((black >> cols) & middle, middle & ~w_mid);
-    const int a = std::popcount(w_home), b = std::popcount(w_mid);
-    const int c = std::popcount(b_top), d = std::popcount(b_mid);
-    std::uint64_t r = subset_rank(w_home);
-    r = r * binomial(m, b) + subset_rank(w_mid);
-    r = r * binomial(cols, c) + subset_rank(b_top);
-    r = r * binomial(m - b, d) + subset_rank(b_mid);
-    return offset_[group_key(a, b, c, d)] + r;
+    // One unrolled copy per middle-region width, picked by a switch that the
+    // same table always takes the same way.
+    switch (middle_bytes_) {
+      case 1:
+        return rank_with<1>(white, black);
+      case 2:
+        return rank_with<2>(white, black);
+      case 3:
+        return rank_with<3>(white, black);
+      case 4:
+        return rank_with<4>(white, black);
+      case 5:
+        return rank_with<5>(white, black);
+      default:
+        return rank_with<6>(white, black);  // m <= 48
+    }
   }
 
   // The position with index `index`; requires index < size().
@@ -310,6 +326,25 @@ class Index {
  private:
   static constexpr std::uint64_t kMaxSize = 1ULL << 62;
 
+  // rank() for a middle region spanning MiddleBytes bytes.
+  template <int MiddleBytes>
+  constexpr std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
+    const int cols = geometry_.cols, m = middle_;
+    const std::uint64_t middle = middle_mask_;
+    const std::uint64_t w_home = white >> home_shift_;  // one byte: cols <= 8
+    const std::uint64_t w_mid = (white >> cols) & middle;
+    const std::uint64_t b_top = black & top_mask_;
+    const std::uint64_t free_mid = middle & ~w_mid;
+    const std::uint64_t b_mid = squeeze((black >> cols) & free_mid, free_mid, MiddleBytes);
+    const int a = std::popcount(w_home), b = std::popcount(w_mid);
+    const int c = std::popcount(b_top), d = std::popcount(b_mid);
+    std::uint64_t r = subset_rank(w_home, 1);
+    r = r * binomial(m, b) + subset_rank(w_mid, MiddleBytes);
+    r = r * binomial(cols, c) + subset_rank(b_top, 1);
+    r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
+    return offset_[group_key(a, b, c, d)] + r;
+  }
+
   struct Counts {
     int a, b, c, d;  // |W_H|, |W_M|, |B_T|, |B_M|, each 0..8
   };
@@ -321,10 +356,15 @@ class Index {
                   key / (kGroupSide * kGroupSide) % kGroupSide, key / kGroupSide % kGroupSide,
                   key % kGroupSide};
   }
-  constexpr int middle_squares() const { return (geometry_.rows - 2) * geometry_.cols; }
+  constexpr int middle_squares() const { return middle_; }
 
   Geometry geometry_;
-  int max_pawns_;  // K, 1..cols
+  int max_pawns_;              // K, 1..cols
+  int middle_;                 // m = (rows - 2) * cols, squares of the middle region, 1..48
+  int middle_bytes_;           // ceil(m / 8), bytes a middle-region set spans
+  int home_shift_;             // (rows - 1) * cols, the first square of the home row
+  std::uint64_t middle_mask_;  // low_bits(m)
+  std::uint64_t top_mask_;     // low_bits(cols), the top row
   bool overflow_ = false;
   std::array<std::uint64_t, kGroups + 1> offset_{};  // offset_[key]: first index of group key
 };

@@ -70,10 +70,13 @@ constexpr std::optional<Plies> value_by_rule(Geometry g, std::uint64_t white, st
 // The left-right mirror class representative: of (white, black) and its
 // mirror image, the one with the smaller (white, black) pair. The value of a
 // position equals its mirror's, so only representatives are stored.
+// The same, given the mirror image (mirror_white, mirror_black) already.
+constexpr Pawns canonical(Pawns p, Pawns mirror) {
+  if (mirror.white < p.white || (mirror.white == p.white && mirror.black < p.black)) return mirror;
+  return p;
+}
 constexpr Pawns canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
-  const std::uint64_t mw = mirror_files(g, white), mb = mirror_files(g, black);
-  if (mw < white || (mw == white && mb < black)) return Pawns{mw, mb};
-  return Pawns{white, black};
+  return canonical(Pawns{white, black}, Pawns{mirror_files(g, white), mirror_files(g, black)});
 }
 
 constexpr bool is_canonical(Geometry g, std::uint64_t white, std::uint64_t black) {
