@@ -5,7 +5,7 @@
 set -eu
 
 packages="cmake g++ make libboost-program-options-dev libzstd-dev libxxhash-dev \
-libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev"
+libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev time"
 if [ "${1:-}" = "--fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
 fi

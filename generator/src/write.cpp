@@ -75,7 +75,8 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
+                                       const std::function<void(const Progress&)>& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
   const std::uint64_t n = table.values.size();
   const std::uint32_t block_count = block_count_of(table);
@@ -85,6 +86,8 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
   std::atomic<std::uint32_t> next{0};
   std::exception_ptr failure;
   std::atomic<bool> failed{false};
+  std::atomic<std::uint32_t> done{0};
+  const std::thread::id caller = std::this_thread::get_id();
   auto worker = [&] {
     for (std::uint32_t b; (b = next.fetch_add(1)) < block_count && !failed;) {
       const std::uint64_t first = std::uint64_t{b} * kBlockEntries;
@@ -95,6 +98,10 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
         frames[b] = compress(values, kCompressionLevel);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
+        const std::uint32_t finished = done.fetch_add(1) + 1;
+        if (on_progress && std::this_thread::get_id() == caller) {
+          on_progress(Progress{"compress", static_cast<double>(finished) / block_count});
+        }
       }
     }
   };
@@ -141,7 +148,8 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads) {
 }
 
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads,
-                         void (*on_temp_file)(const char* path)) {
+                         void (*on_temp_file)(const char* path),
+                         const std::function<void(const Progress&)>& on_progress) {
   auto announce = [&](const char* temp) {
     if (on_temp_file) on_temp_file(temp);
   };
@@ -150,7 +158,7 @@ WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& 
   if (std::filesystem::is_directory(status)) {
     throw GenerateError("cannot write " + path.string() + ": it is a directory");
   }
-  const std::vector<std::uint8_t> file = encode_table(table, threads);
+  const std::vector<std::uint8_t> file = encode_table(table, threads, on_progress);
   if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
     // A device or pipe (/dev/stdout, /dev/full): no rename is possible, so
     // write straight to it and report any failure.

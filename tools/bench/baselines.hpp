@@ -12,7 +12,8 @@
 // determines the result: the side to move wins iff plies is odd.
 //
 // Header-only; namespace pawntb_baseline.
-//   alphabeta_solve(board)          -- per-case alpha-beta, 4x4, no memo
+//   classic_solve(board)            -- the classic per-case alpha-beta, 4x4
+//   alphabeta_solve(board)          -- per-case alpha-beta on bitboards, 4x4, no memo
 //   memo_minimax_domain(r, c, k)    -- memoised forward minimax over a domain
 #pragma once
 
@@ -22,15 +23,88 @@
 
 namespace pawntb_baseline {
 
-// ---------------------------------------------------------------------------
-// 1. Alpha-beta (the classic UVa 10838 solution)
-// ---------------------------------------------------------------------------
-
 struct Answer {
   bool white_wins;
   int plies;  // -1 if the position is invalid (white, to move, already has
               // a pawn on the top row)
 };
+
+// ---------------------------------------------------------------------------
+// 0. The classic contest solution: char grid, recursive negamax with
+//    alpha-beta over depth-encoded scores, moves found by scanning the grid.
+//    No bitboards, no memo. uva_classic.cpp wraps it in scanf/printf.
+// ---------------------------------------------------------------------------
+
+namespace classic {
+
+constexpr int kInf = 1000000;
+constexpr int kWin = 1000;  // a win at ply d is worth kWin - d to the winner
+
+struct Grid {
+  char b[4][5];  // rows top first; 'P' moves up (towards row 0), 'p' down
+
+  // side: 0 = white to move, 1 = black. Returns the score for the side to move.
+  int search(int side, int depth, int alpha, int beta) {
+    const char me = side == 0 ? 'P' : 'p';
+    const char op = side == 0 ? 'p' : 'P';
+    const int dir = side == 0 ? -1 : 1;
+    const int pre = side == 0 ? 1 : 2;  // the row one step from the last row
+    // Immediate win: a pawn one step from the last row that can step or capture.
+    for (int c = 0; c < 4; c++) {
+      if (b[pre][c] != me) continue;
+      const int r = pre + dir;
+      if (b[r][c] == '.') return kWin - (depth + 1);
+      if (c > 0 && b[r][c - 1] == op) return kWin - (depth + 1);
+      if (c < 3 && b[r][c + 1] == op) return kWin - (depth + 1);
+    }
+    int best = -kInf;
+    bool moved = false;
+    for (int r = 0; r < 4; r++) {
+      for (int c = 0; c < 4; c++) {
+        if (b[r][c] != me) continue;
+        const int nr = r + dir;
+        if (nr < 0 || nr > 3) continue;
+        for (int dc = -1; dc <= 1; dc++) {
+          const int nc = c + dc;
+          if (nc < 0 || nc > 3) continue;
+          if (dc == 0 ? b[nr][nc] != '.' : b[nr][nc] != op) continue;
+          const char saved = b[nr][nc];
+          b[nr][nc] = me;
+          b[r][c] = '.';
+          moved = true;
+          int v;
+          if (nr == 0 || nr == 3)
+            v = kWin - (depth + 1);
+          else
+            v = -search(1 - side, depth + 1, -beta, -alpha);
+          b[r][c] = me;
+          b[nr][nc] = saved;
+          if (v > best) best = v;
+          if (best > alpha) alpha = best;
+          if (alpha >= beta) return best;
+        }
+      }
+    }
+    if (!moved) return -(kWin - depth);  // no legal move: the side to move loses
+    return best;
+  }
+};
+
+}  // namespace classic
+
+// board: 16 chars, rows top first ('P', 'p', '.'), white to move, a
+// UVa-valid position.
+inline Answer classic_solve(const char board[16]) {
+  classic::Grid g{};
+  for (int i = 0; i < 16; ++i) g.b[i / 4][i % 4] = board[i];
+  const int s = g.search(0, 0, -classic::kInf, classic::kInf);
+  if (s > 0) return Answer{true, classic::kWin - s};
+  return Answer{false, classic::kWin + s};
+}
+
+// ---------------------------------------------------------------------------
+// 1. Alpha-beta, tuned: bitboards, the same search order and scores
+// ---------------------------------------------------------------------------
 
 namespace detail {
 

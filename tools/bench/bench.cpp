@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <random>
 
@@ -86,14 +87,37 @@ void BM_Probe(benchmark::State& state) {
 }
 BENCHMARK(BM_Probe)->Threads(1)->Threads(2)->UseRealTime();
 
-void BM_AlphaBeta(benchmark::State& state) {
-  const auto& positions = random_positions();
-  std::vector<std::array<char, 16>> boards;
-  for (const Position& p : positions) {
-    std::array<char, 16> b{};
-    for (int s = 0; s < 16; ++s) b[s] = (p.white >> s & 1) ? 'P' : (p.black >> s & 1) ? 'p' : '.';
-    boards.push_back(b);
+// The same positions as 16-char boards for the per-case searches.
+const std::vector<std::array<char, 16>>& random_boards() {
+  static const std::vector<std::array<char, 16>> boards = [] {
+    std::vector<std::array<char, 16>> out;
+    for (const Position& p : random_positions()) {
+      std::array<char, 16> b{};
+      for (int s = 0; s < 16; ++s) {
+        b[s] = (p.white >> s & 1) ? 'P' : (p.black >> s & 1) ? 'p' : '.';
+      }
+      out.push_back(b);
+    }
+    return out;
+  }();
+  return boards;
+}
+
+// Per-case alpha-beta, the classic char-grid solution (the baseline).
+void BM_ClassicAlphaBeta(benchmark::State& state) {
+  const auto& boards = random_boards();
+  std::size_t i = 0;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(
+        pawntb_baseline::classic_solve(boards[i++ & (boards.size() - 1)].data()));
   }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ClassicAlphaBeta)->UseRealTime();
+
+// Per-case alpha-beta on bitboards: the same search, tuned.
+void BM_AlphaBeta(benchmark::State& state) {
+  const auto& boards = random_boards();
   std::size_t i = 0;
   for (auto _ : state) {
     benchmark::DoNotOptimize(

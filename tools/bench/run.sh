@@ -2,16 +2,20 @@
 # Runs every benchmark in one go and prints the figures and ratios the README
 # quotes. Usage: tools/bench/run.sh [BUILD_DIR]   (default: build)
 # Needs a Release build with the benchmarks (the default configuration).
+# Takes about two minutes, most of it generating the 4x5, 5x4 and 5x5 tables.
 set -eu
+src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
 bench="$build/tools/bench"
 pawntb="$build/tools/pawntb"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-for f in "$bench/pawntb_bench" "$bench/uva_classic" "$bench/uva_alphabeta" "$bench/make_uva_input" "$pawntb"; do
+for f in "$bench/pawntb_bench" "$bench/uva_classic" "$bench/uva_alphabeta" "$bench/make_uva_input" \
+  "$bench/naive_size" "$pawntb"; do
   [ -x "$f" ] || { echo "run.sh: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
 done
+[ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time is missing: run tools/install-deps.sh" >&2; exit 2; }
 
 echo "== in-process (Google Benchmark, medians of 5) =="
 # Medians of 5 repetitions: this VM is shared and single runs are noisy.
@@ -23,34 +27,58 @@ awk -F, '
     for (k in t) printf "  %-42s %12.3f %s\n", k, t[k], u[k]
     g = t["BM_Generate/4/4/2/real_time"]; g1 = t["BM_Generate/4/4/1/real_time"]; m = t["BM_MemoMinimax/4/4/real_time"]
     printf "generate 4x4: %.1f ms (2 threads), %.1f ms (1 thread); memoized minimax 4x4: %.1f ms -> generate is %.1fx faster (%.1fx on 1 thread; target >= 20x)\n", g, g1, m, m / g, m / g1
-    p = t["BM_Probe/real_time/threads:1"]; p2 = t["BM_Probe/real_time/threads:2"]; a = t["BM_AlphaBeta/real_time"]
-    printf "probe: %.1f ns (1 thread), %.1f ns per probe with 2 threads; alpha-beta %.1f ns -> probe is %.1fx faster\n", p, p2, a, a / p
+    p = t["BM_Probe/real_time/threads:1"]; p2 = t["BM_Probe/real_time/threads:2"]
+    c = t["BM_ClassicAlphaBeta/real_time"]; a = t["BM_AlphaBeta/real_time"]
+    printf "probe: %.1f ns (1 thread; target <= 20 ns), %.1f ns per probe with 2 threads; classic alpha-beta %.1f ns -> %.1fx (target >= 300x); bitboard alpha-beta %.1f ns -> %.1fx\n", p, p2, c, c / p, a, a / p
   }' "$work/bench.csv" | sort
+
+echo "== whole process: pawntb generate, K = columns =="
+echo "| board | K | positions | time (s) | peak memory (MiB) | file (bytes) | ns per position |"
+echo "|---|---:|---:|---:|---:|---:|---:|"
+for rc in 3x3 3x4 4x3 4x4 4x5 5x4 5x5; do
+  rows=${rc%x*}; cols=${rc#*x}
+  /usr/bin/time -f "%e %M" -o "$work/time" "$pawntb" generate --rows "$rows" --cols "$cols" \
+    -o "$work/$rc.pawntb" > "$work/gen.out"
+  set -- $(cat "$work/time")
+  entries=$(sed -n 's/^generated .*: \([0-9,]*\) positions.*/\1/p' "$work/gen.out" | tr -d ,)
+  size=$(wc -c < "$work/$rc.pawntb")
+  awk -v rc="$rc" -v k="$cols" -v n="$entries" -v s="$1" -v kb="$2" -v f="$size" 'BEGIN {
+    printf "| %s | %d | %d | %.2f | %.0f | %d | %.0f |\n", rc, k, n, s, kb / 1024, f, s * 1e9 / n }'
+  [ "$rc" = 5x5 ] || rm -f "$work/$rc.pawntb"
+done
+
+echo "== compactness: the default 4x4 table against one byte per position =="
+set -- $("$bench/naive_size" "$src/data/4x4-k4.pawntb")
+awk -v raw="$1" -v naive="$2" -v file="$3" 'BEGIN {
+  printf "one byte per position, both sides to move: %d bytes, zstd -19: %d bytes; table file: %d bytes -> %.2fx smaller (target >= 6x, and <= 14 KB)\n", raw, naive, file, naive / file }'
 
 echo "== whole process: all UVa-valid 4x4 positions =="
 "$bench/make_uva_input" > "$work/uva.txt"
 "$bench/make_uva_input" --positions > "$work/positions.txt"
 cases=$(head -n 1 "$work/uva.txt")
 
-# best wall time in ms of 5 runs: best_ms OUTPUT COMMAND...
-best_ms() {
-  out=$1; shift
+# best wall time in microseconds of 5 runs: best_us INPUT OUTPUT COMMAND...
+best_us() {
+  in=$1; out=$2; shift 2
   best=""
   for i in 1 2 3 4 5; do
-    s=$(date +%s%N); "$@" > "$out"; e=$(date +%s%N)
-    ms=$(( (e - s) / 1000 ))
-    if [ -z "$best" ] || [ "$ms" -lt "$best" ]; then best=$ms; fi
+    s=$(date +%s%N); "$@" < "$in" > "$out"; e=$(date +%s%N)
+    us=$(( (e - s) / 1000 ))
+    if [ -z "$best" ] || [ "$us" -lt "$best" ]; then best=$us; fi
   done
   echo "$best"
 }
-t_tb=$(best_ms "$work/tb.out" sh -c "\"$pawntb\" uva < \"$work/uva.txt\"")
-t_classic=$(best_ms "$work/classic.out" sh -c "\"$bench/uva_classic\" < \"$work/uva.txt\"")
-t_ab=$(best_ms "$work/ab.out" sh -c "\"$bench/uva_alphabeta\" < \"$work/uva.txt\"")
+t_tb=$(best_us "$work/uva.txt" "$work/tb.out" "$pawntb" uva)
+t_classic=$(best_us "$work/uva.txt" "$work/classic.out" "$bench/uva_classic")
+t_ab=$(best_us "$work/uva.txt" "$work/ab.out" "$bench/uva_alphabeta")
 cmp -s "$work/tb.out" "$work/classic.out" || { echo "run.sh: pawntb uva and uva_classic disagree" >&2; exit 1; }
 cmp -s "$work/tb.out" "$work/ab.out" || { echo "run.sh: pawntb uva and uva_alphabeta disagree" >&2; exit 1; }
 awk -v n="$cases" -v tb="$t_tb" -v c="$t_classic" -v a="$t_ab" 'BEGIN {
-  printf "%d cases: pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx), tuned bitboard alpha-beta %.1f ms (%.1fx); target >= 30x vs classic\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
+  printf "%d cases: pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx; target >= 30x), bitboard alpha-beta %.1f ms (%.1fx)\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
 
-t_json=$(best_ms "$work/json.out" sh -c "\"$pawntb\" probe --json - < \"$work/positions.txt\"")
+t_json=$(best_us "$work/positions.txt" "$work/json.out" "$pawntb" probe --json -)
 lines=$(wc -l < "$work/json.out")
 awk -v n="$lines" -v t="$t_json" 'BEGIN { printf "pawntb probe --json -: %d positions in %.1f ms = %.2f million positions/s\n", n, t/1000, n/t }'
+
+echo "== pawntb verify on the 5x5 table =="
+/usr/bin/time -f "%e s, peak %M KiB" "$pawntb" verify "$work/5x5.pawntb" 2>&1 | tail -2

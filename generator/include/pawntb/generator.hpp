@@ -21,7 +21,7 @@ class GenerateError : public std::runtime_error {
 };
 
 struct Progress {
-  const char* stage;     // "index", then "solve" (the CLI adds "compress")
+  const char* stage;     // "index", "solve" (solve()), then "compress" (write_table())
   double fraction_done;  // 0..1 within the stage
 };
 
@@ -66,13 +66,17 @@ struct WriteSummary {
 // file is removed, `path` is untouched, and GenerateError names the file.
 // `on_temp_file`, if given, is called with the temporary file's path once it
 // exists and with nullptr once it is gone (renamed or removed), so that a
-// signal handler can remove it. Thread-safe for distinct paths; called by the
-// CLI and the tests.
+// signal handler can remove it. `on_progress`, if set, is called now and then
+// from the calling thread with stage "compress". Thread-safe for distinct
+// paths; called by the CLI and the tests.
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
-                         int threads = 0, void (*on_temp_file)(const char* path) = nullptr);
+                         int threads = 0, void (*on_temp_file)(const char* path) = nullptr,
+                         const std::function<void(const Progress&)>& on_progress = {});
 
 // The table file bytes write_table() would write (for tests and benchmarks).
 // Thread-safe; uses `threads` threads to compress (0: all cores).
-std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads = 0);
+std::vector<std::uint8_t> encode_table(
+    const SolvedTable& table, int threads = 0,
+    const std::function<void(const Progress&)>& on_progress = {});
 
 }  // namespace pawntb
