@@ -3,6 +3,7 @@
 
 #include <bit>
 #include <cstring>
+#include <memory>
 #include <variant>
 
 #include "pawntb/detail/index.hpp"
@@ -309,6 +310,7 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
     const int k = g.cols == 5 ? 3 : g.cols;
     const detail::Index index(g, k);
+    const auto symmetry = std::make_unique<detail::BoardSymmetry>(g);
     std::vector<EntryKind> want(index.size());
     for (std::uint64_t i = 0; i < index.size(); ++i) {
       const auto [white, black] = index.unrank(i);
@@ -323,7 +325,7 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
       std::uint64_t stored = 0;
       for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
         const std::uint64_t end = std::min(begin + step, index.size());
-        detail::for_each_span(index, begin, end,
+        detail::for_each_span(index, *symmetry, begin, end,
                               [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
                                 ASSERT_EQ(first, got.size());
                                 ASSERT_GE(n, 1u);
@@ -333,7 +335,7 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
                               });
       }
       ASSERT_EQ(got, want) << to_string(g) << " step " << step;
-      EXPECT_EQ(stored, detail::stored_count(index, 0, index.size()));
+      EXPECT_EQ(stored, detail::stored_count(index, *symmetry, 0, index.size()));
     }
   }
 }

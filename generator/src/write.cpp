@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <thread>
 
 #include "pawntb/detail/index.hpp"
@@ -27,10 +28,12 @@ constexpr int kCompressionLevel = 16;
 
 // The stored values of the entries [first, first + count): the values of
 // the entries that are not filler, in index order (FORMAT.md, section 7).
-std::vector<std::uint8_t> stored_values(const detail::Index& index, const SolvedTable& table,
-                                        std::uint64_t first, std::uint64_t count) {
+std::vector<std::uint8_t> stored_values(const detail::Index& index,
+                                        const detail::BoardSymmetry& symmetry,
+                                        const SolvedTable& table, std::uint64_t first,
+                                        std::uint64_t count) {
   std::vector<std::uint8_t> out;
-  detail::for_each_span(index, first, first + count,
+  detail::for_each_span(index, symmetry, first, first + count,
                         [&](std::uint64_t begin, std::uint64_t n, detail::EntryKind kind) {
                           if (kind != detail::EntryKind::stored) return;
                           const auto at = table.values.begin() + static_cast<std::ptrdiff_t>(begin);
@@ -78,6 +81,7 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
                                        const std::function<void(const Progress&)>& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
+  const auto symmetry = std::make_unique<detail::BoardSymmetry>(table.geometry);  // 32 KiB
   const std::uint64_t n = table.values.size();
   const std::uint32_t block_count = block_count_of(table);
 
@@ -93,7 +97,8 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
       const std::uint64_t first = std::uint64_t{b} * kBlockEntries;
       const std::size_t count = std::min<std::uint64_t>(kBlockEntries, n - first);
       try {
-        const std::vector<std::uint8_t> values = stored_values(index, table, first, count);
+        const std::vector<std::uint8_t> values =
+            stored_values(index, *symmetry, table, first, count);
         stored[b] = static_cast<std::uint32_t>(values.size());
         frames[b] = compress(values, kCompressionLevel);
       } catch (...) {

@@ -47,9 +47,9 @@ bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) 
 // span: the k-th stored entry and everything before it sit at or before
 // position k + (filler entries before it), where its value was read from.
 // Returns a static message, or nullptr on success; allocates nothing.
-const char* decode_block(const detail::Index& index, std::uint64_t first,
-                         const detail::Block& block, std::span<const std::uint8_t> frame,
-                         std::uint8_t* out) noexcept {
+const char* decode_block(const detail::Index& index, const detail::BoardSymmetry& symmetry,
+                         std::uint64_t first, const detail::Block& block,
+                         std::span<const std::uint8_t> frame, std::uint8_t* out) noexcept {
   if (detail::checksum64(frame) != block.checksum) return "checksum mismatch";
   if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) {
     return "not exactly one zstd frame";
@@ -60,7 +60,7 @@ const char* decode_block(const detail::Index& index, std::uint64_t first,
   if (n != block.stored) return "decompressed size is wrong";
   std::uint64_t taken = 0;  // stored values placed
   bool overrun = false;
-  detail::for_each_span(index, first, first + block.entries,
+  detail::for_each_span(index, symmetry, first, first + block.entries,
                         [&](std::uint64_t begin, std::uint64_t count, detail::EntryKind kind) {
                           std::uint8_t* at = out + (begin - first);
                           if (kind != detail::EntryKind::stored) {
@@ -133,7 +133,7 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
     if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
-    if (decode_block(index, std::uint64_t{b} << block_shift, block, frame, out.get())) {
+    if (decode_block(index, symmetry, std::uint64_t{b} << block_shift, block, frame, out.get())) {
       return nullptr;
     }
     storage[b] = std::move(out);
@@ -194,8 +194,8 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
         fail(path, "cannot read block " + std::to_string(b));
       }
       const std::uint64_t first = std::uint64_t{b} * h.block_entries;
-      const char* error =
-          decode_block(impl->index, first, block, frame, impl->entries.data() + first);
+      const char* error = decode_block(impl->index, impl->symmetry, first, block, frame,
+                                       impl->entries.data() + first);
       if (error) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);

@@ -136,9 +136,11 @@ static_assert(subset_unrank(2, 3, 4) == 0b1101);
 // (Gosper's hack): the next larger integer with the same popcount.
 //   Example: next_subset(0b0111) == 0b1011, next_subset(0b1100) == 0b10001.
 constexpr std::uint64_t next_subset(std::uint64_t set) {
-  const std::uint64_t low = set & -set;           // lowest set bit
-  const std::uint64_t ripple = set + low;         // carries the lowest run up
-  return ripple | (((set ^ ripple) >> 2) / low);  // refill the run's rest at the bottom
+  const std::uint64_t low = set & -set;    // lowest set bit
+  const std::uint64_t ripple = set + low;  // carries the lowest run up
+  // Refill the run's rest at the bottom; dividing by low = 2^ctz(set) is a
+  // shift by ctz(set).
+  return ripple | (((set ^ ripple) >> 2) >> std::countr_zero(set));
 }
 static_assert(next_subset(0b0111) == 0b1011 && next_subset(0b1100) == 0b10001);
 static_assert(subset_rank(next_subset(0b1101)) == subset_rank(0b1101) + 1);
@@ -253,8 +255,7 @@ class Index {
       b_mid_ = squeeze((p.black >> cols) & middle, middle & ~w_mid_);
       key_ = group_key(std::popcount(w_home_), std::popcount(w_mid_), std::popcount(b_top_),
                        std::popcount(b_mid_));
-      white_ = p.white;
-      black_ = p.black;
+      update_boards();
     }
     constexpr std::uint64_t index() const { return index_; }
     constexpr std::uint64_t white() const { return white_; }
@@ -262,22 +263,23 @@ class Index {
 
     // Moves to index() + 1; requires index() + 1 < size().
     constexpr void next() {
+      ++index_;
+      // Within a run only B_M changes: the common, cheap case.
+      if (advance(b_mid_, free_count_)) {
+        black_ = b_top_ | (unsqueeze(b_mid_, free_mid_) << owner_->geometry_.cols);
+        return;
+      }
       const Geometry g = owner_->geometry_;
       const int m = owner_->middle_squares();
-      ++index_;
-      if (!advance(b_mid_, m - std::popcount(w_mid_))) {
-        b_mid_ = low_bits(std::popcount(b_mid_));
-        if (!advance(b_top_, g.cols)) {
-          b_top_ = low_bits(std::popcount(b_top_));
-          if (!advance(w_mid_, m)) {
-            w_mid_ = low_bits(std::popcount(w_mid_));
-            if (!advance(w_home_, g.cols)) next_group();
-          }
+      b_mid_ = low_bits(std::popcount(b_mid_));
+      if (!advance(b_top_, g.cols)) {
+        b_top_ = low_bits(std::popcount(b_top_));
+        if (!advance(w_mid_, m)) {
+          w_mid_ = low_bits(std::popcount(w_mid_));
+          if (!advance(w_home_, g.cols)) next_group();
         }
       }
-      const std::uint64_t free_mid = low_bits(m) & ~w_mid_;
-      white_ = (w_home_ << ((g.rows - 1) * g.cols)) | (w_mid_ << g.cols);
-      black_ = b_top_ | (unsqueeze(b_mid_, free_mid) << g.cols);
+      update_boards();
     }
 
     // Entries from here to the end of the run of positions that differ only in
@@ -316,10 +318,21 @@ class Index {
       b_mid_ = low_bits(d);
     }
 
+    // white_, black_ and the free middle squares from the four subsets.
+    constexpr void update_boards() {
+      const Geometry g = owner_->geometry_;
+      free_mid_ = owner_->middle_mask_ & ~w_mid_;
+      free_count_ = owner_->middle_squares() - std::popcount(w_mid_);
+      white_ = (w_home_ << owner_->home_shift_) | (w_mid_ << g.cols);
+      black_ = b_top_ | (unsqueeze(b_mid_, free_mid_) << g.cols);
+    }
+
     const Index* owner_;
     std::uint64_t index_;
     int key_ = 0;
     std::uint64_t w_home_ = 0, w_mid_ = 0, b_top_ = 0, b_mid_ = 0;  // region-local subsets
+    std::uint64_t free_mid_ = 0;  // middle squares without white pawns
+    int free_count_ = 0;          // their number, m - |W_M|
     std::uint64_t white_ = 0, black_ = 0;
   };
 

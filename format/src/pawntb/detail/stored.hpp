@@ -31,9 +31,10 @@ enum class EntryKind : std::uint8_t {
 //   mirror_files(W) < W makes every entry of the run a mirror image.
 // Only runs with mirror_files(W) >= W are looked at entry by entry, for the
 // no-move rule and, when W is its own mirror, for mirror_files(B) < B.
+// `symmetry` must be of the index's geometry.
 template <class OnSpan>
-constexpr void for_each_span(const Index& index, std::uint64_t begin, std::uint64_t end,
-                             OnSpan&& on_span) {
+constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
+                             std::uint64_t end, OnSpan&& on_span) {
   if (begin >= end) return;
   const Geometry g = index.geometry();
   Index::Cursor cursor(index, begin);
@@ -41,7 +42,7 @@ constexpr void for_each_span(const Index& index, std::uint64_t begin, std::uint6
     const std::uint64_t first = cursor.index();
     const std::uint64_t run_end = std::min(first + cursor.run_remaining(), end);
     const std::uint64_t white = cursor.white();
-    const std::uint64_t mirror_white = mirror_files(g, white);
+    const std::uint64_t mirror_white = symmetry.mirror(white);
     if (wins_in_one(g, white, cursor.black())) {
       on_span(first, run_end - first, EntryKind::win_in_one);
     } else if (mirror_white < white) {
@@ -52,7 +53,7 @@ constexpr void for_each_span(const Index& index, std::uint64_t begin, std::uint6
       EntryKind span_kind = EntryKind::stored;
       for (;;) {
         const std::uint64_t i = cursor.index(), black = cursor.black();
-        const EntryKind kind = symmetric && mirror_files(g, black) < black ? EntryKind::mirror_image
+        const EntryKind kind = symmetric && symmetry.mirror(black) < black ? EntryKind::mirror_image
                                : !white_can_move(g, white, black)          ? EntryKind::no_move
                                                                            : EntryKind::stored;
         if (kind != span_kind) {
@@ -75,9 +76,10 @@ constexpr void for_each_span(const Index& index, std::uint64_t begin, std::uint6
 }
 
 // The number of stored entries in [begin, end).
-constexpr std::uint64_t stored_count(const Index& index, std::uint64_t begin, std::uint64_t end) {
+constexpr std::uint64_t stored_count(const Index& index, const BoardSymmetry& symmetry,
+                                     std::uint64_t begin, std::uint64_t end) {
   std::uint64_t count = 0;
-  for_each_span(index, begin, end, [&](std::uint64_t, std::uint64_t n, EntryKind kind) {
+  for_each_span(index, symmetry, begin, end, [&](std::uint64_t, std::uint64_t n, EntryKind kind) {
     if (kind == EntryKind::stored) count += n;
   });
   return count;
