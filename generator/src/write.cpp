@@ -20,11 +20,13 @@ namespace pawntb {
 
 namespace {
 
-constexpr std::uint32_t kBlockEntries = 1 << 18;  // index entries per block
+// Index entries per block: small enough that the 4x4 table's 5 blocks keep
+// both threads compressing, and that a lazy block loads in well under 1 ms.
+constexpr std::uint32_t kBlockEntries = 1 << 16;
 
-// zstd level 19: the frames hold only stored values, few enough that the
-// slowest standard level costs little next to the solve (FORMAT.md, section 10).
-constexpr int kCompressionLevel = 16;
+// zstd level 13: 13,019 bytes for 4x4 in about 6 ms; level 16 saves 500
+// bytes but doubles the time of a whole 4x4 generate (FORMAT.md, section 10).
+constexpr int kCompressionLevel = 13;
 
 // The stored values of the entries [first, first + count): the values of
 // the entries that are not filler, in index order (FORMAT.md, section 7).
