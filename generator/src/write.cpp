@@ -24,8 +24,8 @@ namespace {
 // both threads compressing, and that a lazy block loads in well under 1 ms.
 constexpr std::uint32_t kBlockEntries = 1 << 16;
 
-// zstd level 13: 13,019 bytes for 4x4 in about 6 ms; level 16 saves 500
-// bytes but doubles the time of a whole 4x4 generate (FORMAT.md, section 10).
+// zstd level 13: 13,019 bytes for 4x4 in about 6 ms; level 16 saves 226
+// bytes for about twice the compression time (FORMAT.md, section 10).
 constexpr int kCompressionLevel = 13;
 
 // The stored values of the entries [first, first + count): the values of

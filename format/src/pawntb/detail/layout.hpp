@@ -43,8 +43,8 @@ inline constexpr std::uint8_t kValueEncodingPlies = 1;  // entry = plies, odd = 
 inline constexpr std::uint8_t kIndexSchemeRegions = 1;  // detail/index.hpp
 inline constexpr std::uint8_t kCompressionZstd = 1;     // each block one zstd frame
 
-// Entries that are filler, left out of the blocks because the probe answers
-// them without reading the table (FORMAT.md, "Filler entries").
+// Entries that are filler, left out of the blocks because the reader knows
+// their values by rule or never reads them (FORMAT.md, "Filler entries").
 enum FillerRule : std::uint8_t {
   kFillMirror = 1,    // the mirror image has the smaller (white, black) pair
   kFillWinInOne = 2,  // white can reach row 0 at once: win in 1
@@ -77,7 +77,7 @@ struct DiskHeader {
   Le32 block_entries;                      // entries per block (the last may hold fewer), 2^0..2^24
   Le32 block_count;                        // ceil(N / block_entries)
   Le64 file_size;                          // bytes in the whole file
-  std::uint8_t max_plies;                  // largest stored value, 0..2*K*(rows-1)
+  std::uint8_t max_plies;                  // largest true value of an entry, 0..2*K*(rows-1)
   std::uint8_t compression;                // kCompressionZstd
   std::array<std::uint8_t, 6> reserved1;   // zero
   Le64 index_checksum;                     // checksum64 of the block index

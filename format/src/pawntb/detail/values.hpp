@@ -1,5 +1,5 @@
-// Value encoding and the rules that let the probe answer some entries without
-// reading them (their stored bytes are filler). Writer and reader share these.
+// Value encoding and the rules that decide some entries without solving them
+// (filler: not in the file; stored.hpp). Writer and reader share these.
 #pragma once
 
 #include <bit>
