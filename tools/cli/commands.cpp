@@ -23,33 +23,66 @@ namespace pawntb::cli {
 
 namespace {
 
+// A line of at most 15 bytes, copied whole (16 bytes, one move) into the
+// output, of which `size` count.
+struct ShortLine {
+  char bytes[15] = {};
+  std::uint8_t size = 0;
+};
+static_assert(sizeof(ShortLine) == 16);
+
 // Buffered stdout for answers; flushed when large and at the end.
 class Output {
  public:
+  static constexpr std::size_t kFlushAt = 1 << 16;  // bytes
+  Output() : buffer_(kFlushAt + sizeof(ShortLine)) {}
   ~Output() {
-    if (!buffer_.empty()) std::fwrite(buffer_.data(), 1, buffer_.size(), stdout);  // best effort
+    if (size_ > 0) std::fwrite(buffer_.data(), 1, size_, stdout);  // best effort
   }
   void write(std::string_view s) {
-    buffer_.append(s);
-    if (buffer_.size() > (1 << 16)) flush();
+    if (s.size() > buffer_.size() - size_) {
+      flush();
+      if (s.size() > buffer_.size()) {
+        write_out(s);
+        return;
+      }
+    }
+    std::memcpy(buffer_.data() + size_, s.data(), s.size());
+    size_ += s.size();
+    if (size_ > kFlushAt) flush();
   }
-  // Lets append(buffer, args...) write into the buffer without a temporary.
+  // Room for the whole ShortLine: size_ <= kFlushAt between calls.
+  void write(const ShortLine& line) {
+    std::memcpy(buffer_.data() + size_, &line, sizeof line);
+    size_ += line.size;
+    if (size_ > kFlushAt) flush();
+  }
+  // Lets append(text, args...) build text in a reused string.
   template <class Append, class... Args>
   void append_with(Append append, const Args&... args) {
-    append(buffer_, args...);
-    if (buffer_.size() > (1 << 16)) flush();
+    text_.clear();
+    append(text_, args...);
+    write(text_);
   }
-  // Writes what is buffered; a failed write (a full disk, a closed pipe) is a
-  // runtime failure, not silently lost answers.
+  // Writes what is buffered.
   void flush() {
-    const bool ok = std::fwrite(buffer_.data(), 1, buffer_.size(), stdout) == buffer_.size() &&
-                    std::fflush(stdout) == 0;
-    buffer_.clear();
-    if (!ok) throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
+    const std::size_t size = size_;
+    size_ = 0;
+    write_out({buffer_.data(), size});
   }
 
  private:
-  std::string buffer_;
+  // A failed write (a full disk, a closed pipe) is a runtime failure, not
+  // silently lost answers.
+  static void write_out(std::string_view s) {
+    const bool ok =
+        std::fwrite(s.data(), 1, s.size(), stdout) == s.size() && std::fflush(stdout) == 0;
+    if (!ok) throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
+  }
+
+  std::vector<char> buffer_;
+  std::size_t size_ = 0;  // bytes of buffer_ in use, at most kFlushAt between calls
+  std::string text_;
 };
 
 // Input errors on stderr, one line each as "WHERE: WHAT". After the first
@@ -275,11 +308,12 @@ int verify_command(const Options& o) {
 int uva(const Options& o) {
   const Table table = open_table(o.table);
   // The judge's line for each winner and ply count, e.g. "white (7)\n".
-  std::vector<std::string> answers[2];
+  ShortLine answers[2][256];
   for (const Side side : {Side::white, Side::black}) {
     for (int plies = 0; plies < 256; ++plies) {
-      answers[static_cast<int>(side)].push_back(std::string(side_name(side)) + " (" +
-                                                std::to_string(plies) + ")\n");
+      const std::string text = std::string(side_name(side)) + " (" + std::to_string(plies) + ")\n";
+      ShortLine& line = answers[static_cast<int>(side)][plies];
+      line.size = static_cast<std::uint8_t>(text.copy(line.bytes, sizeof line.bytes));
     }
   }
   Output out;
@@ -289,8 +323,8 @@ int uva(const Options& o) {
       in, table.info().geometry,
       [&](std::uint64_t line, const Position& p) {
         const ProbeResult r = table.probe(p);
-        check_table(table, r);
         if (!r.ok()) {
+          check_table(table, r);
           errors.report(stdin_line(line), describe(r.status));
           return;
         }

@@ -32,7 +32,7 @@ bool LineReader::fill() {
   }
   if (before_read_) before_read_();
   char* into = buffer_.data() + end_;
-  const std::size_t room = buffer_.size() - end_;
+  const std::size_t room = kBufferSize - end_;
   std::size_t n = 0;
   if (const int fd = ::fileno(in_); fd >= 0) {
     ssize_t got;

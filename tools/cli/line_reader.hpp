@@ -13,14 +13,16 @@ namespace pawntb::cli {
 
 class LineReader {
  public:
-  static constexpr std::size_t kMaxLine = 4096;  // bytes, without the line ending
+  static constexpr std::size_t kMaxLine = 4096;        // bytes, without the line ending
+  static constexpr std::size_t kBufferSize = 1 << 16;  // bytes asked of each read
+  static constexpr std::size_t kPadding = 8;           // readable bytes after buffered()
 
   // Reads `in` with read(2) when it has a file descriptor (so lines are
   // returned as soon as they arrive), else with fread. `before_read`, if set,
   // runs before every read that may block: the CLI flushes its answers there,
   // so that an interactive caller sees each answer before sending more.
   explicit LineReader(std::FILE* in, std::function<void()> before_read = {})
-      : in_(in), before_read_(std::move(before_read)), buffer_(1 << 16) {}
+      : in_(in), before_read_(std::move(before_read)), buffer_(kBufferSize + kPadding) {}
 
   struct Line {
     std::string_view text;     // without "\n" or "\r\n"; valid until the next call
@@ -33,6 +35,21 @@ class LineReader {
   bool next(Line& line);
 
   bool read_error() const { return error_; }
+
+  // For parsers that recognise whole lines in place: the bytes read but not
+  // yet returned, valid until next() or consume(). The kPadding bytes after
+  // them can be read too; their values are unspecified.
+  std::string_view buffered() const { return {buffer_.data() + begin_, end_ - begin_}; }
+
+  // Skips the first `bytes` of buffered(): `lines` whole lines, each ending
+  // in "\n", none of them the first line of the input.
+  void consume(std::size_t bytes, std::uint64_t lines) {
+    begin_ += bytes;
+    number_ += lines;
+  }
+
+  // The number of lines returned or consumed so far.
+  std::uint64_t line_count() const { return number_; }
 
  private:
   bool fill();

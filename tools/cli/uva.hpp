@@ -3,8 +3,9 @@
 // lines between boards. CRLF line endings are accepted.
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <functional>
+#include <span>
 #include <string>
 
 #include "line_reader.hpp"
@@ -17,11 +18,77 @@ struct UvaError {
   std::string message;  // what is wrong
 };
 
-// Calls on_case for each well-formed board (its first line number and the
-// position) and on_error for each problem, then carries on with the next
-// board. Returns the number of errors reported.
-std::uint64_t read_uva(LineReader& in, Geometry g,
-                       const std::function<void(std::uint64_t, const Position&)>& on_case,
-                       const std::function<void(const UvaError&)>& on_error);
+// A board to answer or a problem with the input.
+struct UvaItem {
+  std::uint64_t line = 0;  // the board's first line, or the line of the problem
+  Position position;       // the board, white to move, when error is empty
+  std::string error;       // what is wrong, or empty for a board
+};
+
+// A board parsed straight from the read buffer, white to move.
+struct UvaBoard {
+  std::uint64_t line;          // its first line
+  std::uint64_t white, black;  // bitboards
+};
+
+// Reads the input one board or problem at a time, carrying on after problems.
+class UvaReader {
+ public:
+  UvaReader(LineReader& in, Geometry g);
+
+  // The next board or problem in input order, read line by line; false at
+  // the end of the input. Gives every diagnostic.
+  bool next(UvaItem& item);
+
+  // The boards next in the read buffer if laid out exactly as the judge
+  // writes them (each after any empty lines, `rows` lines of `cols` of 'P',
+  // 'p' and '.' and "\n"), parsed in place; empty when the input does not
+  // go on so. Valid until the next call. Optional: next() alone reads the
+  // same boards, and reads on from where these end.
+  std::span<const UvaBoard> next_boards();
+
+ private:
+  bool read_count(UvaItem& item);
+  bool read_board(UvaItem& item);
+  bool next_row(LineReader::Line& line);
+
+  enum class Stage { count, boards, count_mismatch, read_error, done };
+
+  LineReader& in_;
+  Geometry g_;
+  Stage stage_ = Stage::count;
+  std::uint64_t count_ = 0, boards_ = 0;
+  bool skip_rest_of_board_ = false;  // of a board beyond the count
+  std::array<UvaBoard, 64> parsed_;  // by next_boards()
+};
+
+// Calls on_case(line, position) for each well-formed board (its first line
+// number and the position) and on_error(const UvaError&) for each problem,
+// in input order, each as soon as its last line has been read. Boards in
+// the judge's layout are parsed in the read buffer, the rest line by line.
+// Returns the number of errors reported.
+template <class OnCase, class OnError>
+std::uint64_t read_uva(LineReader& in, Geometry g, OnCase&& on_case, OnError&& on_error) {
+  UvaReader reader(in, g);
+  Position position{g, 0, 0, Side::white};
+  std::uint64_t errors = 0;
+  for (UvaItem item;;) {
+    if (const std::span<const UvaBoard> boards = reader.next_boards(); !boards.empty()) {
+      for (const UvaBoard& board : boards) {
+        position.white = board.white;
+        position.black = board.black;
+        on_case(board.line, position);
+      }
+      continue;
+    }
+    if (!reader.next(item)) return errors;
+    if (item.error.empty()) {
+      on_case(item.line, item.position);
+    } else {
+      ++errors;
+      on_error(UvaError{item.line, item.error});
+    }
+  }
+}
 
 }  // namespace pawntb::cli
