@@ -43,7 +43,7 @@ for rc in 3x3 3x4 4x3 4x4 4x5 5x4 5x5; do
   entries=$(sed -n 's/^generated .*: \([0-9,]*\) positions.*/\1/p' "$work/gen.out" | tr -d ,)
   size=$(wc -c < "$work/$rc.pawntb")
   awk -v rc="$rc" -v k="$cols" -v n="$entries" -v s="$1" -v kb="$2" -v f="$size" 'BEGIN {
-    printf "| %s | %d | %d | %.2f | %.0f | %d | %.0f |\n", rc, k, n, s, kb / 1024, f, s * 1e9 / n }'
+    printf "| %s | %d | %d | %.3f | %.0f | %d | %.0f |\n", rc, k, n, s, kb / 1024, f, s * 1e9 / n }'
   [ "$rc" = 5x5 ] || rm -f "$work/$rc.pawntb"
 done
 
