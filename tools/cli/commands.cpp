@@ -237,7 +237,8 @@ int generate(const Options& o) {
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
   const SolvedTable table = solve(options);
   progress.update("compress", 0);
-  const WriteSummary written = write_table(table, output, o.threads, note_temp_file);
+  const WriteSummary written =
+      write_table(table, output, o.threads, note_temp_file, options.on_progress);
   restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
