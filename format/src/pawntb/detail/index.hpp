@@ -201,6 +201,28 @@ class Index {
            !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
+  // rank() for a middle region spanning MiddleBytes bytes. Defined before
+  // rank() so that clang can evaluate it in constant expressions.
+ private:
+  template <int MiddleBytes>
+  constexpr std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
+    const int cols = geometry_.cols, m = middle_;
+    const std::uint64_t middle = middle_mask_;
+    const std::uint64_t w_home = white >> home_shift_;  // one byte: cols <= 8
+    const std::uint64_t w_mid = (white >> cols) & middle;
+    const std::uint64_t b_top = black & top_mask_;
+    const std::uint64_t free_mid = middle & ~w_mid;
+    const std::uint64_t b_mid = squeeze((black >> cols) & free_mid, free_mid, MiddleBytes);
+    const int a = std::popcount(w_home), b = std::popcount(w_mid);
+    const int c = std::popcount(b_top), d = std::popcount(b_mid);
+    std::uint64_t r = subset_rank(w_home, 1);
+    r = r * binomial(m, b) + subset_rank(w_mid, MiddleBytes);
+    r = r * binomial(cols, c) + subset_rank(b_top, 1);
+    r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
+    return offset_[group_key(a, b, c, d)] + r;
+  }
+
+ public:
   // The index of a position; requires contains(white, black).
   constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
     // One unrolled copy per middle-region width, picked by a switch that the
@@ -338,25 +360,6 @@ class Index {
 
  private:
   static constexpr std::uint64_t kMaxSize = 1ULL << 62;
-
-  // rank() for a middle region spanning MiddleBytes bytes.
-  template <int MiddleBytes>
-  constexpr std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
-    const int cols = geometry_.cols, m = middle_;
-    const std::uint64_t middle = middle_mask_;
-    const std::uint64_t w_home = white >> home_shift_;  // one byte: cols <= 8
-    const std::uint64_t w_mid = (white >> cols) & middle;
-    const std::uint64_t b_top = black & top_mask_;
-    const std::uint64_t free_mid = middle & ~w_mid;
-    const std::uint64_t b_mid = squeeze((black >> cols) & free_mid, free_mid, MiddleBytes);
-    const int a = std::popcount(w_home), b = std::popcount(w_mid);
-    const int c = std::popcount(b_top), d = std::popcount(b_mid);
-    std::uint64_t r = subset_rank(w_home, 1);
-    r = r * binomial(m, b) + subset_rank(w_mid, MiddleBytes);
-    r = r * binomial(cols, c) + subset_rank(b_top, 1);
-    r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
-    return offset_[group_key(a, b, c, d)] + r;
-  }
 
   struct Counts {
     int a, b, c, d;  // |W_H|, |W_M|, |B_T|, |B_M|, each 0..8
