@@ -238,14 +238,14 @@ std::vector<std::filesystem::path> Table::default_locations() {
   return places;
 }
 
-Table Table::open_default() {
+Table Table::open_default(Load load) {
   // An explicit $PAWNTB_TABLE is used or refused, never silently skipped.
-  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return open(env);
+  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return open(env, load);
   const auto places = default_locations();
   std::string tried;
   for (const auto& place : places) {
     std::error_code ec;
-    if (std::filesystem::exists(place, ec)) return open(place);
+    if (std::filesystem::exists(place, ec)) return open(place, load);
     tried += (tried.empty() ? "" : ", ") + place.string();
   }
   throw TableError("no default table found (tried " + tried +

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -9,114 +10,23 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
+#include <thread>
 #include <variant>
 
 #include "line_reader.hpp"
+#include "output.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "uva.hpp"
+#include "uva_answers.hpp"
 
 namespace pawntb::cli {
 
 namespace {
-
-// A line of at most 15 bytes, copied whole (16 bytes, one move) into the
-// output, of which `size` count.
-struct ShortLine {
-  char bytes[15] = {};
-  std::uint8_t size = 0;
-};
-static_assert(sizeof(ShortLine) == 16);
-
-// Buffered stdout for answers; flushed when large and at the end.
-class Output {
- public:
-  static constexpr std::size_t kFlushAt = 1 << 16;  // bytes
-  Output() : buffer_(kFlushAt + sizeof(ShortLine)) {}
-  ~Output() {
-    if (size_ > 0) std::fwrite(buffer_.data(), 1, size_, stdout);  // best effort
-  }
-  void write(std::string_view s) {
-    if (s.size() > buffer_.size() - size_) {
-      flush();
-      if (s.size() > buffer_.size()) {
-        write_out(s);
-        return;
-      }
-    }
-    std::memcpy(buffer_.data() + size_, s.data(), s.size());
-    size_ += s.size();
-    if (size_ > kFlushAt) flush();
-  }
-  // Room for the whole ShortLine: size_ <= kFlushAt between calls.
-  void write(const ShortLine& line) {
-    std::memcpy(buffer_.data() + size_, &line, sizeof line);
-    size_ += line.size;
-    if (size_ > kFlushAt) flush();
-  }
-  // Lets append(text, args...) build text in a reused string.
-  template <class Append, class... Args>
-  void append_with(Append append, const Args&... args) {
-    text_.clear();
-    append(text_, args...);
-    write(text_);
-  }
-  // Writes what is buffered.
-  void flush() {
-    const std::size_t size = size_;
-    size_ = 0;
-    write_out({buffer_.data(), size});
-  }
-
- private:
-  // A failed write (a full disk, a closed pipe) is a runtime failure, not
-  // silently lost answers.
-  static void write_out(std::string_view s) {
-    const bool ok =
-        std::fwrite(s.data(), 1, s.size(), stdout) == s.size() && std::fflush(stdout) == 0;
-    if (!ok) throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
-  }
-
-  std::vector<char> buffer_;
-  std::size_t size_ = 0;  // bytes of buffer_ in use, at most kFlushAt between calls
-  std::string text_;
-};
-
-// Input errors on stderr, one line each as "WHERE: WHAT". After the first
-// kShown, the rest are only counted, and one line at the end says how many.
-class ErrorLog {
- public:
-  static constexpr std::uint64_t kShown = 100;
-  ~ErrorLog() {
-    if (count_ > kShown) {
-      const std::uint64_t hidden = count_ - kShown;
-      std::fprintf(stderr, "pawntb: %llu more error%s not shown\n",
-                   static_cast<unsigned long long>(hidden), hidden == 1 ? "" : "s");
-    }
-  }
-  void report(const std::string& where, const std::string& what) {
-    if (++count_ <= kShown) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
-  }
-  std::uint64_t count() const { return count_; }
-
- private:
-  std::uint64_t count_ = 0;
-};
-
-std::string stdin_line(std::uint64_t line) {
-  return "stdin:" + std::to_string(line);
-}
-
-// A damaged block found while answering is the table's fault, not the
-// input's: stop with a runtime failure rather than skip the case.
-void check_table(const Table& table, const ProbeResult& r) {
-  if (r.status == ProbeStatus::damaged_table) {
-    throw TableError(table.info().path.string() + ": " + describe(r.status));
-  }
-}
 
 Table open_table(const std::string& path) {
   return path.empty() ? Table::open_default() : Table::open(path);
@@ -307,33 +217,27 @@ int verify_command(const Options& o) {
 }
 
 int uva(const Options& o) {
-  const Table table = open_table(o.table);
-  // The judge's line for each winner and ply count, e.g. "white (7)\n".
-  ShortLine answers[2][256];
-  for (const Side side : {Side::white, Side::black}) {
-    for (int plies = 0; plies < 256; ++plies) {
-      const std::string text = std::string(side_name(side)) + " (" + std::to_string(plies) + ")\n";
-      ShortLine& line = answers[static_cast<int>(side)][plies];
-      line.size = static_cast<std::uint8_t>(text.copy(line.bytes, sizeof line.bytes));
+  // The header alone gives the geometry to parse with; UvaAnswers opens the
+  // table again in its helper thread, which decodes it while input is read.
+  const Table header = o.table.empty() ? Table::open_default(Table::Load::on_demand)
+                                       : Table::open(o.table, Table::Load::on_demand);
+  UvaAnswers answers(header.info().path, header.info().geometry);
+  LineReader in(stdin, [&] { answers.finish(); });
+  UvaReader reader(in, header.info().geometry);
+  for (UvaItem item;;) {
+    if (const std::size_t boards = reader.next_boards(answers.room()); boards > 0) {
+      answers.added(boards);
+      continue;
+    }
+    if (!reader.next(item)) break;
+    if (item.error.empty()) {
+      answers.add_board({item.line, item.position.white, item.position.black});
+    } else {
+      answers.add_error({item.line, item.error});
     }
   }
-  Output out;
-  LineReader in(stdin, [&] { out.flush(); });
-  ErrorLog errors;
-  read_uva(
-      in, table.info().geometry,
-      [&](std::uint64_t line, const Position& p) {
-        const ProbeResult r = table.probe(p);
-        if (!r.ok()) {
-          check_table(table, r);
-          errors.report(stdin_line(line), describe(r.status));
-          return;
-        }
-        out.write(answers[static_cast<int>(r.winner)][r.plies]);
-      },
-      [&](const UvaError& e) { errors.report(stdin_line(e.line), e.message); });
-  out.flush();
-  return errors.count() ? kUsageError : kOk;
+  answers.finish();
+  return answers.error_count() ? kUsageError : kOk;
 }
 
 // Why a parsed position cannot be answered, or empty if it can.

@@ -1,5 +1,6 @@
 #include "line_reader.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -22,6 +23,14 @@ const char* find_newline(const char* text, std::size_t size) {
 }
 
 }  // namespace
+
+LineReader::LineReader(std::FILE* in, std::function<void()> before_read)
+    : in_(in), buffer_(kBufferSize + kPadding) {
+  struct stat st {};
+  const int fd = ::fileno(in);
+  const bool regular_file = fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  if (!regular_file) before_read_ = std::move(before_read);
+}
 
 bool LineReader::fill() {
   if (eof_) return false;

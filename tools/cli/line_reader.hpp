@@ -19,10 +19,10 @@ class LineReader {
 
   // Reads `in` with read(2) when it has a file descriptor (so lines are
   // returned as soon as they arrive), else with fread. `before_read`, if set,
-  // runs before every read that may block: the CLI flushes its answers there,
-  // so that an interactive caller sees each answer before sending more.
-  explicit LineReader(std::FILE* in, std::function<void()> before_read = {})
-      : in_(in), before_read_(std::move(before_read)), buffer_(kBufferSize + kPadding) {}
+  // runs before every read that may block, that is unless `in` is a regular
+  // file: the CLI writes its answers there, so that an interactive caller
+  // sees each answer before sending more.
+  explicit LineReader(std::FILE* in, std::function<void()> before_read = {});
 
   struct Line {
     std::string_view text;     // without "\n" or "\r\n"; valid until the next call

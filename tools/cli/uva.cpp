@@ -231,14 +231,18 @@ constexpr auto kBoardParsers = all_parsers(std::make_integer_sequence<int, kSide
 UvaReader::UvaReader(LineReader& in, Geometry g) : in_(in), g_(g) {}
 
 std::span<const UvaBoard> UvaReader::next_boards() {
+  return std::span(parsed_).first(next_boards(parsed_));
+}
+
+std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
   // Only boards within the count: the line-by-line reader reports the rest.
-  if (boards_ >= count_ || !g_.valid()) return {};
-  const std::size_t max = std::min<std::uint64_t>(count_ - boards_, parsed_.size());
+  if (boards_ >= count_ || !g_.valid()) return 0;
+  const std::size_t max = std::min<std::uint64_t>(count_ - boards_, out.size());
   const BoardRun run = kBoardParsers[g_.rows - kMinSide][g_.cols - kMinSide](
-      in_.buffered(), in_.line_count() + 1, std::span(parsed_).first(max));
+      in_.buffered(), in_.line_count() + 1, out.first(max));
   in_.consume(run.bytes, run.lines);
   boards_ += run.boards;
-  return std::span(parsed_).first(run.boards);
+  return run.boards;
 }
 
 bool UvaReader::next(UvaItem& item) {

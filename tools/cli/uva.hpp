@@ -46,6 +46,8 @@ class UvaReader {
   // go on so. Valid until the next call. Optional: next() alone reads the
   // same boards, and reads on from where these end.
   std::span<const UvaBoard> next_boards();
+  // The same, parsed into `out`, as many as fit; returns how many.
+  std::size_t next_boards(std::span<UvaBoard> out);
 
  private:
   bool read_count(UvaItem& item);

@@ -94,7 +94,7 @@ class Table {
   // it cannot be opened), else the first that exists of the installed data
   // directory and the source tree's data/.
   // Throws TableError naming the places tried. Thread-safe.
-  static Table open_default();
+  static Table open_default(Load load = Load::automatic);
 
   // Where open_default() would look, in order. Reads $PAWNTB_TABLE: safe to
   // call from any thread while nothing changes the environment.

@@ -313,10 +313,31 @@ class Index {
 
     // Moves to the first entry after this run; requires that one to exist.
     constexpr void next_run() {
-      const int free_mid = owner_->middle_squares() - std::popcount(w_mid_);
       const int d = std::popcount(b_mid_);
       index_ += run_remaining() - 1;
-      b_mid_ = low_bits(d) << (free_mid - d);  // the run's last subset
+      b_mid_ = low_bits(d) << (free_count_ - d);  // the run's last subset
+      next();
+    }
+
+    // Entries from here to the end of the block of positions that share W
+    // (and the group: |B_T| and |B_M|), this one included. B_T is the outer
+    // radix inside the block and B_M the inner, so the runs left after this
+    // one number C(cols, c) - 1 - rank(B_T):
+    //   (C(cols, c) - 1 - rank(B_T)) * C(m - b, d) + run_remaining().
+    constexpr std::uint64_t white_remaining() const {
+      const int cols = owner_->geometry_.cols;
+      const int c = std::popcount(b_top_), d = std::popcount(b_mid_);
+      return (binomial(cols, c) - 1 - subset_rank(b_top_)) * binomial(free_count_, d) +
+             run_remaining();
+    }
+
+    // Moves to the first entry after this W's block; requires one to exist.
+    constexpr void next_white() {
+      const int cols = owner_->geometry_.cols;
+      const int c = std::popcount(b_top_), d = std::popcount(b_mid_);
+      index_ += white_remaining() - 1;
+      b_top_ = low_bits(c) << (cols - c);         // the block's last B_T
+      b_mid_ = low_bits(d) << (free_count_ - d);  // and last B_M
       next();
     }
 

@@ -1,0 +1,101 @@
+// The answers of `pawntb uva`, worked out on two threads and written in input
+// order.
+#pragma once
+
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <filesystem>
+#include <optional>
+#include <span>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "output.hpp"
+#include "pawntb/probe.hpp"
+#include "uva.hpp"
+
+namespace pawntb::cli {
+
+// The calling thread parses the input into batches of boards and writes the
+// answers. A helper thread decodes the table while the first batches are
+// parsed, then probes each batch as it comes, a chunk at a time, and puts
+// the judge's lines for the chunk in place. When every slot holds a batch,
+// the caller probes what is left of the oldest, writes it and reuses its
+// slot, so memory stays bounded.
+//
+// Used from one thread (the helper is internal). Errors in input order go to
+// stderr: those added with add_error, and boards the table cannot answer.
+class UvaAnswers {
+ public:
+  // Starts the helper, which opens `table_path` (fully loaded if small).
+  // Boards are of geometry `g`; a table of another answers each with an error.
+  UvaAnswers(std::filesystem::path table_path, Geometry g);
+  UvaAnswers(const UvaAnswers&) = delete;
+  UvaAnswers& operator=(const UvaAnswers&) = delete;
+  ~UvaAnswers();  // stops the helper; answers not yet written are dropped
+
+  // Room for the next boards: parse into it, then call added().
+  std::span<UvaBoard> room();
+  // The first `boards` of room() hold boards now.
+  void added(std::size_t boards);
+  void add_board(const UvaBoard& board);
+  // A problem in the input, reported after the boards added before it.
+  void add_error(const UvaError& error);
+
+  // Answers and writes everything added so far, and flushes stdout. Throws
+  // TableError if the table cannot be opened or is damaged, and
+  // std::runtime_error if stdout cannot be written.
+  void finish();
+
+  std::uint64_t error_count() const { return errors_.count(); }
+
+ private:
+  static constexpr std::size_t kSlots = 4;
+  static constexpr std::size_t kBatchBoards = 1 << 14;
+  static constexpr std::size_t kChunkBoards = 1 << 10;                         // claimed at a time
+  static constexpr std::size_t kChunkText = kChunkBoards * sizeof(ShortLine);  // bytes
+  static constexpr std::uint32_t kUnanswered = ~std::uint32_t{0};  // a chunk with a failed probe
+
+  using Lines = std::array<std::array<ShortLine, 256>, 2>;  // [winner][plies]
+
+  struct Slot {
+    std::vector<UvaBoard> boards;  // kBatchBoards, of which the first `size` are in use
+    std::size_t size = 0;
+    std::vector<char> text;                // chunk c's lines from c * kChunkText on
+    std::vector<std::uint32_t> text_size;  // bytes of each chunk's lines, or kUnanswered
+    std::vector<std::pair<std::size_t, UvaError>> errors;  // each before boards[first]
+    std::atomic<std::size_t> next{0};                      // the first board not yet claimed
+    std::atomic<std::size_t> done{0};                      // boards probed
+  };
+
+  static Lines judge_lines();
+  Slot& current() { return slots_[published_batches_ % kSlots]; }
+  void publish();
+  void probe_batch(std::uint64_t batch);
+  void help(const std::filesystem::path& path);
+  void write_batch();
+  void write_slowly(const Slot& slot, std::size_t first, std::size_t last,
+                    std::vector<std::pair<std::size_t, UvaError>>::const_iterator& error);
+
+  std::array<Slot, kSlots> slots_;
+  std::uint64_t published_batches_ = 0;  // batches handed to the probing threads
+  std::uint64_t written_ = 0;            // batches written, oldest first
+  Output out_;
+  ErrorLog errors_;
+
+  // Shared with the helper.
+  const Geometry geometry_;
+  const Lines lines_;
+  std::optional<Table> table_;                  // set before ready_
+  std::exception_ptr open_error_;               // or this
+  std::atomic<bool> ready_{false};              // the table is open, or failed to open
+  std::atomic<bool> stop_{false};               // no more batches
+  std::atomic<std::uint64_t> published_{0};     // published_batches_, for the helper
+  std::atomic<std::uint64_t> helper_batch_{0};  // the batch the helper is on or waits for
+  std::thread helper_;                          // last: starts when all else is ready
+};
+
+}  // namespace pawntb::cli
