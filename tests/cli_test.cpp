@@ -73,7 +73,8 @@ struct RunOptions {
   // PAWNTB_TABLE in the child: the default table unless overridden; nullopt
   // removes it from the environment.
   std::optional<std::string> table_env = kDefaultTable.string();
-  fs::path cwd;  // the child's working directory; empty: inherited
+  fs::path cwd;                     // the child's working directory; empty: inherited
+  bool input_through_pipe = false;  // stdin a pipe the input is written into, not a file
 };
 
 std::string read_file(const fs::path& path) {
@@ -138,6 +139,11 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
   const std::string out_name = out_path.string(), err_name = err_path.string();
   const std::string cwd = options.cwd.string();
 
+  int pipe_ends[2] = {-1, -1};  // read, write
+  if (options.input_through_pipe && ::pipe(pipe_ends) != 0) {
+    ADD_FAILURE() << "pipe: " << std::strerror(errno);
+    return result;
+  }
   const pid_t pid = ::fork();
   if (pid < 0) {
     ADD_FAILURE() << "fork: " << std::strerror(errno);
@@ -145,7 +151,9 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
   }
   if (pid == 0) {
     // Only async-signal-safe calls from here on.
-    const int in = ::open(in_name.c_str(), O_RDONLY);
+    if (pipe_ends[1] >= 0) ::close(pipe_ends[1]);
+    ::signal(SIGPIPE, SIG_DFL);  // as a shell would start it
+    const int in = pipe_ends[0] >= 0 ? pipe_ends[0] : ::open(in_name.c_str(), O_RDONLY);
     const int out = ::open(out_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     const int err = ::open(err_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     if (in < 0 || out < 0 || err < 0) ::_exit(125);
@@ -157,6 +165,19 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
     ::alarm(60);  // survives exec: a hung child dies of SIGALRM
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
+  }
+  if (options.input_through_pipe) {
+    static const bool sigpipe_ignored = ::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
+    EXPECT_TRUE(sigpipe_ignored);
+    ::close(pipe_ends[0]);
+    const std::string_view input = options.input ? std::string_view(*options.input) : "";
+    for (std::size_t sent = 0; sent < input.size();) {
+      const ssize_t n = ::write(pipe_ends[1], input.data() + sent, input.size() - sent);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;  // the child stopped reading: its result says why
+      sent += static_cast<std::size_t>(n);
+    }
+    ::close(pipe_ends[1]);
   }
   int wstatus = 0;
   struct rusage usage {};
@@ -808,6 +829,79 @@ TEST(UvaReader, EveryGeometryAndMalformedBoardsAsLineByLine) {
         }
       }
     }
+  }
+}
+
+// pawntb uva answers on two threads in batches. Over many batches of mostly
+// judge-layout boards with malformed and unanswerable ones among them, from
+// a file and from a pipe, it prints what reading line by line and probing
+// one board at a time gives: every answer in order, and the errors in order.
+TEST(UvaReader, CliAnswersAsLineByLineThroughManyBatches) {
+  const pawntb::Geometry g{4, 4};
+  const pawntb::Table table = pawntb::Table::open(kDefaultTable);
+  // Boards with up to 4 pawns a side off their goal rows; now and then one
+  // with a bad square, one with 5 white pawns, or one in CRLF rows. Most
+  // chunks of answers have no error.
+  std::mt19937 rng(5);
+  const int boards = 90000;
+  UvaInput input{g, std::to_string(boards) + "\n", {}};
+  for (int b = 0; b < boards; ++b) {
+    std::string text = "................";
+    for (const char pawn : {'P', 'p'}) {
+      const int count = static_cast<int>(rng() % 5);
+      for (int placed = 0; placed < count;) {
+        const int square = static_cast<int>(rng() % 12) + (pawn == 'P' ? 4 : 0);
+        if (text[square] == '.') {
+          text[square] = pawn;
+          ++placed;
+        }
+      }
+    }
+    if (b % 2999 == 3) text[rng() % 16] = 'x';
+    if (b % 1777 == 5) text.replace(4, 5, "PPPPP");
+    const std::string end_of_row = b % 101 == 9 ? "\r\n" : "\n";
+    input.text += "\n";
+    for (int row = 0; row < 4; ++row) input.text += text.substr(4 * row, 4) + end_of_row;
+  }
+  // Boards and their answers from the line-by-line reader and the library.
+  std::string expected_out;
+  std::vector<std::string> expected_errors;
+  std::FILE* in = fmemopen(input.text.data(), input.text.size(), "rb");
+  ASSERT_NE(in, nullptr);
+  pawntb::cli::LineReader lines(in);
+  pawntb::cli::UvaReader reader(lines, g);
+  std::uint64_t answered = 0;
+  for (pawntb::cli::UvaItem item; reader.next(item);) {
+    if (!item.error.empty()) {
+      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": " + item.error);
+      continue;
+    }
+    const pawntb::ProbeResult r = table.probe(item.position);
+    if (!r.ok()) {
+      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": " +
+                                pawntb::describe(r.status));
+      continue;
+    }
+    expected_out +=
+        std::string(pawntb::side_name(r.winner)) + " (" + std::to_string(r.plies) + ")\n";
+    ++answered;
+  }
+  std::fclose(in);
+  ASSERT_GT(answered, 4u * (1u << 14));  // more than four batches hold
+  ASSERT_GT(expected_errors.size(), 50u);
+  ASSERT_LT(expected_errors.size(), 100u);  // all shown
+  std::string expected_err;
+  for (const std::string& e : expected_errors) expected_err += e + "\n";
+
+  for (const bool pipe : {false, true}) {
+    SCOPED_TRACE(pipe ? "stdin a pipe" : "stdin a file");
+    RunOptions options;
+    options.input = input.text;
+    options.input_through_pipe = pipe;
+    const RunResult r = run_cli({"uva"}, options);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_TRUE(r.out == expected_out) << "stdout differs";
+    EXPECT_EQ(r.err, expected_err);
   }
 }
 
