@@ -197,6 +197,57 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
   }
 }
 
+// probe_many gives what probe gives, position by position: over every index
+// of a table, both sides to move, with positions it refuses among them, in
+// groups of many sizes, for tables loaded whole or on demand and for middle
+// regions of one byte (4x4) and two (4x5).
+TEST(Probe, ProbeManyMatchesProbe) {
+  GenerateOptions o;
+  o.geometry = Geometry{4, 5};
+  o.max_pawns = 2;
+  const std::filesystem::path path_4x5 = temp_dir() / "4x5.pawntb";
+  write_table(solve(o), path_4x5);
+  for (const std::filesystem::path& path : {kDefaultTable, path_4x5}) {
+    for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
+      const Table table = Table::open(path, load);
+      const TableInfo& info = table.info();
+      const detail::Index index(info.geometry, info.max_pawns);
+      std::vector<Position> positions;
+      for (std::uint64_t i = 0; i < index.size(); ++i) {
+        const auto [white, black] = index.unrank(i);
+        for (const Side side : {Side::white, Side::black}) {
+          positions.push_back(Position{info.geometry, white, black, side});
+        }
+        if (i % 1000 == 0) {  // refused: overlapping, off the board, another geometry
+          positions.push_back(Position{info.geometry, white, white, Side::white});
+          positions.push_back(Position{info.geometry, white | 1ULL << 50, black, Side::black});
+          positions.push_back(Position{Geometry{3, 3}, 0, 0, Side::white});
+        }
+      }
+      for (const std::size_t group : {std::size_t{1}, std::size_t{63}, std::size_t{1000}}) {
+        std::vector<ProbeResult> results(positions.size());
+        for (std::size_t first = 0; first < positions.size(); first += group) {
+          const std::size_t count = std::min(group, positions.size() - first);
+          table.probe_many(std::span(positions).subspan(first, count),
+                           std::span(results).subspan(first, count));
+        }
+        std::uint64_t differences = 0;
+        for (std::size_t i = 0; i < positions.size(); ++i) {
+          const ProbeResult want = table.probe(positions[i]);
+          const bool same =
+              results[i].status == want.status &&
+              (!want.ok() || (results[i].winner == want.winner && results[i].plies == want.plies));
+          if (!same && differences++ < 5) {
+            ADD_FAILURE() << path << " group " << group << ": " << format_position(positions[i]);
+          }
+        }
+        EXPECT_EQ(differences, 0u);
+      }
+    }
+  }
+  std::filesystem::remove_all(path_4x5.parent_path());
+}
+
 TEST(File, RoundTripGivesTheSolvedValues) {
   GenerateOptions o;
   o.geometry = Geometry{3, 4};

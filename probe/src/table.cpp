@@ -252,15 +252,24 @@ Table Table::open_default(Load load) {
                    "); run `pawntb generate` or pass a table file");
 }
 
-ProbeResult Table::probe(const Position& p) const noexcept {
-  const Impl& t = *impl_;
+namespace {
+
+// No index: the answer is already known.
+constexpr std::uint64_t kAnswered = ~std::uint64_t{0};
+
+// Where probe() finds the value of `p` in a table whose index has
+// middle_bytes() == MiddleBytes (one copy per width, with the rank inline):
+// the index of its entry, or kAnswered with the whole answer in `answer`.
+template <int MiddleBytes>
+[[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t, const Position& p,
+                                                   ProbeResult& answer) noexcept {
   const Geometry g = t.header.geometry;
-  if (p.geometry != g) return status(ProbeStatus::geometry_mismatch);
+  if (p.geometry != g) return answer = status(ProbeStatus::geometry_mismatch), kAnswered;
   if ((p.white & p.black) || ((p.white | p.black) & ~t.board)) {
-    return status(ProbeStatus::invalid_position);
+    return answer = status(ProbeStatus::invalid_position), kAnswered;
   }
   if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
-    return status(ProbeStatus::too_many_pawns);
+    return answer = status(ProbeStatus::too_many_pawns), kAnswered;
   }
   // The white-to-move view (colour flip for black to move).
   std::uint64_t white = p.white, black = p.black;
@@ -268,15 +277,86 @@ ProbeResult Table::probe(const Position& p) const noexcept {
     white = t.symmetry.flip(p.black);
     black = t.symmetry.flip(p.white);
   }
-  if (white & t.white_goal) return status(ProbeStatus::invalid_position);
-  if ((black & t.black_goal) || !white) return result(p.to_move, 0);
+  if (white & t.white_goal) return answer = status(ProbeStatus::invalid_position), kAnswered;
+  if ((black & t.black_goal) || !white) return answer = result(p.to_move, 0), kAnswered;
   // Rule entries (win in one, no move) hold their values since decoding.
   const detail::Pawns c =
       detail::canonical(detail::Pawns{white, black},
                         detail::Pawns{t.symmetry.mirror(white), t.symmetry.mirror(black)});
-  const auto stored = t.entry(t.index.rank(c.white, c.black));
+  return t.index.rank_with<MiddleBytes>(c.white, c.black);
+}
+
+// The answer for `mover` to move from the entry at `index`.
+[[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t index,
+                                                  Side mover) noexcept {
+  const std::optional<std::uint8_t> stored = t.entry(index);
   if (!stored) return status(ProbeStatus::damaged_table);
-  return result(p.to_move, *stored);
+  return result(mover, *stored);
+}
+
+template <int MiddleBytes>
+ProbeResult probe_with(const Table::Impl& t, const Position& p) noexcept {
+  ProbeResult answer;
+  const std::uint64_t index = locate<MiddleBytes>(t, p, answer);
+  return index != kAnswered ? look_up(t, index, p.to_move) : answer;
+}
+
+// Positions a group at a time: all their indices first, then all lookups,
+// which do not wait for one another.
+template <int MiddleBytes>
+void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
+                     std::span<ProbeResult> results) noexcept {
+  constexpr std::size_t kGroup = 64;
+  std::uint64_t indices[kGroup];
+  for (std::size_t first = 0; first < positions.size(); first += kGroup) {
+    const std::size_t count = std::min(kGroup, positions.size() - first);
+    for (std::size_t i = 0; i < count; ++i) {
+      indices[i] = locate<MiddleBytes>(t, positions[first + i], results[first + i]);
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      if (indices[i] != kAnswered) {
+        results[first + i] = look_up(t, indices[i], positions[first + i].to_move);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ProbeResult Table::probe(const Position& p) const noexcept {
+  // The same table always takes the same way.
+  switch (impl_->index.middle_bytes()) {
+    case 1:
+      return probe_with<1>(*impl_, p);
+    case 2:
+      return probe_with<2>(*impl_, p);
+    case 3:
+      return probe_with<3>(*impl_, p);
+    case 4:
+      return probe_with<4>(*impl_, p);
+    case 5:
+      return probe_with<5>(*impl_, p);
+    default:
+      return probe_with<6>(*impl_, p);  // m <= 48
+  }
+}
+
+void Table::probe_many(std::span<const Position> positions,
+                       std::span<ProbeResult> results) const noexcept {
+  switch (impl_->index.middle_bytes()) {
+    case 1:
+      return probe_many_with<1>(*impl_, positions, results);
+    case 2:
+      return probe_many_with<2>(*impl_, positions, results);
+    case 3:
+      return probe_many_with<3>(*impl_, positions, results);
+    case 4:
+      return probe_many_with<4>(*impl_, positions, results);
+    case 5:
+      return probe_many_with<5>(*impl_, positions, results);
+    default:
+      return probe_many_with<6>(*impl_, positions, results);
+  }
 }
 
 namespace {

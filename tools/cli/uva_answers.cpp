@@ -97,16 +97,25 @@ void UvaAnswers::probe_batch(std::uint64_t batch) {
     char* const text = slot.text.data() + first / kChunkBoards * kChunkText;
     char* at = text;
     bool answered = true;
-    Position p{geometry_, 0, 0, Side::white};
-    for (std::size_t i = first; i < last; ++i) {
-      p.white = slot.boards[i].white;
-      p.black = slot.boards[i].black;
-      const ProbeResult r = table.probe(p);
-      answered &= r.ok();
-      // A line is at most 15 bytes: the 16 copied stay inside the chunk's text.
-      const ShortLine& line = lines_[static_cast<int>(r.winner)][r.plies];
-      std::memcpy(at, &line, sizeof line);
-      at += line.size;
+    constexpr std::size_t kGroup = 64;  // positions probed together
+    std::array<Position, kGroup> positions;
+    std::array<ProbeResult, kGroup> results;
+    positions.fill(Position{geometry_, 0, 0, Side::white});
+    for (std::size_t group = first; group < last; group += kGroup) {
+      const std::size_t count = std::min(kGroup, last - group);
+      for (std::size_t i = 0; i < count; ++i) {
+        positions[i].white = slot.boards[group + i].white;
+        positions[i].black = slot.boards[group + i].black;
+      }
+      table.probe_many(std::span(positions).first(count), results);
+      for (std::size_t i = 0; i < count; ++i) {
+        const ProbeResult& r = results[i];
+        answered &= r.ok();
+        // A line is at most 15 bytes: the 16 copied stay inside the chunk's text.
+        const ShortLine& line = lines_[static_cast<int>(r.winner)][r.plies];
+        std::memcpy(at, &line, sizeof line);
+        at += line.size;
+      }
     }
     slot.text_size[first / kChunkBoards] =
         answered ? static_cast<std::uint32_t>(at - text) : kUnanswered;

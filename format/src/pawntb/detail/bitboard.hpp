@@ -119,12 +119,17 @@ class BoardSymmetry {
     }
   }
   // Equals flip_rows(g, b) for b on the board.
-  constexpr std::uint64_t flip(std::uint64_t b) const { return image(flip_, b); }
+  [[gnu::always_inline]] constexpr std::uint64_t flip(std::uint64_t b) const {
+    return image(flip_, b);
+  }
   // Equals mirror_files(g, b) for b on the board.
-  constexpr std::uint64_t mirror(std::uint64_t b) const { return image(mirror_, b); }
+  [[gnu::always_inline]] constexpr std::uint64_t mirror(std::uint64_t b) const {
+    return image(mirror_, b);
+  }
 
  private:
-  constexpr std::uint64_t image(const std::uint64_t (&table)[8][256], std::uint64_t b) const {
+  [[gnu::always_inline]] constexpr std::uint64_t image(const std::uint64_t (&table)[8][256],
+                                                       std::uint64_t b) const {
     // Unrolled for the common sizes (a predictable switch): 9..16 squares
     // (3x3..4x4) and 17..32 (up to 5x6 and 4x8).
     if (bytes_ <= 2) return table[0][b & 0xFF] | table[1][b >> 8 & 0xFF];

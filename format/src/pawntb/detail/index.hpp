@@ -201,11 +201,15 @@ class Index {
            !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
-  // rank() for a middle region spanning MiddleBytes bytes. Defined before
-  // rank() so that clang can evaluate it in constant expressions.
- private:
+  // Bytes a set of middle-region squares spans, ceil(m / 8): 1..6.
+  constexpr int middle_bytes() const { return middle_bytes_; }
+
+  // rank() for an index with middle_bytes() == MiddleBytes, for callers that
+  // pick the width once for many ranks. Defined before rank() so that clang
+  // can evaluate it in constant expressions.
   template <int MiddleBytes>
-  constexpr std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
+  [[gnu::always_inline]] constexpr std::uint64_t rank_with(std::uint64_t white,
+                                                           std::uint64_t black) const {
     const int cols = geometry_.cols, m = middle_;
     const std::uint64_t middle = middle_mask_;
     const std::uint64_t w_home = white >> home_shift_;  // one byte: cols <= 8
@@ -222,7 +226,6 @@ class Index {
     return offset_[group_key(a, b, c, d)] + r;
   }
 
- public:
   // The index of a position; requires contains(white, black).
   constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
     // One unrolled copy per middle-region width, picked by a switch that the
