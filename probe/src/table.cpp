@@ -47,15 +47,17 @@ bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) 
 // span: the k-th stored entry and everything before it sit at or before
 // position k + (filler entries before it), where its value was read from.
 // Returns a static message, or nullptr on success; allocates nothing.
-const char* decode_block(const detail::Index& index, const detail::BoardSymmetry& symmetry,
-                         std::uint64_t first, const detail::Block& block,
-                         std::span<const std::uint8_t> frame, std::uint8_t* out) noexcept {
+const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
+                         const detail::BoardSymmetry& symmetry, std::uint64_t first,
+                         const detail::Block& block, std::span<const std::uint8_t> frame,
+                         std::uint8_t* out) noexcept {
   if (detail::checksum64(frame) != block.checksum) return "checksum mismatch";
   if (ZSTD_findFrameCompressedSize(frame.data(), frame.size()) != frame.size()) {
     return "not exactly one zstd frame";
   }
   std::uint8_t* values = out + (block.entries - block.stored);
-  const std::size_t n = ZSTD_decompress(values, block.stored, frame.data(), frame.size());
+  const std::size_t n =
+      ZSTD_decompressDCtx(zstd, values, block.stored, frame.data(), frame.size());
   if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
   if (n != block.stored) return "decompressed size is wrong";
   std::uint64_t taken = 0;  // stored values placed
@@ -133,7 +135,8 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
     if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
-    if (decode_block(index, symmetry, std::uint64_t{b} << block_shift, block, frame, out.get())) {
+    if (decode_block(zstd.get(), index, symmetry, std::uint64_t{b} << block_shift, block, frame,
+                     out.get())) {
       return nullptr;
     }
     storage[b] = std::move(out);
@@ -183,6 +186,8 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
   auto blocks = detail::decode_block_index(index_bytes, h);
   if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
   impl->blocks = std::move(std::get<std::vector<detail::Block>>(blocks));
+  impl->zstd.reset(ZSTD_createDCtx());
+  if (!impl->zstd) throw std::bad_alloc();
 
   if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     impl->entries.resize(h.entry_count);
@@ -194,8 +199,8 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
         fail(path, "cannot read block " + std::to_string(b));
       }
       const std::uint64_t first = std::uint64_t{b} * h.block_entries;
-      const char* error = decode_block(impl->index, impl->symmetry, first, block, frame,
-                                       impl->entries.data() + first);
+      const char* error = decode_block(impl->zstd.get(), impl->index, impl->symmetry, first,
+                                       block, frame, impl->entries.data() + first);
       if (error) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);

@@ -7,6 +7,8 @@
 #include <optional>
 #include <vector>
 
+#include <zstd.h>
+
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/probe.hpp"
@@ -33,6 +35,12 @@ struct Table::Impl {
   // Fully loaded tables: every entry, contiguous. Empty for lazy tables.
   std::vector<std::uint8_t> entries;
   const std::uint8_t* loaded_entries = nullptr;  // entries.data() once all are loaded
+
+  // One decompression context for every block: made once, not per block.
+  struct FreeZstd {
+    void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
+  };
+  std::unique_ptr<ZSTD_DCtx, FreeZstd> zstd;  // used under load_mutex once open
 
   // Lazy tables: the open file and one slot per block, filled on first use.
   int fd = -1;

@@ -24,13 +24,7 @@ void wait_for_change(const std::atomic<T>& value, T old) {
 UvaAnswers::UvaAnswers(std::filesystem::path table_path, Geometry g)
     : geometry_(g),
       lines_(judge_lines()),
-      helper_([this, path = std::move(table_path)] { help(path); }) {
-  for (Slot& slot : slots_) {
-    slot.boards.resize(kBatchBoards);
-    slot.text.resize(kBatchBoards / kChunkBoards * kChunkText);
-    slot.text_size.resize(kBatchBoards / kChunkBoards);
-  }
-}
+      helper_([this, path = std::move(table_path)] { help(path); }) {}
 
 UvaAnswers::~UvaAnswers() {
   stop_.store(true);
@@ -54,7 +48,11 @@ UvaAnswers::Lines UvaAnswers::judge_lines() {
 
 std::span<UvaBoard> UvaAnswers::room() {
   Slot& slot = current();
-  return std::span(slot.boards).subspan(slot.size);
+  if (!slot.boards) {
+    slot.boards.reset(new UvaBoard[kBatchBoards]);
+    slot.text.reset(new char[kBatchBoards / kChunkBoards * kChunkText]);
+  }
+  return std::span(slot.boards.get(), kBatchBoards).subspan(slot.size);
 }
 
 void UvaAnswers::added(std::size_t boards) {
@@ -94,7 +92,7 @@ void UvaAnswers::probe_batch(std::uint64_t batch) {
   const Table& table = *table_;
   for (std::size_t first; (first = slot.next.fetch_add(kChunkBoards)) < slot.size;) {
     const std::size_t last = std::min(first + kChunkBoards, slot.size);
-    char* const text = slot.text.data() + first / kChunkBoards * kChunkText;
+    char* const text = slot.text.get() + first / kChunkBoards * kChunkText;
     char* at = text;
     bool answered = true;
     constexpr std::size_t kGroup = 64;  // positions probed together
@@ -161,7 +159,7 @@ void UvaAnswers::write_batch() {
     const std::uint32_t size = slot.text_size[first / kChunkBoards];
     const bool errors_here = error != slot.errors.end() && error->first < last;
     if (size != kUnanswered && !errors_here) {
-      out_.write(std::string_view(slot.text.data() + first / kChunkBoards * kChunkText, size));
+      out_.write(std::string_view(slot.text.get() + first / kChunkBoards * kChunkText, size));
     } else {
       write_slowly(slot, first, last, error);
     }

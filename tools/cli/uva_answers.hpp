@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <exception>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <thread>
@@ -62,13 +63,14 @@ class UvaAnswers {
   using Lines = std::array<std::array<ShortLine, 256>, 2>;  // [winner][plies]
 
   struct Slot {
-    std::vector<UvaBoard> boards;  // kBatchBoards, of which the first `size` are in use
+    // Allocated on first use, and not cleared: pages are touched as used.
+    std::unique_ptr<UvaBoard[]> boards;  // kBatchBoards, of which the first `size` are in use
     std::size_t size = 0;
-    std::vector<char> text;                // chunk c's lines from c * kChunkText on
-    std::vector<std::uint32_t> text_size;  // bytes of each chunk's lines, or kUnanswered
-    std::vector<std::pair<std::size_t, UvaError>> errors;  // each before boards[first]
-    std::atomic<std::size_t> next{0};                      // the first board not yet claimed
-    std::atomic<std::size_t> done{0};                      // boards probed
+    std::unique_ptr<char[]> text;  // chunk c's lines from c * kChunkText on
+    std::array<std::uint32_t, kBatchBoards / kChunkBoards> text_size;  // bytes, or kUnanswered
+    std::vector<std::pair<std::size_t, UvaError>> errors;              // each before boards[first]
+    std::atomic<std::size_t> next{0};  // the first board not yet claimed
+    std::atomic<std::size_t> done{0};  // boards probed
   };
 
   static Lines judge_lines();
