@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 for f in "$bench/pawntb_bench" "$bench/uva_classic" "$bench/uva_alphabeta" "$bench/make_uva_input" \
-  "$bench/naive_size" "$pawntb"; do
+  "$bench/naive_size" "$bench/wall_time" "$pawntb"; do
   [ -x "$f" ] || { echo "run.sh: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time is missing: run tools/install-deps.sh" >&2; exit 2; }
@@ -28,8 +28,9 @@ awk -F, '
     g = t["BM_Generate/4/4/2/real_time"]; g1 = t["BM_Generate/4/4/1/real_time"]; m = t["BM_MemoMinimax/4/4/real_time"]
     printf "generate 4x4: %.1f ms (2 threads), %.1f ms (1 thread); memoized minimax 4x4: %.1f ms -> generate is %.1fx faster (%.1fx on 1 thread; target >= 20x)\n", g, g1, m, m / g, m / g1
     p = t["BM_Probe/real_time/threads:1"]; p2 = t["BM_Probe/real_time/threads:2"]
+    pm = t["BM_ProbeMany/real_time/threads:1"] / 64
     c = t["BM_ClassicAlphaBeta/real_time"]; a = t["BM_AlphaBeta/real_time"]
-    printf "probe: %.1f ns (1 thread; target <= 20 ns), %.1f ns per probe with 2 threads; classic alpha-beta %.1f ns -> %.1fx (target >= 300x); bitboard alpha-beta %.1f ns -> %.1fx\n", p, p2, c, c / p, a, a / p
+    printf "probe: %.1f ns (1 thread; target <= 20 ns), %.1f ns per probe with 2 threads, %.1f ns per probe with probe_many; classic alpha-beta %.1f ns -> %.1fx (target >= 300x); bitboard alpha-beta %.1f ns -> %.1fx\n", p, p2, pm, c, c / p, a, a / p
   }' "$work/bench.csv" | sort
 
 echo "== whole process: pawntb generate, K = columns =="
@@ -57,26 +58,29 @@ echo "== whole process: all UVa-valid 4x4 positions =="
 "$bench/make_uva_input" --positions > "$work/positions.txt"
 cases=$(head -n 1 "$work/uva.txt")
 
-# best wall time in microseconds of 5 runs: best_us INPUT OUTPUT COMMAND...
-best_us() {
-  in=$1; out=$2; shift 2
-  best=""
-  for i in 1 2 3 4 5; do
-    s=$(date +%s%N); "$@" < "$in" > "$out"; e=$(date +%s%N)
-    us=$(( (e - s) / 1000 ))
-    if [ -z "$best" ] || [ "$us" -lt "$best" ]; then best=$us; fi
-  done
-  echo "$best"
+# Median wall time in microseconds of 11 runs, each started without a shell
+# (wall_time): median_us INPUT OUTPUT COMMAND...
+median_us() {
+  set -- $("$bench/wall_time" 11 "$@")
+  echo "$1"
 }
-t_tb=$(best_us "$work/uva.txt" "$work/tb.out" "$pawntb" uva)
-t_classic=$(best_us "$work/uva.txt" "$work/classic.out" "$bench/uva_classic")
-t_ab=$(best_us "$work/uva.txt" "$work/ab.out" "$bench/uva_alphabeta")
+t_tb=$(median_us "$work/uva.txt" "$work/tb.out" "$pawntb" uva)
+t_classic=$(median_us "$work/uva.txt" "$work/classic.out" "$bench/uva_classic")
+t_ab=$(median_us "$work/uva.txt" "$work/ab.out" "$bench/uva_alphabeta")
 cmp -s "$work/tb.out" "$work/classic.out" || { echo "run.sh: pawntb uva and uva_classic disagree" >&2; exit 1; }
 cmp -s "$work/tb.out" "$work/ab.out" || { echo "run.sh: pawntb uva and uva_alphabeta disagree" >&2; exit 1; }
 awk -v n="$cases" -v tb="$t_tb" -v c="$t_classic" -v a="$t_ab" 'BEGIN {
-  printf "%d cases: pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx; target >= 30x), bitboard alpha-beta %.1f ms (%.1fx)\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
+  printf "%d cases (medians of 11 runs): pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx; target >= 30x), bitboard alpha-beta %.1f ms (%.1fx)\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
+# What any run costs here: starting a process, and pawntb uva with no cases
+# (start-up and table load); and copying the input with cat.
+printf '0\n' > "$work/none.txt"
+t_true=$(median_us "$work/none.txt" /dev/null /bin/true)
+t_none=$(median_us "$work/none.txt" /dev/null "$pawntb" uva)
+t_cat=$(median_us "$work/uva.txt" /dev/null cat)
+awk -v t="$t_true" -v z="$t_none" -v k="$t_cat" 'BEGIN {
+  printf "floor: /bin/true %.1f ms, pawntb uva on no cases %.1f ms, cat of the input %.1f ms\n", t/1000, z/1000, k/1000 }'
 
-t_json=$(best_us "$work/positions.txt" "$work/json.out" "$pawntb" probe --json -)
+t_json=$(median_us "$work/positions.txt" "$work/json.out" "$pawntb" probe --json -)
 lines=$(wc -l < "$work/json.out")
 awk -v n="$lines" -v t="$t_json" 'BEGIN { printf "pawntb probe --json -: %d positions in %.1f ms = %.2f million positions/s\n", n, t/1000, n/t }'
 
