@@ -4,6 +4,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstdlib>
@@ -56,8 +57,7 @@ const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
     return "not exactly one zstd frame";
   }
   std::uint8_t* values = out + (block.entries - block.stored);
-  const std::size_t n =
-      ZSTD_decompressDCtx(zstd, values, block.stored, frame.data(), frame.size());
+  const std::size_t n = ZSTD_decompressDCtx(zstd, values, block.stored, frame.data(), frame.size());
   if (ZSTD_isError(n)) return ZSTD_getErrorName(n);
   if (n != block.stored) return "decompressed size is wrong";
   std::uint64_t taken = 0;  // stored values placed
@@ -93,14 +93,6 @@ class FileDescriptor {
  private:
   int fd_;
 };
-
-ProbeResult result(Side mover, std::uint8_t plies) {
-  return ProbeResult{ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies};
-}
-
-ProbeResult status(ProbeStatus s) {
-  return ProbeResult{s, Side::white, 0};
-}
 
 }  // namespace
 
@@ -199,8 +191,8 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
         fail(path, "cannot read block " + std::to_string(b));
       }
       const std::uint64_t first = std::uint64_t{b} * h.block_entries;
-      const char* error = decode_block(impl->zstd.get(), impl->index, impl->symmetry, first,
-                                       block, frame, impl->entries.data() + first);
+      const char* error = decode_block(impl->zstd.get(), impl->index, impl->symmetry, first, block,
+                                       frame, impl->entries.data() + first);
       if (error) fail(path, "block " + std::to_string(b) + ": " + error);
     }
     ::close(fd);
@@ -259,22 +251,46 @@ Table Table::open_default(Load load) {
 
 namespace {
 
-// No index: the answer is already known.
-constexpr std::uint64_t kAnswered = ~std::uint64_t{0};
+// What locate() finds: the index of the entry that holds the answer, or,
+// with kAnswerTag set, the answer itself, packed as in packed_result().
+constexpr std::uint64_t kAnswerTag = std::uint64_t{1} << 63;  // indices are < 2^62
+
+// A result as one word, byte 0 the status, byte 1 the winner, byte 2 the
+// plies: built and passed in registers, then unpacked once.
+constexpr std::uint32_t packed_result(ProbeStatus s, Side winner, std::uint8_t plies) {
+  return static_cast<std::uint32_t>(s) | static_cast<std::uint32_t>(winner) << 8 |
+         std::uint32_t{plies} << 16;
+}
+constexpr std::uint32_t packed_status(ProbeStatus s) {
+  return packed_result(s, Side::white, 0);
+}
+// The side to move's result when the entry (or the game) says `plies`.
+constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
+  return packed_result(ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies);
+}
+constexpr ProbeResult unpack(std::uint32_t packed) {
+  return std::bit_cast<ProbeResult>(std::array<std::uint8_t, 4>{
+      static_cast<std::uint8_t>(packed), static_cast<std::uint8_t>(packed >> 8),
+      static_cast<std::uint8_t>(packed >> 16), 0});
+}
+static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
+              unpack(packed_value(Side::black, 7)).plies == 7 &&
+              unpack(packed_status(ProbeStatus::too_many_pawns)).status ==
+                  ProbeStatus::too_many_pawns);
 
 // Where probe() finds the value of `p` in a table whose index has
 // middle_bytes() == MiddleBytes (one copy per width, with the rank inline):
-// the index of its entry, or kAnswered with the whole answer in `answer`.
+// the index of its entry, or kAnswerTag | the packed answer.
 template <int MiddleBytes>
-[[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t, const Position& p,
-                                                   ProbeResult& answer) noexcept {
+[[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t,
+                                                   const Position& p) noexcept {
   const Geometry g = t.header.geometry;
-  if (p.geometry != g) return answer = status(ProbeStatus::geometry_mismatch), kAnswered;
+  if (p.geometry != g) return kAnswerTag | packed_status(ProbeStatus::geometry_mismatch);
   if ((p.white & p.black) || ((p.white | p.black) & ~t.board)) {
-    return answer = status(ProbeStatus::invalid_position), kAnswered;
+    return kAnswerTag | packed_status(ProbeStatus::invalid_position);
   }
   if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
-    return answer = status(ProbeStatus::too_many_pawns), kAnswered;
+    return kAnswerTag | packed_status(ProbeStatus::too_many_pawns);
   }
   // The white-to-move view (colour flip for black to move).
   std::uint64_t white = p.white, black = p.black;
@@ -282,8 +298,8 @@ template <int MiddleBytes>
     white = t.symmetry.flip(p.black);
     black = t.symmetry.flip(p.white);
   }
-  if (white & t.white_goal) return answer = status(ProbeStatus::invalid_position), kAnswered;
-  if ((black & t.black_goal) || !white) return answer = result(p.to_move, 0), kAnswered;
+  if (white & t.white_goal) return kAnswerTag | packed_status(ProbeStatus::invalid_position);
+  if ((black & t.black_goal) || !white) return kAnswerTag | packed_value(p.to_move, 0);
   // Rule entries (win in one, no move) hold their values since decoding.
   const detail::Pawns c =
       detail::canonical(detail::Pawns{white, black},
@@ -291,19 +307,20 @@ template <int MiddleBytes>
   return t.index.rank_with<MiddleBytes>(c.white, c.black);
 }
 
-// The answer for `mover` to move from the entry at `index`.
-[[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t index,
+// The answer for `mover` to move from what locate() found.
+[[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t found,
                                                   Side mover) noexcept {
-  const std::optional<std::uint8_t> stored = t.entry(index);
-  if (!stored) return status(ProbeStatus::damaged_table);
-  return result(mover, *stored);
+  std::uint32_t packed = static_cast<std::uint32_t>(found);
+  if (!(found & kAnswerTag)) {
+    const std::optional<std::uint8_t> stored = t.entry(found);
+    packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
+  }
+  return unpack(packed);
 }
 
 template <int MiddleBytes>
 ProbeResult probe_with(const Table::Impl& t, const Position& p) noexcept {
-  ProbeResult answer;
-  const std::uint64_t index = locate<MiddleBytes>(t, p, answer);
-  return index != kAnswered ? look_up(t, index, p.to_move) : answer;
+  return look_up(t, locate<MiddleBytes>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
@@ -312,16 +329,14 @@ template <int MiddleBytes>
 void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
                      std::span<ProbeResult> results) noexcept {
   constexpr std::size_t kGroup = 64;
-  std::uint64_t indices[kGroup];
+  std::uint64_t found[kGroup];
   for (std::size_t first = 0; first < positions.size(); first += kGroup) {
     const std::size_t count = std::min(kGroup, positions.size() - first);
     for (std::size_t i = 0; i < count; ++i) {
-      indices[i] = locate<MiddleBytes>(t, positions[first + i], results[first + i]);
+      found[i] = locate<MiddleBytes>(t, positions[first + i]);
     }
     for (std::size_t i = 0; i < count; ++i) {
-      if (indices[i] != kAnswered) {
-        results[first + i] = look_up(t, indices[i], positions[first + i].to_move);
-      }
+      results[first + i] = look_up(t, found[i], positions[first + i].to_move);
     }
   }
 }

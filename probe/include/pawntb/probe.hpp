@@ -45,8 +45,10 @@ struct ProbeResult {
   ProbeStatus status = ProbeStatus::ok;
   Side winner = Side::white;  // meaningful when status == ok
   std::uint8_t plies = 0;     // 0..2*K*(rows-1), plies to the end with best play; 0 = game over
+  std::uint8_t reserved = 0;  // zero: makes the result one 32-bit word, returned in a register
   bool ok() const { return status == ProbeStatus::ok; }
 };
+static_assert(sizeof(ProbeResult) == 4);
 
 struct MoveValue {
   Move move;
