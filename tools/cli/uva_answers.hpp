@@ -55,7 +55,7 @@ class UvaAnswers {
 
  private:
   static constexpr std::size_t kSlots = 4;
-  static constexpr std::size_t kBatchBoards = 1 << 14;
+  static constexpr std::size_t kBatchBoards = 1 << 12;
   static constexpr std::size_t kChunkBoards = 1 << 10;                         // claimed at a time
   static constexpr std::size_t kChunkText = kChunkBoards * sizeof(ShortLine);  // bytes
   static constexpr std::uint32_t kUnanswered = ~std::uint32_t{0};  // a chunk with a failed probe
