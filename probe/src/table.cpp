@@ -344,39 +344,13 @@ void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
 }  // namespace
 
 ProbeResult Table::probe(const Position& p) const noexcept {
-  // The same table always takes the same way.
-  switch (impl_->index.middle_bytes()) {
-    case 1:
-      return probe_with<1>(*impl_, p);
-    case 2:
-      return probe_with<2>(*impl_, p);
-    case 3:
-      return probe_with<3>(*impl_, p);
-    case 4:
-      return probe_with<4>(*impl_, p);
-    case 5:
-      return probe_with<5>(*impl_, p);
-    default:
-      return probe_with<6>(*impl_, p);  // m <= 48
-  }
+  return impl_->index.with_middle_bytes([&](auto bytes) { return probe_with<bytes>(*impl_, p); });
 }
 
 void Table::probe_many(std::span<const Position> positions,
                        std::span<ProbeResult> results) const noexcept {
-  switch (impl_->index.middle_bytes()) {
-    case 1:
-      return probe_many_with<1>(*impl_, positions, results);
-    case 2:
-      return probe_many_with<2>(*impl_, positions, results);
-    case 3:
-      return probe_many_with<3>(*impl_, positions, results);
-    case 4:
-      return probe_many_with<4>(*impl_, positions, results);
-    case 5:
-      return probe_many_with<5>(*impl_, positions, results);
-    default:
-      return probe_many_with<6>(*impl_, positions, results);
-  }
+  impl_->index.with_middle_bytes(
+      [&](auto bytes) { probe_many_with<bytes>(*impl_, positions, results); });
 }
 
 namespace {

@@ -47,6 +47,7 @@
 #include <bit>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/position.hpp"
@@ -226,24 +227,30 @@ class Index {
     return offset_[group_key(a, b, c, d)] + r;
   }
 
-  // The index of a position; requires contains(white, black).
-  constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
-    // One unrolled copy per middle-region width, picked by a switch that the
-    // same table always takes the same way.
+  // Calls f(std::integral_constant<int, N>{}) with N = middle_bytes(), so
+  // that f can use a copy of its code unrolled for that width. The switch
+  // goes the same way every time for a given index.
+  template <class F>
+  constexpr decltype(auto) with_middle_bytes(F&& f) const {
     switch (middle_bytes_) {
       case 1:
-        return rank_with<1>(white, black);
+        return f(std::integral_constant<int, 1>{});
       case 2:
-        return rank_with<2>(white, black);
+        return f(std::integral_constant<int, 2>{});
       case 3:
-        return rank_with<3>(white, black);
+        return f(std::integral_constant<int, 3>{});
       case 4:
-        return rank_with<4>(white, black);
+        return f(std::integral_constant<int, 4>{});
       case 5:
-        return rank_with<5>(white, black);
+        return f(std::integral_constant<int, 5>{});
       default:
-        return rank_with<6>(white, black);  // m <= 48
+        return f(std::integral_constant<int, 6>{});  // m <= 48
     }
+  }
+
+  // The index of a position; requires contains(white, black).
+  constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
+    return with_middle_bytes([&](auto bytes) { return rank_with<bytes>(white, black); });
   }
 
   // The position with index `index`; requires index < size().
