@@ -2,7 +2,7 @@
 # Runs every benchmark in one go and prints the figures and ratios the README
 # quotes. Usage: tools/bench/run.sh [BUILD_DIR]   (default: build)
 # Needs a Release build with the benchmarks (the default configuration).
-# Takes about two minutes, most of it generating the 4x5, 5x4 and 5x5 tables.
+# Takes about four minutes, most of it generating and verifying the 5x5 table.
 set -eu
 src=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build}
@@ -18,9 +18,12 @@ done
 [ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time is missing: run tools/install-deps.sh" >&2; exit 2; }
 
 echo "== in-process (Google Benchmark, medians of 5) =="
-# Medians of 5 repetitions: this VM is shared and single runs are noisy.
+# Medians of 5 repetitions: this VM is shared and single runs are noisy. The
+# repetitions of all benchmarks are interleaved in random order, so that a
+# slow spell of the machine does not fall on one side of a ratio only.
 "$bench/pawntb_bench" --benchmark_format=csv --benchmark_min_time=0.5 \
-  --benchmark_repetitions=5 --benchmark_report_aggregates_only=true 2>/dev/null > "$work/bench.csv"
+  --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+  --benchmark_report_aggregates_only=true 2>/dev/null > "$work/bench.csv"
 awk -F, '
   /^"BM_.*_median"/ { gsub(/"/, "", $1); sub(/_median$/, "", $1); t[$1] = $3; u[$1] = $5 }
   END {
@@ -58,29 +61,40 @@ echo "== whole process: all UVa-valid 4x4 positions =="
 "$bench/make_uva_input" --positions > "$work/positions.txt"
 cases=$(head -n 1 "$work/uva.txt")
 
-# Median wall time in microseconds of 11 runs, each started without a shell
-# (wall_time): median_us INPUT OUTPUT COMMAND...
+# Median wall time in microseconds of RUNS runs, each started without a shell
+# (wall_time): median_us RUNS INPUT OUTPUT COMMAND...
 median_us() {
-  set -- $("$bench/wall_time" 11 "$@")
+  set -- $("$bench/wall_time" "$@")
   echo "$1"
 }
-t_tb=$(median_us "$work/uva.txt" "$work/tb.out" "$pawntb" uva)
-t_classic=$(median_us "$work/uva.txt" "$work/classic.out" "$bench/uva_classic")
-t_ab=$(median_us "$work/uva.txt" "$work/ab.out" "$bench/uva_alphabeta")
+# The median of the numbers on stdin.
+median() {
+  sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+# Rounds that take turns, so that a slow spell of the machine hits all three.
+: > "$work/tb.times"; : > "$work/classic.times"; : > "$work/ab.times"
+for round in 1 2 3 4 5 6 7; do
+  median_us 3 "$work/uva.txt" "$work/tb.out" "$pawntb" uva >> "$work/tb.times"
+  median_us 1 "$work/uva.txt" "$work/classic.out" "$bench/uva_classic" >> "$work/classic.times"
+  median_us 1 "$work/uva.txt" "$work/ab.out" "$bench/uva_alphabeta" >> "$work/ab.times"
+done
+t_tb=$(median < "$work/tb.times")
+t_classic=$(median < "$work/classic.times")
+t_ab=$(median < "$work/ab.times")
 cmp -s "$work/tb.out" "$work/classic.out" || { echo "run.sh: pawntb uva and uva_classic disagree" >&2; exit 1; }
 cmp -s "$work/tb.out" "$work/ab.out" || { echo "run.sh: pawntb uva and uva_alphabeta disagree" >&2; exit 1; }
 awk -v n="$cases" -v tb="$t_tb" -v c="$t_classic" -v a="$t_ab" 'BEGIN {
-  printf "%d cases (medians of 11 runs): pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx; target >= 30x), bitboard alpha-beta %.1f ms (%.1fx)\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
+  printf "%d cases (medians of 7 rounds taking turns): pawntb uva %.1f ms, classic alpha-beta %.1f ms (%.1fx; target >= 30x), bitboard alpha-beta %.1f ms (%.1fx)\n", n, tb/1000, c/1000, c/tb, a/1000, a/tb }'
 # What any run costs here: starting a process, and pawntb uva with no cases
 # (start-up and table load); and copying the input with cat.
 printf '0\n' > "$work/none.txt"
-t_true=$(median_us "$work/none.txt" /dev/null /bin/true)
-t_none=$(median_us "$work/none.txt" /dev/null "$pawntb" uva)
-t_cat=$(median_us "$work/uva.txt" /dev/null cat)
+t_true=$(median_us 11 "$work/none.txt" /dev/null /bin/true)
+t_none=$(median_us 11 "$work/none.txt" /dev/null "$pawntb" uva)
+t_cat=$(median_us 11 "$work/uva.txt" /dev/null cat)
 awk -v t="$t_true" -v z="$t_none" -v k="$t_cat" 'BEGIN {
   printf "floor: /bin/true %.1f ms, pawntb uva on no cases %.1f ms, cat of the input %.1f ms\n", t/1000, z/1000, k/1000 }'
 
-t_json=$(median_us "$work/positions.txt" "$work/json.out" "$pawntb" probe --json -)
+t_json=$(median_us 5 "$work/positions.txt" "$work/json.out" "$pawntb" probe --json -)
 lines=$(wc -l < "$work/json.out")
 awk -v n="$lines" -v t="$t_json" 'BEGIN { printf "pawntb probe --json -: %d positions in %.1f ms = %.2f million positions/s\n", n, t/1000, n/t }'
 
