@@ -31,7 +31,6 @@ void BM_Generate(benchmark::State& state) {
     benchmark::DoNotOptimize(s.file_size);
   }
   std::filesystem::remove(path);
-  state.counters["entries"] = static_cast<double>(detail::Index(g, g.cols).size());
 }
 // Arguments: rows, columns, threads.
 BENCHMARK(BM_Generate)
