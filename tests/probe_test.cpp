@@ -243,6 +243,11 @@ TEST(Probe, ProbeManyMatchesProbe) {
         }
         EXPECT_EQ(differences, 0u);
       }
+      // Fewer results than positions: only that many are answered.
+      std::vector<ProbeResult> short_results(3, ProbeResult{ProbeStatus::damaged_table});
+      table.probe_many(std::span(positions).first(5), std::span(short_results).first(2));
+      EXPECT_EQ(short_results[1].status, table.probe(positions[1]).status);
+      EXPECT_EQ(short_results[2].status, ProbeStatus::damaged_table);
     }
   }
   std::filesystem::remove_all(path_4x5.parent_path());

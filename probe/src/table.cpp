@@ -330,8 +330,9 @@ void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
                      std::span<ProbeResult> results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];
-  for (std::size_t first = 0; first < positions.size(); first += kGroup) {
-    const std::size_t count = std::min(kGroup, positions.size() - first);
+  const std::size_t size = std::min(positions.size(), results.size());
+  for (std::size_t first = 0; first < size; first += kGroup) {
+    const std::size_t count = std::min(kGroup, size - first);
     for (std::size_t i = 0; i < count; ++i) {
       found[i] = locate<MiddleBytes>(t, positions[first + i]);
     }

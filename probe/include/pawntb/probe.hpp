@@ -107,10 +107,10 @@ class Table {
   // lookup. Thread-safe, never throws.
   ProbeResult probe(const Position& p) const noexcept;
 
-  // probe() of each position, results[i] for positions[i]; requires
-  // results.size() >= positions.size(). The same answers, faster for many
-  // positions: the table lookups of a group of positions overlap in memory.
-  // Thread-safe, never throws.
+  // probe() of each position, results[i] for positions[i], for the first
+  // min(positions.size(), results.size()) positions. The same answers,
+  // faster for many positions: the table lookups of a group of positions
+  // overlap in memory. Thread-safe, never throws.
   void probe_many(std::span<const Position> positions,
                   std::span<ProbeResult> results) const noexcept;
 
