@@ -60,7 +60,7 @@ void UvaAnswers::added(std::size_t boards) {
   slot.size += boards;
   if (slot.size < kBatchBoards) return;
   publish();
-  if (published_batches_ - written_ == kSlots) write_batch();  // frees the next slot
+  if (published() - written_ == kSlots) write_batch();  // frees the next slot
 }
 
 void UvaAnswers::add_board(const UvaBoard& board) {
@@ -75,13 +75,12 @@ void UvaAnswers::add_error(const UvaError& error) {
 
 void UvaAnswers::finish() {
   if (current().size > 0 || !current().errors.empty()) publish();
-  while (written_ < published_batches_) write_batch();
+  while (written_ < published()) write_batch();
   out_.flush();
 }
 
 void UvaAnswers::publish() {
-  ++published_batches_;
-  published_.store(published_batches_);
+  published_.fetch_add(1);
   published_.notify_all();
 }
 

@@ -74,7 +74,9 @@ class UvaAnswers {
   };
 
   static Lines judge_lines();
-  Slot& current() { return slots_[published_batches_ % kSlots]; }
+  // Batches handed to the probing threads (only this thread adds to it).
+  std::uint64_t published() const { return published_.load(std::memory_order_relaxed); }
+  Slot& current() { return slots_[published() % kSlots]; }
   void publish();
   void probe_batch(std::uint64_t batch);
   void help(const std::filesystem::path& path);
@@ -83,8 +85,7 @@ class UvaAnswers {
                     std::vector<std::pair<std::size_t, UvaError>>::const_iterator& error);
 
   std::array<Slot, kSlots> slots_;
-  std::uint64_t published_batches_ = 0;  // batches handed to the probing threads
-  std::uint64_t written_ = 0;            // batches written, oldest first
+  std::uint64_t written_ = 0;  // batches written, oldest first
   Output out_;
   ErrorLog errors_;
 
@@ -95,7 +96,7 @@ class UvaAnswers {
   std::exception_ptr open_error_;               // or this
   std::atomic<bool> ready_{false};              // the table is open, or failed to open
   std::atomic<bool> stop_{false};               // no more batches
-  std::atomic<std::uint64_t> published_{0};     // published_batches_, for the helper
+  std::atomic<std::uint64_t> published_{0};     // batches published
   std::atomic<std::uint64_t> helper_batch_{0};  // the batch the helper is on or waits for
   std::thread helper_;                          // last: starts when all else is ready
 };
