@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <charconv>
@@ -695,12 +696,13 @@ UvaEvents read_events(std::FILE* in, pawntb::Geometry g, bool use_buffer) {
   pawntb::cli::UvaItem item;
   for (;;) {
     if (use_buffer) {
-      const std::span<const pawntb::cli::UvaBoard> boards = reader.next_boards();
-      for (const pawntb::cli::UvaBoard& b : boards) {
-        out.events.push_back(board_event(b.line, b.white, b.black));
+      std::array<pawntb::cli::UvaBoard, 64> parsed;
+      const std::size_t boards = reader.next_boards(parsed);
+      for (std::size_t i = 0; i < boards; ++i) {
+        out.events.push_back(board_event(parsed[i].line, parsed[i].white, parsed[i].black));
       }
-      out.from_buffer += boards.size();
-      if (!boards.empty()) continue;
+      out.from_buffer += boards;
+      if (boards > 0) continue;
     }
     if (!reader.next(item)) return out;
     EXPECT_EQ(item.position.geometry, g);

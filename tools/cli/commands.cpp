@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -10,9 +9,7 @@
 #include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
-#include <optional>
 #include <sstream>
-#include <thread>
 #include <variant>
 
 #include "line_reader.hpp"
@@ -223,19 +220,7 @@ int uva(const Options& o) {
                                        : Table::open(o.table, Table::Load::on_demand);
   UvaAnswers answers(header.info().path, header.info().geometry);
   LineReader in(stdin, [&] { answers.finish(); });
-  UvaReader reader(in, header.info().geometry);
-  for (UvaItem item;;) {
-    if (const std::size_t boards = reader.next_boards(answers.room()); boards > 0) {
-      answers.added(boards);
-      continue;
-    }
-    if (!reader.next(item)) break;
-    if (item.error.empty()) {
-      answers.add_board({item.line, item.position.white, item.position.black});
-    } else {
-      answers.add_error({item.line, item.error});
-    }
-  }
+  read_uva(in, header.info().geometry, answers);
   answers.finish();
   return answers.error_count() ? kUsageError : kOk;
 }

@@ -230,10 +230,6 @@ constexpr auto kBoardParsers = all_parsers(std::make_integer_sequence<int, kSide
 
 UvaReader::UvaReader(LineReader& in, Geometry g) : in_(in), g_(g) {}
 
-std::span<const UvaBoard> UvaReader::next_boards() {
-  return std::span(parsed_).first(next_boards(parsed_));
-}
-
 std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
   // Only boards within the count: the line-by-line reader reports the rest.
   if (boards_ >= count_ || !g_.valid()) return 0;

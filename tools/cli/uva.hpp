@@ -42,11 +42,9 @@ class UvaReader {
 
   // The boards next in the read buffer if laid out exactly as the judge
   // writes them (each after any empty lines, `rows` lines of `cols` of 'P',
-  // 'p' and '.' and "\n"), parsed in place; empty when the input does not
-  // go on so. Valid until the next call. Optional: next() alone reads the
-  // same boards, and reads on from where these end.
-  std::span<const UvaBoard> next_boards();
-  // The same, parsed into `out`, as many as fit; returns how many.
+  // 'p' and '.' and "\n"), parsed in place into `out`, as many as fit;
+  // returns how many (0 when the input does not go on so). Optional: next()
+  // alone reads the same boards, and reads on from where these end.
   std::size_t next_boards(std::span<UvaBoard> out);
 
  private:
@@ -61,36 +59,51 @@ class UvaReader {
   Stage stage_ = Stage::count;
   std::uint64_t count_ = 0, boards_ = 0;
   bool skip_rest_of_board_ = false;  // of a board beyond the count
-  std::array<UvaBoard, 64> parsed_;  // by next_boards()
 };
 
-// Calls on_case(line, position) for each well-formed board (its first line
-// number and the position) and on_error(const UvaError&) for each problem,
-// in input order, each as soon as its last line has been read. Boards in
-// the judge's layout are parsed in the read buffer, the rest line by line.
-// Returns the number of errors reported.
-template <class OnCase, class OnError>
-std::uint64_t read_uva(LineReader& in, Geometry g, OnCase&& on_case, OnError&& on_error) {
+// Reads the whole input into `sink`, in input order: boards in the judge's
+// layout are parsed in the read buffer straight into sink.room() (then
+// sink.added(count)), the rest line by line into sink.add_board(UvaBoard)
+// or sink.add_error(UvaError). Returns the number of errors.
+template <class Sink>
+std::uint64_t read_uva(LineReader& in, Geometry g, Sink& sink) {
   UvaReader reader(in, g);
-  Position position{g, 0, 0, Side::white};
   std::uint64_t errors = 0;
   for (UvaItem item;;) {
-    if (const std::span<const UvaBoard> boards = reader.next_boards(); !boards.empty()) {
-      for (const UvaBoard& board : boards) {
-        position.white = board.white;
-        position.black = board.black;
-        on_case(board.line, position);
-      }
+    if (const std::size_t boards = reader.next_boards(sink.room()); boards > 0) {
+      sink.added(boards);
       continue;
     }
     if (!reader.next(item)) return errors;
     if (item.error.empty()) {
-      on_case(item.line, item.position);
+      sink.add_board(UvaBoard{item.line, item.position.white, item.position.black});
     } else {
       ++errors;
-      on_error(UvaError{item.line, item.error});
+      sink.add_error(UvaError{item.line, item.error});
     }
   }
+}
+
+// The same with callbacks: on_case(line, position) for each well-formed
+// board (its first line number and the position) and on_error(const
+// UvaError&) for each problem, each as soon as its last line has been read.
+template <class OnCase, class OnError>
+std::uint64_t read_uva(LineReader& in, Geometry g, OnCase&& on_case, OnError&& on_error) {
+  struct CallbackSink {
+    Geometry g;
+    OnCase& on_case;
+    OnError& on_error;
+    std::array<UvaBoard, 64> parsed{};
+    std::span<UvaBoard> room() { return parsed; }
+    void added(std::size_t count) {
+      for (std::size_t i = 0; i < count; ++i) add_board(parsed[i]);
+    }
+    void add_board(const UvaBoard& b) {
+      on_case(b.line, Position{g, b.white, b.black, Side::white});
+    }
+    void add_error(const UvaError& e) { on_error(e); }
+  } sink{g, on_case, on_error};
+  return read_uva(in, g, sink);
 }
 
 }  // namespace pawntb::cli
