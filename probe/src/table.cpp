@@ -278,15 +278,16 @@ static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
               unpack(packed_status(ProbeStatus::too_many_pawns)).status ==
                   ProbeStatus::too_many_pawns);
 
-// Where probe() finds the value of `p` in a table whose index has
-// middle_bytes() == MiddleBytes (one copy per width, with the rank inline):
-// the index of its entry, or kAnswerTag | the packed answer.
-template <int MiddleBytes>
+// Where probe() finds the value of `p` in a table of geometry G::value
+// (G = FixedGeometry<rows, cols>: one copy per geometry, with every mask and
+// the rank inline): the index of its entry, or kAnswerTag | the packed answer.
+template <class G>
 [[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t,
                                                    const Position& p) noexcept {
-  const Geometry g = t.header.geometry;
+  constexpr Geometry g = G::value;
+  constexpr int bytes = detail::board_bytes(g);
   if (p.geometry != g) return kAnswerTag | packed_status(ProbeStatus::geometry_mismatch);
-  if ((p.white & p.black) || ((p.white | p.black) & ~t.board)) {
+  if ((p.white & p.black) || ((p.white | p.black) & ~detail::board_mask(g))) {
     return kAnswerTag | packed_status(ProbeStatus::invalid_position);
   }
   if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
@@ -295,16 +296,17 @@ template <int MiddleBytes>
   // The white-to-move view (colour flip for black to move).
   std::uint64_t white = p.white, black = p.black;
   if (p.to_move == Side::black) {
-    white = t.symmetry.flip(p.black);
-    black = t.symmetry.flip(p.white);
+    white = t.symmetry.flip<bytes>(p.black);
+    black = t.symmetry.flip<bytes>(p.white);
   }
-  if (white & t.white_goal) return kAnswerTag | packed_status(ProbeStatus::invalid_position);
-  if ((black & t.black_goal) || !white) return kAnswerTag | packed_value(p.to_move, 0);
+  if (white & detail::white_goal(g))
+    return kAnswerTag | packed_status(ProbeStatus::invalid_position);
+  if ((black & detail::black_goal(g)) || !white) return kAnswerTag | packed_value(p.to_move, 0);
   // Rule entries (win in one, no move) hold their values since decoding.
-  const detail::Pawns c =
-      detail::canonical(detail::Pawns{white, black},
-                        detail::Pawns{t.symmetry.mirror(white), t.symmetry.mirror(black)});
-  return t.index.rank_with<MiddleBytes>(c.white, c.black);
+  const detail::Pawns c = detail::canonical(
+      detail::Pawns{white, black},
+      detail::Pawns{t.symmetry.mirror<bytes>(white), t.symmetry.mirror<bytes>(black)});
+  return t.index.rank_in<G>(c.white, c.black);
 }
 
 // The answer for `mover` to move from what locate() found.
@@ -318,14 +320,14 @@ template <int MiddleBytes>
   return unpack(packed);
 }
 
-template <int MiddleBytes>
+template <class G>
 ProbeResult probe_with(const Table::Impl& t, const Position& p) noexcept {
-  return look_up(t, locate<MiddleBytes>(t, p), p.to_move);
+  return look_up(t, locate<G>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
-template <int MiddleBytes>
+template <class G>
 void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
                      std::span<ProbeResult> results) noexcept {
   constexpr std::size_t kGroup = 64;
@@ -334,7 +336,7 @@ void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
   for (std::size_t first = 0; first < size; first += kGroup) {
     const std::size_t count = std::min(kGroup, size - first);
     for (std::size_t i = 0; i < count; ++i) {
-      found[i] = locate<MiddleBytes>(t, positions[first + i]);
+      found[i] = locate<G>(t, positions[first + i]);
     }
     for (std::size_t i = 0; i < count; ++i) {
       results[first + i] = look_up(t, found[i], positions[first + i].to_move);
@@ -342,16 +344,20 @@ void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
   }
 }
 
+// probe_with and probe_many_with for each geometry, by geometry_number.
+constexpr auto kProbeWith = detail::per_geometry([](auto g) { return &probe_with<decltype(g)>; });
+constexpr auto kProbeManyWith =
+    detail::per_geometry([](auto g) { return &probe_many_with<decltype(g)>; });
+
 }  // namespace
 
 ProbeResult Table::probe(const Position& p) const noexcept {
-  return impl_->index.with_middle_bytes([&](auto bytes) { return probe_with<bytes>(*impl_, p); });
+  return kProbeWith[detail::geometry_number(impl_->header.geometry)](*impl_, p);
 }
 
 void Table::probe_many(std::span<const Position> positions,
                        std::span<ProbeResult> results) const noexcept {
-  impl_->index.with_middle_bytes(
-      [&](auto bytes) { probe_many_with<bytes>(*impl_, positions, results); });
+  kProbeManyWith[detail::geometry_number(impl_->header.geometry)](*impl_, positions, results);
 }
 
 namespace {

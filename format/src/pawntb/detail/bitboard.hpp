@@ -2,8 +2,10 @@
 // Square s = row * cols + col; row 0 is the top row (white's goal).
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
+#include <utility>
 
 #include "pawntb/position.hpp"
 
@@ -102,13 +104,48 @@ static_assert(flip_rows(Geometry{4, 4}, 0x000FULL) == 0xF000ULL);
 static_assert(mirror_files(Geometry{4, 4}, 0x0001ULL) == 0x0008ULL);
 static_assert(mirror_files(Geometry{3, 5}, 0b00011ULL) == 0b11000ULL);
 
+// Bytes that hold a board's squares, ceil(rows * cols / 8): 2..8.
+constexpr int board_bytes(Geometry g) {
+  return (g.squares() + 7) / 8;
+}
+
+// A geometry as a type, for code compiled once per board size so that every
+// shift and mask is a constant. Every valid geometry has a number
+// 0..kGeometryCount-1 (geometry_number) and back (FixedGeometryOf).
+template <int Rows, int Cols>
+struct FixedGeometry {
+  static constexpr Geometry value{Rows, Cols};
+  static_assert(value.valid());
+};
+inline constexpr int kSideCount = kMaxSide - kMinSide + 1;      // 6 sizes a side
+inline constexpr int kGeometryCount = kSideCount * kSideCount;  // 36: rows * cols <= 64 always
+static_assert(Geometry{kMaxSide, kMaxSide}.valid());
+// Requires g.valid().
+constexpr int geometry_number(Geometry g) {
+  return (g.rows - kMinSide) * kSideCount + (g.cols - kMinSide);
+}
+template <int Number>
+using FixedGeometryOf =
+    FixedGeometry<kMinSide + Number / kSideCount, kMinSide + Number % kSideCount>;
+static_assert(FixedGeometryOf<geometry_number(Geometry{4, 5})>::value == Geometry{4, 5});
+
+// An array with f(FixedGeometryOf<n>{}) at [n] for every geometry number n,
+// typically pointers to functions compiled per geometry.
+template <class F>
+constexpr auto per_geometry(F f) {
+  return [&]<int... N>(std::integer_sequence<int, N...>) {
+    return std::array{f(FixedGeometryOf<N>{})...};
+  }
+  (std::make_integer_sequence<int, kGeometryCount>());
+}
+
 // flip_rows and mirror_files by table lookup, a byte of squares at a time:
 // both move each square on its own, so the image of a board is the OR of the
 // images of its bytes, flip_[j][x] = flip_rows(g, x << 8j) (and likewise
 // mirror_). For probes: 2 lookups per image on 4x4, 4 on 5x5. 32 KiB.
 class BoardSymmetry {
  public:
-  constexpr explicit BoardSymmetry(Geometry g) : bytes_((g.squares() + 7) / 8) {
+  constexpr explicit BoardSymmetry(Geometry g) : bytes_(board_bytes(g)) {
     for (int j = 0; j < bytes_; ++j) {
       for (int x = 0; x < 256; ++x) {
         const std::uint64_t b =
@@ -126,20 +163,32 @@ class BoardSymmetry {
   [[gnu::always_inline]] constexpr std::uint64_t mirror(std::uint64_t b) const {
     return image(mirror_, b);
   }
+  // The same for a board of Bytes = board_bytes(g) bytes known at compile
+  // time: Bytes lookups, no branch.
+  template <int Bytes>
+  [[gnu::always_inline]] constexpr std::uint64_t flip(std::uint64_t b) const {
+    return image<Bytes>(flip_, b);
+  }
+  template <int Bytes>
+  [[gnu::always_inline]] constexpr std::uint64_t mirror(std::uint64_t b) const {
+    return image<Bytes>(mirror_, b);
+  }
 
  private:
+  template <int Bytes>
+  [[gnu::always_inline]] static constexpr std::uint64_t image(const std::uint64_t (&table)[8][256],
+                                                              std::uint64_t b) {
+    std::uint64_t out = 0;
+    for (int j = 0; j < Bytes; ++j) out |= table[j][b >> (8 * j) & 0xFF];
+    return out;
+  }
   [[gnu::always_inline]] constexpr std::uint64_t image(const std::uint64_t (&table)[8][256],
                                                        std::uint64_t b) const {
     // Unrolled for the common sizes (a predictable switch): 9..16 squares
     // (3x3..4x4) and 17..32 (up to 5x6 and 4x8).
-    if (bytes_ <= 2) return table[0][b & 0xFF] | table[1][b >> 8 & 0xFF];
-    if (bytes_ <= 4) {
-      return table[0][b & 0xFF] | table[1][b >> 8 & 0xFF] | table[2][b >> 16 & 0xFF] |
-             table[3][b >> 24 & 0xFF];
-    }
-    std::uint64_t out = 0;
-    for (int j = 0; j < 8; ++j, b >>= 8) out |= table[j][b & 0xFF];
-    return out;
+    if (bytes_ <= 2) return image<2>(table, b);
+    if (bytes_ <= 4) return image<4>(table, b);
+    return image<8>(table, b);
   }
   int bytes_;  // 1..8: bytes holding the board's squares
   std::uint64_t flip_[8][256]{};

@@ -157,7 +157,7 @@ class Index {
       : geometry_(g),
         max_pawns_(max_pawns),
         middle_(g.valid() ? (g.rows - 2) * g.cols : 0),
-        middle_bytes_((middle_ + 7) / 8),
+        middle_bytes_(g.valid() ? middle_bytes_of(g) : 0),
         home_shift_(g.valid() ? (g.rows - 1) * g.cols : 0),
         middle_mask_(low_bits(middle_)),
         top_mask_(g.valid() ? low_bits(g.cols) : 0) {
@@ -204,18 +204,25 @@ class Index {
 
   // Bytes a set of middle-region squares spans, ceil(m / 8): 1..6.
   constexpr int middle_bytes() const { return middle_bytes_; }
+  static constexpr int middle_bytes_of(Geometry g) { return ((g.rows - 2) * g.cols + 7) / 8; }
 
   // rank() for an index with middle_bytes() == MiddleBytes, for callers that
-  // pick the width once for many ranks. Defined before rank() so that clang
-  // can evaluate it in constant expressions.
-  template <int MiddleBytes>
+  // pick the width once for many ranks; with Fixed = geometry() as well when
+  // the caller is compiled per geometry (rank_in), so that every shift and
+  // mask is a constant. Defined before rank() so that clang can evaluate it
+  // in constant expressions.
+  template <int MiddleBytes, Geometry Fixed = Geometry{0, 0}>
   [[gnu::always_inline]] constexpr std::uint64_t rank_with(std::uint64_t white,
                                                            std::uint64_t black) const {
-    const int cols = geometry_.cols, m = middle_;
-    const std::uint64_t middle = middle_mask_;
-    const std::uint64_t w_home = white >> home_shift_;  // one byte: cols <= 8
+    constexpr bool fixed = Fixed.valid();
+    const int cols = fixed ? Fixed.cols : geometry_.cols;
+    const int m = fixed ? (Fixed.rows - 2) * Fixed.cols : middle_;
+    const int home_shift = fixed ? (Fixed.rows - 1) * Fixed.cols : home_shift_;
+    const std::uint64_t middle = fixed ? low_bits(m) : middle_mask_;
+    const std::uint64_t top = fixed ? low_bits(cols) : top_mask_;
+    const std::uint64_t w_home = white >> home_shift;  // one byte: cols <= 8
     const std::uint64_t w_mid = (white >> cols) & middle;
-    const std::uint64_t b_top = black & top_mask_;
+    const std::uint64_t b_top = black & top;
     const std::uint64_t free_mid = middle & ~w_mid;
     const std::uint64_t b_mid = squeeze((black >> cols) & free_mid, free_mid, MiddleBytes);
     const int a = std::popcount(w_home), b = std::popcount(w_mid);
@@ -225,6 +232,14 @@ class Index {
     r = r * binomial(cols, c) + subset_rank(b_top, 1);
     r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
     return offset_[group_key(a, b, c, d)] + r;
+  }
+
+  // rank() compiled for one geometry, G = FixedGeometry<rows, cols> (bitboard.hpp)
+  // with G::value == geometry().
+  template <class G>
+  [[gnu::always_inline]] constexpr std::uint64_t rank_in(std::uint64_t white,
+                                                         std::uint64_t black) const {
+    return rank_with<middle_bytes_of(G::value), G::value>(white, black);
   }
 
   // Calls f(std::integral_constant<int, N>{}) with N = middle_bytes(), so
