@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <variant>
 
 #include "pawntb/detail/index.hpp"
@@ -307,8 +308,10 @@ namespace {
 // once and in order, over the whole index and over ranges that cut runs.
 TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
   using detail::EntryKind;
-  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
-    const int k = g.cols == 5 ? 3 : g.cols;
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}, Geometry{5, 4}}) {
+    // 5x4 with K = 2: middle sets span two bytes.
+    const int k = g.cols == 5 ? 3 : g.rows == 5 ? 2 : g.cols;
     const detail::Index index(g, k);
     const auto symmetry = std::make_unique<detail::BoardSymmetry>(g);
     std::vector<EntryKind> want(index.size());
@@ -325,11 +328,14 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
       std::uint64_t stored = 0;
       for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
         const std::uint64_t end = std::min(begin + step, index.size());
+        std::optional<EntryKind> previous;
         detail::for_each_span(index, *symmetry, begin, end,
                               [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
                                 ASSERT_EQ(first, got.size());
                                 ASSERT_GE(n, 1u);
                                 ASSERT_LE(first + n, end);
+                                ASSERT_NE(previous, kind) << "adjacent spans of one kind";
+                                previous = kind;
                                 got.insert(got.end(), n, kind);
                                 if (kind == EntryKind::stored) stored += n;
                               });

@@ -146,6 +146,17 @@ constexpr std::uint64_t next_subset(std::uint64_t set) {
 static_assert(next_subset(0b0111) == 0b1011 && next_subset(0b1100) == 0b10001);
 static_assert(subset_rank(next_subset(0b1101)) == subset_rank(0b1101) + 1);
 
+// Moves `set`, a subset of 0..n-1, to the next one with as many members in
+// colex order; false, leaving it alone, if it was the last (the empty set is
+// the only one of size 0).
+constexpr bool advance_subset(std::uint64_t& set, int n) {
+  if (!set) return false;
+  const std::uint64_t next = next_subset(set);
+  if (next >> n) return false;
+  set = next;
+  return true;
+}
+
 class Index {
  public:
   static constexpr int kGroupSide = kMaxPawns + 1;  // each of a, b, c, d is 0..8
@@ -192,6 +203,14 @@ class Index {
   constexpr bool too_large() const { return overflow_; }
   constexpr Geometry geometry() const { return geometry_; }
   constexpr int max_pawns() const { return max_pawns_; }
+
+  // Positions with (|W_H|, |W_M|, |B_T|, |B_M|) = (a, b, c, d), each 0..8:
+  // C(C,a) C(m,b) C(C,c) C(m-b,d), or 0 outside the domain.
+  constexpr std::uint64_t group_size(int a, int b, int c, int d) const {
+    const int key = group_key(a, b, c, d);
+    return offset_[key + 1] - offset_[key];
+  }
+  static constexpr int kMaxGroupCount = kGroupSide - 1;  // a, b, c, d <= 8
 
   // Whether white-to-move (white, black) is in the domain: on the board,
   // disjoint, W in rows 1..R-1, B in rows 0..R-2, 1 <= |W| <= K, |B| <= K.
@@ -312,18 +331,18 @@ class Index {
     constexpr void next() {
       ++index_;
       // Within a run only B_M changes: the common, cheap case.
-      if (advance(b_mid_, free_count_)) {
+      if (advance_subset(b_mid_, free_count_)) {
         black_ = b_top_ | (unsqueeze(b_mid_, free_mid_) << owner_->geometry_.cols);
         return;
       }
       const Geometry g = owner_->geometry_;
       const int m = owner_->middle_squares();
       b_mid_ = low_bits(std::popcount(b_mid_));
-      if (!advance(b_top_, g.cols)) {
+      if (!advance_subset(b_top_, g.cols)) {
         b_top_ = low_bits(std::popcount(b_top_));
-        if (!advance(w_mid_, m)) {
+        if (!advance_subset(w_mid_, m)) {
           w_mid_ = low_bits(std::popcount(w_mid_));
-          if (!advance(w_home_, g.cols)) next_group();
+          if (!advance_subset(w_home_, g.cols)) next_group();
         }
       }
       update_boards();
@@ -344,37 +363,7 @@ class Index {
       next();
     }
 
-    // Entries from here to the end of the block of positions that share W
-    // (and the group: |B_T| and |B_M|), this one included. B_T is the outer
-    // radix inside the block and B_M the inner, so the runs left after this
-    // one number C(cols, c) - 1 - rank(B_T):
-    //   (C(cols, c) - 1 - rank(B_T)) * C(m - b, d) + run_remaining().
-    constexpr std::uint64_t white_remaining() const {
-      const int cols = owner_->geometry_.cols;
-      const int c = std::popcount(b_top_), d = std::popcount(b_mid_);
-      return (binomial(cols, c) - 1 - subset_rank(b_top_)) * binomial(free_count_, d) +
-             run_remaining();
-    }
-
-    // Moves to the first entry after this W's block; requires one to exist.
-    constexpr void next_white() {
-      const int cols = owner_->geometry_.cols;
-      const int c = std::popcount(b_top_), d = std::popcount(b_mid_);
-      index_ += white_remaining() - 1;
-      b_top_ = low_bits(c) << (cols - c);         // the block's last B_T
-      b_mid_ = low_bits(d) << (free_count_ - d);  // and last B_M
-      next();
-    }
-
    private:
-    // The next subset of n squares with as many members, false after the last.
-    static constexpr bool advance(std::uint64_t& set, int n) {
-      if (!set) return false;
-      const std::uint64_t next = next_subset(set);
-      if (next >> n) return false;
-      set = next;
-      return true;
-    }
     constexpr void next_group() {
       do {
         ++key_;

@@ -21,10 +21,10 @@ enum class EntryKind : std::uint8_t {
   mirror_image,  // not canonical, no win in one: never read
 };
 
-// Whether some entry of a run (white, and black's top row, fixed; black's
-// middle-row pawns any d-subset of the middle squares white leaves free) may
-// leave white without a legal move, for a run without a win in one. False
-// only if none does.
+// Whether some entry of a run may leave white without a legal move, for the
+// runs of a W-block (white fixed, and black's middle-row pawns any d-subset
+// of the middle squares white leaves free) without a win in one. False only
+// if none does.
 //
 // Without a win in one, white's pawns on row 1 are blocked by black's top
 // row and capture nothing there. An entry then has no move iff B_M holds
@@ -32,13 +32,13 @@ enum class EntryKind : std::uint8_t {
 // none of the middle squares X that white could capture on. So none does if
 // F and X meet, if |F| > d, or if the d - |F| other pawns of B_M do not fit
 // in the free squares outside F and X.
-constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, std::uint64_t black) {
+constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, int d) {
   const std::uint64_t middle = low_bits((g.rows - 2) * g.cols) << g.cols;
   const std::uint64_t free = middle & ~white;
   const std::uint64_t steps = white_pushes(g, white) & free;
   const std::uint64_t captures =
       (white_left_captures(g, white) | white_right_captures(g, white)) & free;
-  const int d = std::popcount(black & middle), need = std::popcount(steps);
+  const int need = std::popcount(steps);
   return !(steps & captures) && need <= d &&
          d - need <= std::popcount(free) - std::popcount(steps | captures);
 }
@@ -47,21 +47,27 @@ constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, std::uint64
 // together cover [begin, end) exactly, in index order, no two adjacent ones of
 // the same kind. Requires begin <= end <= index.size().
 //
-// The walk goes a block or a run at a time (Index::Cursor: a block shares W,
-// a run W and B_T, varying B_M). Filler is mostly whole blocks and runs:
-//   mirror_files(W) < W makes every entry a mirror image, and without white
-//   pawns on row 1 none wins in one: the whole block is a mirror image;
-//   wins_in_one depends on W and B_T only, so it holds for all of a run or none;
-//   run_may_have_no_move finds the runs that cannot hold no-move entries.
-// Only the other runs with mirror_files(W) >= W are looked at entry by entry,
-// for the no-move rule and, when W is its own mirror, for
-// mirror_files(B) < B. `symmetry` must be of the index's geometry.
+// The walk follows the index's radices as nested loops: group (a, b, c, d),
+// then W (W_H, then W_M), B_T and B_M, each subset in colex order. A W-block
+// shares W and the group; a run shares W and B_T and varies B_M. What
+// decides a kind is worked out at the outermost loop it depends on:
+//   per W-block: the mirror image of W, the row-0 squares S that white's
+//   row-1 pawns step onto and X that they capture on, and whether any entry
+//   can leave white without a move (run_may_have_no_move, by W and d);
+//   per run: a win in one depends on W and B_T only: some square of S is not
+//   in B_T, or some square of X is. So a run is all win_in_one or none; then
+//   all mirror_image when mirror_files(W) < W, or all stored when
+//   mirror_files(W) > W and no entry can lack a move;
+//   per entry, the other runs: mirror_image when W is its own mirror and
+//   mirror_files(B) < B, else no_move or stored by white_can_move.
+// `symmetry` must be of the index's geometry.
 template <class OnSpan>
 constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
                              std::uint64_t end, OnSpan&& on_span) {
   if (begin >= end) return;
   const Geometry g = index.geometry();
-  const std::uint64_t row_1 = row_mask(g, 1);
+  const int cols = g.cols, m = (g.rows - 2) * g.cols, home_shift = (g.rows - 1) * g.cols;
+  const std::uint64_t middle = low_bits(m), row_1 = row_mask(g, 1);
   // The entries from `span_begin` on are of `span_kind`, up to the next mark.
   std::uint64_t span_begin = begin;
   EntryKind span_kind = EntryKind::stored;
@@ -71,44 +77,79 @@ constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, 
     span_begin = first;
     span_kind = kind;
   };
-  Index::Cursor cursor(index, begin);
+
+  // The region-local subsets of `begin` (as in Index::Cursor); the loops
+  // below start there, and each inner loop restarts at its first subset.
+  const Pawns start = index.unrank(begin);
+  std::uint64_t w_home = start.white >> home_shift, w_mid = (start.white >> cols) & middle;
+  std::uint64_t b_top = start.black & low_bits(cols);
+  std::uint64_t b_mid = squeeze((start.black >> cols) & middle, middle & ~w_mid);
+  int a = std::popcount(w_home), b = std::popcount(w_mid), c = std::popcount(b_top),
+      d = std::popcount(b_mid);
+  std::uint64_t at = begin;  // the index of the entry at (w_home, w_mid, b_top, b_mid)
+  std::uint64_t run_done = subset_rank(b_mid);  // entries of this run before `at`; 0 later
   for (;;) {
-    const std::uint64_t first = cursor.index();
-    const std::uint64_t white = cursor.white();
-    const std::uint64_t mirror_white = symmetry.mirror(white);
-    if (mirror_white < white && !(white & row_1)) {
-      mark(first, EntryKind::mirror_image);
-      const std::uint64_t block_end = std::min(first + cursor.white_remaining(), end);
-      if (block_end == end) break;
-      cursor.next_white();
-      continue;
-    }
-    const std::uint64_t run_end = std::min(first + cursor.run_remaining(), end);
-    if (wins_in_one(g, white, cursor.black())) {
-      mark(first, EntryKind::win_in_one);
-    } else if (mirror_white < white) {
-      mark(first, EntryKind::mirror_image);
-    } else if (mirror_white != white && !run_may_have_no_move(g, white, cursor.black())) {
-      mark(first, EntryKind::stored);
-    } else {
-      const bool symmetric = mirror_white == white;
-      for (;;) {
-        const std::uint64_t black = cursor.black();
-        mark(cursor.index(), symmetric && symmetry.mirror(black) < black ? EntryKind::mirror_image
-                             : !white_can_move(g, white, black)          ? EntryKind::no_move
-                                                                         : EntryKind::stored);
-        if (cursor.index() + 1 == run_end) break;
-        cursor.next();
+    const std::uint64_t run_size = binomial(m - b, d);
+    do {    // W_H
+      do {  // W_M: one W-block per W
+        const std::uint64_t white = (w_home << home_shift) | (w_mid << cols);
+        const std::uint64_t mirror_white = symmetry.mirror(white);
+        const std::uint64_t row_1_pawns = white & row_1;
+        const std::uint64_t steps = white_pushes(g, row_1_pawns);
+        const std::uint64_t captures =
+            white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
+        const bool may_have_no_move = run_may_have_no_move(g, white, d);
+        const std::uint64_t free_mid = middle & ~w_mid;
+        do {  // B_T: one run per B_T
+          const std::uint64_t first = at;
+          const std::uint64_t run_end = std::min(at + run_size - run_done, end);
+          if ((steps & ~b_top) || (captures & b_top)) {
+            mark(first, EntryKind::win_in_one);
+          } else if (mirror_white < white) {
+            mark(first, EntryKind::mirror_image);
+          } else if (mirror_white != white && !may_have_no_move) {
+            mark(first, EntryKind::stored);
+          } else {
+            const bool symmetric = mirror_white == white;
+            for (std::uint64_t set = b_mid, i = first; i < run_end; ++i) {
+              const std::uint64_t black = b_top | (unsqueeze(set, free_mid) << cols);
+              mark(i, symmetric && symmetry.mirror(black) < black ? EntryKind::mirror_image
+                      : !white_can_move(g, white, black)          ? EntryKind::no_move
+                                                                  : EntryKind::stored);
+              advance_subset(set, m - b);
+            }
+          }
+          at = run_end;
+          if (at == end) {
+            on_span(span_begin, end - span_begin, span_kind);
+            return;
+          }
+          b_mid = low_bits(d);
+          run_done = 0;
+        } while (advance_subset(b_top, cols));
+        b_top = low_bits(c);
+      } while (advance_subset(w_mid, m));
+      w_mid = low_bits(b);
+    } while (advance_subset(w_home, cols));
+    // The next non-empty group in key order (d fastest); one exists, as
+    // at < end <= index.size().
+    do {
+      if (++d > Index::kMaxGroupCount) {
+        d = 0;
+        if (++c > Index::kMaxGroupCount) {
+          c = 0;
+          if (++b > Index::kMaxGroupCount) {
+            b = 0;
+            ++a;
+          }
+        }
       }
-    }
-    if (run_end == end) break;
-    if (cursor.index() + 1 == run_end) {
-      cursor.next();  // walked the run entry by entry, or it has one entry
-    } else {
-      cursor.next_run();
-    }
+    } while (index.group_size(a, b, c, d) == 0);
+    w_home = low_bits(a);
+    w_mid = low_bits(b);
+    b_top = low_bits(c);
+    b_mid = low_bits(d);
   }
-  on_span(span_begin, end - span_begin, span_kind);
 }
 
 // The number of stored entries in [begin, end).
