@@ -352,6 +352,46 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   EXPECT_NE(open_error(path), "");
 }
 
+// Blocks decoded at open on several threads: the same table, and for a
+// damaged one the same error, that of the lowest damaged block.
+TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
+  const Table one = Table::open(kDefaultTable, Table::Load::all, 1);
+  const detail::Index index(Geometry{4, 4}, 4);
+  for (const unsigned threads : {0u, 2u, 3u, 16u}) {
+    const Table many = Table::open(kDefaultTable, Table::Load::all, threads);
+    for (std::uint64_t i = 0; i < index.size(); ++i) {
+      const auto [white, black] = index.unrank(i);
+      for (const Side side : {Side::white, Side::black}) {
+        const Position p{Geometry{4, 4}, white, black, side};
+        const ProbeResult a = one.probe(p), b = many.probe(p);
+        ASSERT_TRUE(a.ok() && b.ok() && a.winner == b.winner && a.plies == b.plies)
+            << threads << " threads: " << format_position(p);
+      }
+    }
+  }
+  // Damage the frames of blocks 3 and 1 (offsets from the block index: u64
+  // little-endian at 128 + 24 * block).
+  auto bytes = read_file(kDefaultTable);
+  const auto frame_offset = [&](int block) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
+    return offset;
+  };
+  bytes[frame_offset(3) + 10] ^= 0x10;
+  bytes[frame_offset(1) + 10] ^= 0x10;
+  const auto path = temp_dir() / "two_damaged_blocks.pawntb";
+  write_file(path, bytes);
+  const std::string expected = path.string() + ": block 1: checksum mismatch";
+  for (const unsigned threads : {1u, 2u, 5u, 8u}) {
+    try {
+      Table::open(path, Table::Load::all, threads);
+      ADD_FAILURE() << threads << " threads: the damaged table opened";
+    } catch (const TableError& e) {
+      EXPECT_EQ(std::string(e.what()), expected) << threads << " threads";
+    }
+  }
+}
+
 TEST(File, MissingAndForeignFilesAreRefused) {
   EXPECT_NE(open_error("/nonexistent/table.pawntb").find("/nonexistent/table.pawntb"),
             std::string::npos);

@@ -9,6 +9,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+#include <system_error>
+#include <thread>
 #include <utility>
 #include <variant>
 
@@ -76,6 +79,65 @@ const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
                         });
   if (overrun || taken != block.stored) return "stored count does not match the index";
   return nullptr;
+}
+
+// The first block decode_all could not use: its number and what decode_block
+// said, or nullptr if it could not be read (or memory ran out).
+struct BlockFailure {
+  std::uint32_t block;
+  const char* error;
+};
+
+// Decodes every block of t into t.entries, on `threads` threads (the caller
+// and threads - 1 more), each taking the next block not yet taken. Returns
+// the failure of the lowest-numbered block that failed, if any.
+std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
+  const std::uint32_t count = t.header.block_count;
+  std::atomic<std::uint32_t> next{0};
+  std::vector<std::optional<BlockFailure>> failures(count);
+  const auto work = [&](ZSTD_DCtx* zstd) noexcept {
+    try {
+      std::vector<std::uint8_t> frame;
+      for (std::uint32_t b; (b = next.fetch_add(1)) < count;) {
+        const detail::Block& block = t.blocks[b];
+        frame.resize(block.compressed_size);
+        if (!read_at(t.fd, frame.data(), frame.size(), block.offset)) {
+          failures[b] = BlockFailure{b, nullptr};
+          continue;
+        }
+        const std::uint64_t first = std::uint64_t{b} * t.header.block_entries;
+        if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame,
+                                             t.entries.data() + first)) {
+          failures[b] = BlockFailure{b, error};
+        }
+      }
+    } catch (const std::bad_alloc&) {
+      for (std::uint32_t b; (b = next.fetch_add(1)) < count;)
+        failures[b] = BlockFailure{b, nullptr};
+    }
+  };
+  // Reserved first, so that nothing below throws once a helper runs; a helper
+  // that cannot be made leaves more blocks to the others.
+  const unsigned helper_count = count > 1 ? std::min<unsigned>(threads, count) - 1 : 0;
+  std::vector<std::unique_ptr<ZSTD_DCtx, Table::Impl::FreeZstd>> contexts;
+  std::vector<std::thread> helpers;
+  contexts.reserve(helper_count);
+  helpers.reserve(helper_count);
+  for (unsigned i = 0; i < helper_count; ++i) {
+    contexts.emplace_back(ZSTD_createDCtx());
+    if (!contexts.back()) break;
+    try {
+      helpers.emplace_back(work, contexts.back().get());
+    } catch (const std::system_error&) {
+      break;
+    }
+  }
+  work(t.zstd.get());
+  for (std::thread& helper : helpers) helper.join();
+  for (const auto& failure : failures) {
+    if (failure) return failure;
+  }
+  return std::nullopt;
 }
 
 // Owns a file descriptor until it is handed on.
@@ -149,7 +211,7 @@ Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
 
 // A function-try-block: running out of memory anywhere in here is reported as
 // a TableError too.
-Table Table::open(const std::filesystem::path& path, Load load) try {
+Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
   // O_NONBLOCK so that a FIFO cannot block the open; it is refused below.
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   const int fd = file.get();
@@ -183,17 +245,9 @@ Table Table::open(const std::filesystem::path& path, Load load) try {
 
   if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     impl->entries.resize(h.entry_count);
-    std::vector<std::uint8_t> frame;
-    for (std::uint32_t b = 0; b < h.block_count; ++b) {
-      const detail::Block& block = impl->blocks[b];
-      frame.resize(block.compressed_size);
-      if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
-        fail(path, "cannot read block " + std::to_string(b));
-      }
-      const std::uint64_t first = std::uint64_t{b} * h.block_entries;
-      const char* error = decode_block(impl->zstd.get(), impl->index, impl->symmetry, first, block,
-                                       frame, impl->entries.data() + first);
-      if (error) fail(path, "block " + std::to_string(b) + ": " + error);
+    if (const auto failed = decode_all(*impl, std::max(threads, 1u))) {
+      const std::string b = std::to_string(failed->block);
+      fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
     }
     ::close(fd);
     impl->fd = -1;
@@ -235,18 +289,22 @@ std::vector<std::filesystem::path> Table::default_locations() {
   return places;
 }
 
-Table Table::open_default(Load load) {
+std::filesystem::path Table::default_path() {
   // An explicit $PAWNTB_TABLE is used or refused, never silently skipped.
-  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return open(env, load);
+  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return env;
   const auto places = default_locations();
   std::string tried;
   for (const auto& place : places) {
     std::error_code ec;
-    if (std::filesystem::exists(place, ec)) return open(place, load);
+    if (std::filesystem::exists(place, ec)) return place;
     tried += (tried.empty() ? "" : ", ") + place.string();
   }
   throw TableError("no default table found (tried " + tried +
                    "); run `pawntb generate` or pass a table file");
+}
+
+Table Table::open_default(Load load) {
+  return open(default_path(), load);
 }
 
 namespace {

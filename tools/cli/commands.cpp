@@ -214,13 +214,15 @@ int verify_command(const Options& o) {
 }
 
 int uva(const Options& o) {
-  // The header alone gives the geometry to parse with; UvaAnswers opens the
-  // table again in its helper thread, which decodes it while input is read.
-  const Table header = o.table.empty() ? Table::open_default(Table::Load::on_demand)
-                                       : Table::open(o.table, Table::Load::on_demand);
-  UvaAnswers answers(header.info().path, header.info().geometry);
+  // UvaAnswers' helper thread starts decoding the table first; the header
+  // alone gives this thread the geometry to parse with.
+  const std::filesystem::path path =
+      o.table.empty() ? Table::default_path() : std::filesystem::path(o.table);
+  UvaAnswers answers(path);
+  const Geometry g = Table::open(path, Table::Load::on_demand).info().geometry;
+  answers.set_geometry(g);
   LineReader in(stdin, [&] { answers.finish(); });
-  read_uva(in, header.info().geometry, answers);
+  read_uva(in, g, answers);
   answers.finish();
   return answers.error_count() ? kUsageError : kOk;
 }

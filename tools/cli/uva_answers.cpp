@@ -21,10 +21,8 @@ void wait_for_change(const std::atomic<T>& value, T old) {
 
 }  // namespace
 
-UvaAnswers::UvaAnswers(std::filesystem::path table_path, Geometry g)
-    : geometry_(g),
-      lines_(judge_lines()),
-      helper_([this, path = std::move(table_path)] { help(path); }) {}
+UvaAnswers::UvaAnswers(std::filesystem::path table_path)
+    : lines_(judge_lines()), helper_([this, path = std::move(table_path)] { help(path); }) {}
 
 UvaAnswers::~UvaAnswers() {
   stop_.store(true);
@@ -124,7 +122,7 @@ void UvaAnswers::probe_batch(std::uint64_t batch) {
 // The helper: opens the table, then probes each batch as it is published.
 void UvaAnswers::help(const std::filesystem::path& path) {
   try {
-    table_.emplace(Table::open(path));
+    table_.emplace(Table::open(path, Table::Load::automatic, 2));
   } catch (...) {
     open_error_ = std::current_exception();
   }

@@ -31,12 +31,16 @@ namespace pawntb::cli {
 // stderr: those added with add_error, and boards the table cannot answer.
 class UvaAnswers {
  public:
-  // Starts the helper, which opens `table_path` (fully loaded if small).
-  // Boards are of geometry `g`; a table of another answers each with an error.
-  UvaAnswers(std::filesystem::path table_path, Geometry g);
+  // Starts the helper, which opens `table_path` (fully loaded if small, with
+  // both threads decoding its blocks).
+  explicit UvaAnswers(std::filesystem::path table_path);
   UvaAnswers(const UvaAnswers&) = delete;
   UvaAnswers& operator=(const UvaAnswers&) = delete;
   ~UvaAnswers();  // stops the helper; answers not yet written are dropped
+
+  // The boards' geometry, before the first is added; a table of another
+  // answers each with an error.
+  void set_geometry(Geometry g) { geometry_ = g; }
 
   // Room for the next boards: parse into it, then call added().
   std::span<UvaBoard> room();
@@ -90,7 +94,7 @@ class UvaAnswers {
   ErrorLog errors_;
 
   // Shared with the helper.
-  const Geometry geometry_;
+  Geometry geometry_;  // set before the first batch is published
   const Lines lines_;
   std::optional<Table> table_;                  // set before ready_
   std::exception_ptr open_error_;               // or this

@@ -90,14 +90,20 @@ class Table {
   };
 
   // Opens a table file. Throws TableError naming the file and the check that
-  // failed. Thread-safe.
-  static Table open(const std::filesystem::path& path, Load load = Load::automatic);
+  // failed. Thread-safe. A table loaded at open has its blocks decoded by
+  // `threads` threads: the caller and threads - 1 started for it (0 counts
+  // as 1), which have finished when open() returns.
+  static Table open(const std::filesystem::path& path, Load load = Load::automatic,
+                    unsigned threads = 1);
 
-  // Opens the default table (4x4, K = 4): $PAWNTB_TABLE when set (an error if
-  // it cannot be opened), else the first that exists of the installed data
-  // directory and the source tree's data/.
-  // Throws TableError naming the places tried. Thread-safe.
+  // Opens default_path(). Thread-safe.
   static Table open_default(Load load = Load::automatic);
+
+  // The default table (4x4, K = 4): $PAWNTB_TABLE when set (used even if it
+  // cannot be opened), else the first that exists of the installed data
+  // directory and the source tree's data/. Throws TableError naming the
+  // places tried if none exists. Thread-safe.
+  static std::filesystem::path default_path();
 
   // Where open_default() would look, in order. Reads $PAWNTB_TABLE: safe to
   // call from any thread while nothing changes the environment.
