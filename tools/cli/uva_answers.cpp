@@ -44,12 +44,26 @@ UvaAnswers::Lines UvaAnswers::judge_lines() {
   return lines;
 }
 
-std::span<UvaBoard> UvaAnswers::room() {
-  Slot& slot = current();
+UvaAnswers::Slot& UvaAnswers::current() {
+  Slot& slot = slots_[published() % kSlots];
+  if (slot.batch != published()) {
+    // Its last batch is written (added() and finish() see to it): the helper
+    // is done with it.
+    slot.batch = published();
+    slot.size = 0;
+    slot.errors.clear();
+    slot.next.store(0);
+    slot.done.store(0);
+  }
   if (!slot.boards) {
     slot.boards.reset(new UvaBoard[kBatchBoards]);
     slot.text.reset(new char[kBatchBoards / kChunkBoards * kChunkText]);
   }
+  return slot;
+}
+
+std::span<UvaBoard> UvaAnswers::room() {
+  Slot& slot = current();
   return std::span(slot.boards.get(), kBatchBoards).subspan(slot.size);
 }
 
@@ -58,7 +72,8 @@ void UvaAnswers::added(std::size_t boards) {
   slot.size += boards;
   if (slot.size < kBatchBoards) return;
   publish();
-  if (published() - written_ == kSlots) write_batch();  // frees the next slot
+  // Every slot holds an unwritten batch: free the oldest's.
+  if (published() - written_.load() == kSlots) help_until_written(published() - kSlots + 1);
 }
 
 void UvaAnswers::add_board(const UvaBoard& board) {
@@ -73,8 +88,9 @@ void UvaAnswers::add_error(const UvaError& error) {
 
 void UvaAnswers::finish() {
   if (current().size > 0 || !current().errors.empty()) publish();
-  while (written_ < published()) write_batch();
-  out_.flush();
+  help_until_written(published());
+  if (failed_.load()) std::rethrow_exception(error_);
+  out_.flush();  // the helper waits for the next batch: out_ is this thread's now
 }
 
 void UvaAnswers::publish() {
@@ -82,75 +98,91 @@ void UvaAnswers::publish() {
   published_.notify_all();
 }
 
-// Probes boards of batch `batch`, a chunk at a time, until none is left to
-// claim, and puts each chunk's lines in place.
-void UvaAnswers::probe_batch(std::uint64_t batch) {
+// Probes the boards of one chunk of batch `batch` and puts its lines in place.
+bool UvaAnswers::probe_chunk(std::uint64_t batch) {
   Slot& slot = slots_[batch % kSlots];
+  const std::size_t first = slot.next.fetch_add(kChunkBoards);
+  if (first >= slot.size) return false;
+  const std::size_t last = std::min(first + kChunkBoards, slot.size);
   const Table& table = *table_;
-  for (std::size_t first; (first = slot.next.fetch_add(kChunkBoards)) < slot.size;) {
-    const std::size_t last = std::min(first + kChunkBoards, slot.size);
-    char* const text = slot.text.get() + first / kChunkBoards * kChunkText;
-    char* at = text;
-    bool answered = true;
-    constexpr std::size_t kGroup = 64;  // positions probed together
-    std::array<Position, kGroup> positions;
-    std::array<ProbeResult, kGroup> results;
-    positions.fill(Position{geometry_, 0, 0, Side::white});
-    for (std::size_t group = first; group < last; group += kGroup) {
-      const std::size_t count = std::min(kGroup, last - group);
-      for (std::size_t i = 0; i < count; ++i) {
-        positions[i].white = slot.boards[group + i].white;
-        positions[i].black = slot.boards[group + i].black;
-      }
-      table.probe_many(std::span(positions).first(count), results);
-      for (std::size_t i = 0; i < count; ++i) {
-        const ProbeResult& r = results[i];
-        answered &= r.ok();
-        // A line is at most 15 bytes: the 16 copied stay inside the chunk's text.
-        const ShortLine& line = lines_[static_cast<int>(r.winner)][r.plies];
-        std::memcpy(at, &line, sizeof line);
-        at += line.size;
-      }
+  char* const text = slot.text.get() + first / kChunkBoards * kChunkText;
+  char* at = text;
+  bool answered = true;
+  constexpr std::size_t kGroup = 64;  // positions probed together
+  std::array<Position, kGroup> positions;
+  std::array<ProbeResult, kGroup> results;
+  positions.fill(Position{geometry_, 0, 0, Side::white});
+  for (std::size_t group = first; group < last; group += kGroup) {
+    const std::size_t count = std::min(kGroup, last - group);
+    for (std::size_t i = 0; i < count; ++i) {
+      positions[i].white = slot.boards[group + i].white;
+      positions[i].black = slot.boards[group + i].black;
     }
-    slot.text_size[first / kChunkBoards] =
-        answered ? static_cast<std::uint32_t>(at - text) : kUnanswered;
-    slot.done.fetch_add(last - first);
-    slot.done.notify_all();
+    table.probe_many(std::span(positions).first(count), results);
+    for (std::size_t i = 0; i < count; ++i) {
+      const ProbeResult& r = results[i];
+      answered &= r.ok();
+      // A line is at most 15 bytes: the 16 copied stay inside the chunk's text.
+      const ShortLine& line = lines_[static_cast<int>(r.winner)][r.plies];
+      std::memcpy(at, &line, sizeof line);
+      at += line.size;
+    }
+  }
+  slot.text_size[first / kChunkBoards] =
+      answered ? static_cast<std::uint32_t>(at - text) : kUnanswered;
+  slot.done.fetch_add(last - first);
+  slot.done.notify_all();
+  return true;
+}
+
+void UvaAnswers::help_until_written(std::uint64_t batches) {
+  for (std::uint64_t written; (written = written_.load()) < batches;) {
+    ready_.wait(false);
+    if (failed_.load()) std::rethrow_exception(error_);
+    bool helped = false;
+    for (std::uint64_t batch = written; batch < published() && !helped; ++batch) {
+      helped = probe_chunk(batch);
+    }
+    if (!helped) wait_for_change(written_, written);
   }
 }
 
-// The helper: opens the table, then probes each batch as it is published.
+// The helper: opens the table, then answers and writes each batch as it is
+// published. Its failure goes to the caller through error_.
 void UvaAnswers::help(const std::filesystem::path& path) {
   try {
     table_.emplace(Table::open(path, Table::Load::automatic, 2));
   } catch (...) {
-    open_error_ = std::current_exception();
+    error_ = std::current_exception();
+    failed_.store(true);
   }
   ready_.store(true);
   ready_.notify_all();
-  if (open_error_) return;
+  if (failed_.load()) return;
   for (std::uint64_t batch = 0;; ++batch) {
-    helper_batch_.store(batch);
-    helper_batch_.notify_all();
-    for (std::uint64_t seen; (seen = published_.load()) <= batch;)
+    for (std::uint64_t seen; (seen = published_.load()) <= batch && !stop_.load();)
       wait_for_change(published_, seen);
     if (stop_.load()) return;
-    probe_batch(batch);
+    Slot& slot = slots_[batch % kSlots];
+    while (probe_chunk(batch)) {
+    }
+    for (std::size_t seen; (seen = slot.done.load()) < slot.size;) wait_for_change(slot.done, seen);
+    try {
+      write_batch(batch);
+    } catch (...) {
+      error_ = std::current_exception();
+      failed_.store(true);
+    }
+    written_.fetch_add(1);  // after a failure too: wakes the caller, which sees failed_
+    written_.notify_all();
+    if (failed_.load()) return;
   }
 }
 
-// Probes what is left of the oldest unwritten batch, waits for the helper to
-// finish it, writes its lines and errors, and frees its slot.
-void UvaAnswers::write_batch() {
-  ready_.wait(false);
-  if (open_error_) std::rethrow_exception(open_error_);
-  const std::uint64_t batch = written_;
-  Slot& slot = slots_[batch % kSlots];
-  probe_batch(batch);
-  for (std::size_t seen; (seen = slot.done.load()) < slot.size;) wait_for_change(slot.done, seen);
-  // The helper leaves the batch before the slot is reused.
-  for (std::uint64_t at; (at = helper_batch_.load()) <= batch;) wait_for_change(helper_batch_, at);
-  auto error = std::as_const(slot.errors).begin();
+// Writes the lines and errors of batch `batch`, all its chunks probed.
+void UvaAnswers::write_batch(std::uint64_t batch) {
+  const Slot& slot = slots_[batch % kSlots];
+  auto error = slot.errors.begin();
   for (std::size_t first = 0; first < slot.size; first += kChunkBoards) {
     const std::size_t last = std::min(first + kChunkBoards, slot.size);
     const std::uint32_t size = slot.text_size[first / kChunkBoards];
@@ -164,11 +196,6 @@ void UvaAnswers::write_batch() {
   for (; error != slot.errors.end(); ++error) {
     errors_.report(stdin_line(error->second.line), error->second.message);
   }
-  slot.size = 0;
-  slot.errors.clear();
-  slot.next.store(0);
-  slot.done.store(0);
-  ++written_;
 }
 
 // Boards first..last-1 of `slot` one by one, with the errors before each,

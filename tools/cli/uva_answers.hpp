@@ -20,12 +20,12 @@
 
 namespace pawntb::cli {
 
-// The calling thread parses the input into batches of boards and writes the
-// answers. A helper thread decodes the table while the first batches are
-// parsed, then probes each batch as it comes, a chunk at a time, and puts
-// the judge's lines for the chunk in place. When every slot holds a batch,
-// the caller probes what is left of the oldest, writes it and reuses its
-// slot, so memory stays bounded.
+// The calling thread parses the input into batches of boards. A helper
+// thread decodes the table while the first batches are parsed, then answers
+// each batch as it comes, a chunk at a time (the judge's lines for each
+// chunk put in place), and writes it. When every slot holds a batch, the
+// caller answers chunks of the unwritten batches too until one is written
+// and its slot is free, so memory stays bounded.
 //
 // Used from one thread (the helper is internal). Errors in input order go to
 // stderr: those added with add_error, and boards the table cannot answer.
@@ -52,9 +52,11 @@ class UvaAnswers {
 
   // Answers and writes everything added so far, and flushes stdout. Throws
   // TableError if the table cannot be opened or is damaged, and
-  // std::runtime_error if stdout cannot be written.
+  // std::runtime_error if stdout cannot be written; added() throws them too
+  // once the helper has met them.
   void finish();
 
+  // Errors reported so far; call after finish().
   std::uint64_t error_count() const { return errors_.count(); }
 
  private:
@@ -73,36 +75,40 @@ class UvaAnswers {
     std::unique_ptr<char[]> text;  // chunk c's lines from c * kChunkText on
     std::array<std::uint32_t, kBatchBoards / kChunkBoards> text_size;  // bytes, or kUnanswered
     std::vector<std::pair<std::size_t, UvaError>> errors;              // each before boards[first]
-    std::atomic<std::size_t> next{0};  // the first board not yet claimed
-    std::atomic<std::size_t> done{0};  // boards probed
+    std::atomic<std::size_t> next{0};         // the first board not yet claimed
+    std::atomic<std::size_t> done{0};         // boards probed
+    std::uint64_t batch = ~std::uint64_t{0};  // the batch it holds
   };
 
   static Lines judge_lines();
-  // Batches handed to the probing threads (only this thread adds to it).
   std::uint64_t published() const { return published_.load(std::memory_order_relaxed); }
-  Slot& current() { return slots_[published() % kSlots]; }
+  // The slot of the batch being filled (cleared when it starts one).
+  Slot& current();
   void publish();
-  void probe_batch(std::uint64_t batch);
+  // Answers one unclaimed chunk of batch `batch`, if any is left; false if none.
+  bool probe_chunk(std::uint64_t batch);
+  // Answers chunks of unwritten batches until `batches` are written.
+  void help_until_written(std::uint64_t batches);
   void help(const std::filesystem::path& path);
-  void write_batch();
+  void write_batch(std::uint64_t batch);
   void write_slowly(const Slot& slot, std::size_t first, std::size_t last,
                     std::vector<std::pair<std::size_t, UvaError>>::const_iterator& error);
 
   std::array<Slot, kSlots> slots_;
-  std::uint64_t written_ = 0;  // batches written, oldest first
-  Output out_;
-  ErrorLog errors_;
 
   // Shared with the helper.
   Geometry geometry_;  // set before the first batch is published
   const Lines lines_;
-  std::optional<Table> table_;                  // set before ready_
-  std::exception_ptr open_error_;               // or this
-  std::atomic<bool> ready_{false};              // the table is open, or failed to open
-  std::atomic<bool> stop_{false};               // no more batches
-  std::atomic<std::uint64_t> published_{0};     // batches published
-  std::atomic<std::uint64_t> helper_batch_{0};  // the batch the helper is on or waits for
-  std::thread helper_;                          // last: starts when all else is ready
+  Output out_;                       // the helper's until finish() has seen every batch written
+  ErrorLog errors_;                  // likewise
+  std::optional<Table> table_;       // set before ready_
+  std::exception_ptr error_;         // the helper's failure, set before failed_
+  std::atomic<bool> ready_{false};   // the table is open, or failed to open
+  std::atomic<bool> failed_{false};  // error_ is set; the helper has stopped
+  std::atomic<bool> stop_{false};    // no more batches
+  std::atomic<std::uint64_t> published_{0};  // batches published (only this thread adds)
+  std::atomic<std::uint64_t> written_{0};    // batches written (only the helper adds)
+  std::thread helper_;                       // last: starts when all else is ready
 };
 
 }  // namespace pawntb::cli
