@@ -71,6 +71,11 @@ void UvaAnswers::added(std::size_t boards) {
   Slot& slot = current();
   slot.size += boards;
   if (slot.size < kBatchBoards) return;
+  // This thread's share of the answering, which keeps the two threads about
+  // equally busy: parsing a batch costs about half as much as answering it
+  // and writing it out. Not before the table is open, so that reading goes
+  // on meanwhile.
+  if (ready_.load() && !failed_.load()) probe_chunk(published());
   publish();
   // Every slot holds an unwritten batch: free the oldest's.
   if (published() - written_.load() == kSlots) help_until_written(published() - kSlots + 1);
@@ -140,8 +145,8 @@ void UvaAnswers::help_until_written(std::uint64_t batches) {
     ready_.wait(false);
     if (failed_.load()) std::rethrow_exception(error_);
     bool helped = false;
-    for (std::uint64_t batch = written; batch < published() && !helped; ++batch) {
-      helped = probe_chunk(batch);
+    for (std::uint64_t batch = published(); batch > written && !helped;) {
+      helped = probe_chunk(--batch);
     }
     if (!helped) wait_for_change(written_, written);
   }

@@ -23,9 +23,11 @@ namespace pawntb::cli {
 // The calling thread parses the input into batches of boards. A helper
 // thread decodes the table while the first batches are parsed, then answers
 // each batch as it comes, a chunk at a time (the judge's lines for each
-// chunk put in place), and writes it. When every slot holds a batch, the
-// caller answers chunks of the unwritten batches too until one is written
-// and its slot is free, so memory stays bounded.
+// chunk put in place), and writes it. Once the table is open, the caller
+// answers the first chunk of each batch it fills, its share; and when every
+// slot holds a batch, it answers chunks of the newest unwritten batches
+// (those the helper reaches last) until the oldest is written and its slot
+// is free, so memory stays bounded.
 //
 // Used from one thread (the helper is internal). Errors in input order go to
 // stderr: those added with add_error, and boards the table cannot answer.
@@ -87,7 +89,8 @@ class UvaAnswers {
   void publish();
   // Answers one unclaimed chunk of batch `batch`, if any is left; false if none.
   bool probe_chunk(std::uint64_t batch);
-  // Answers chunks of unwritten batches until `batches` are written.
+  // Answers chunks of unwritten batches, newest first, until `batches` are
+  // written.
   void help_until_written(std::uint64_t batches);
   void help(const std::filesystem::path& path);
   void write_batch(std::uint64_t batch);
