@@ -324,12 +324,25 @@ constexpr std::uint32_t packed_status(ProbeStatus s) {
 }
 // The side to move's result when the entry (or the game) says `plies`.
 constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
-  return packed_result(ProbeStatus::ok, detail::mover_wins(plies) ? mover : opponent(mover), plies);
+  // The winner without a branch: the mover (white 0, black 1) when plies is
+  // odd (detail::mover_wins), else the other side.
+  const std::uint32_t winner = static_cast<std::uint32_t>(mover) ^ ((plies & 1u) ^ 1u);
+  return static_cast<std::uint32_t>(ProbeStatus::ok) | winner << 8 | std::uint32_t{plies} << 16;
 }
+static_assert(packed_value(Side::white, 7) == packed_result(ProbeStatus::ok, Side::white, 7) &&
+              packed_value(Side::white, 6) == packed_result(ProbeStatus::ok, Side::black, 6) &&
+              packed_value(Side::black, 7) == packed_result(ProbeStatus::ok, Side::black, 7) &&
+              packed_value(Side::black, 0) == packed_result(ProbeStatus::ok, Side::white, 0));
+// On a little-endian machine the packed word is the result's bytes in
+// order: one 4-byte store.
 constexpr ProbeResult unpack(std::uint32_t packed) {
-  return std::bit_cast<ProbeResult>(std::array<std::uint8_t, 4>{
-      static_cast<std::uint8_t>(packed), static_cast<std::uint8_t>(packed >> 8),
-      static_cast<std::uint8_t>(packed >> 16), 0});
+  if constexpr (std::endian::native == std::endian::little) {
+    return std::bit_cast<ProbeResult>(packed);  // byte 3, `reserved`, is 0
+  } else {
+    return std::bit_cast<ProbeResult>(std::array<std::uint8_t, 4>{
+        static_cast<std::uint8_t>(packed), static_cast<std::uint8_t>(packed >> 8),
+        static_cast<std::uint8_t>(packed >> 16), 0});
+  }
 }
 static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
               unpack(packed_value(Side::black, 7)).plies == 7 &&
@@ -371,9 +384,13 @@ template <class G>
 [[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t found,
                                                   Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
-  if (!(found & kAnswerTag)) {
-    const std::optional<std::uint8_t> stored = t.entry(found);
-    packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
+  if (!(found & kAnswerTag)) [[likely]] {
+    if (t.loaded_entries) [[likely]] {
+      packed = packed_value(mover, t.loaded_entries[found]);
+    } else {
+      const std::optional<std::uint8_t> stored = t.entry_from_block(found);
+      packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
+    }
   }
   return unpack(packed);
 }
