@@ -4,7 +4,9 @@
 # Usage: tools/install-deps.sh [--fuzz]   (--fuzz adds clang and its sanitizer runtime)
 set -eu
 
-packages="cmake g++ make libboost-program-options-dev libzstd-dev libxxhash-dev \
+# libc6-dev (which g++ brings anyway) and the -dev packages of Boost and zstd
+# hold the static archives that the static pawntb executable links.
+packages="cmake g++ make libc6-dev libboost-program-options-dev libzstd-dev libxxhash-dev \
 libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev time"
 if [ "${1:-}" = "--fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
