@@ -201,10 +201,10 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
   return storage[b].get();
 }
 
-std::optional<std::uint8_t> Table::Impl::entry_from_block(std::uint64_t i) const noexcept {
+const std::uint8_t* Table::Impl::entry_from_block(std::uint64_t i) const noexcept {
   const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
-  if (!block) return std::nullopt;
-  return block[i & (header.block_entries - 1)];
+  if (!block) return nullptr;
+  return block + (i & (header.block_entries - 1));
 }
 
 Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -385,12 +385,8 @@ template <class G>
                                                   Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
-    if (t.loaded_entries) [[likely]] {
-      packed = packed_value(mover, t.loaded_entries[found]);
-    } else {
-      const std::optional<std::uint8_t> stored = t.entry_from_block(found);
-      packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
-    }
+    const std::uint8_t* stored = t.entry(found);
+    packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
   }
   return unpack(packed);
 }

@@ -1,13 +1,12 @@
 // Internals of pawntb::Table, shared by table.cpp, verify.cpp and c_api.cpp.
 #pragma once
 
+#include <zstd.h>
+
 #include <atomic>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <vector>
-
-#include <zstd.h>
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
@@ -48,12 +47,14 @@ struct Table::Impl {
   mutable std::vector<std::unique_ptr<std::uint8_t[]>> storage;
   mutable std::mutex load_mutex;
 
-  // The stored byte of an index, or nullopt if its block cannot be loaded.
-  std::optional<std::uint8_t> entry(std::uint64_t i) const noexcept {
-    if (loaded_entries) return loaded_entries[i];
+  // The stored byte of an index, or nullptr if its block cannot be loaded
+  // (a pointer, which the probe's hot path handles in a register).
+  const std::uint8_t* entry(std::uint64_t i) const noexcept {
+    if (loaded_entries) [[likely]]
+      return loaded_entries + i;
     return entry_from_block(i);
   }
-  std::optional<std::uint8_t> entry_from_block(std::uint64_t i) const noexcept;
+  const std::uint8_t* entry_from_block(std::uint64_t i) const noexcept;
   const std::uint8_t* load_block(std::uint32_t b) const noexcept;
 };
 
