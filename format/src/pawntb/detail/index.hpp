@@ -204,13 +204,25 @@ class Index {
   constexpr Geometry geometry() const { return geometry_; }
   constexpr int max_pawns() const { return max_pawns_; }
 
-  // Positions with (|W_H|, |W_M|, |B_T|, |B_M|) = (a, b, c, d), each 0..8:
-  // C(C,a) C(m,b) C(C,c) C(m-b,d), or 0 outside the domain.
-  constexpr std::uint64_t group_size(int a, int b, int c, int d) const {
-    const int key = group_key(a, b, c, d);
-    return offset_[key + 1] - offset_[key];
+  // A group: (|W_H|, |W_M|, |B_T|, |B'_M|), each 0..8.
+  struct Counts {
+    int a, b, c, d;
+  };
+  // The first group after `group`, in the index's order, that holds
+  // positions; requires one to exist.
+  constexpr Counts next_group(Counts group) const {
+    int key = group_key(group.a, group.b, group.c, group.d);
+    do {
+      ++key;
+    } while (offset_[key + 1] == offset_[key]);
+    return group_counts(key);
   }
-  static constexpr int kMaxGroupCount = kGroupSide - 1;  // a, b, c, d <= 8
+
+  // A position's region-local subsets (REGIONS above): W_H, W_M, B_T, and
+  // B'_M, black's middle squeezed onto the squares W_M leaves free.
+  struct Regions {
+    std::uint64_t w_home, w_mid, b_top, b_mid;
+  };
 
   // Whether white-to-move (white, black) is in the domain: on the board,
   // disjoint, W in rows 1..R-1, B in rows 0..R-2, 1 <= |W| <= K, |B| <= K.
@@ -233,17 +245,9 @@ class Index {
   template <int MiddleBytes, Geometry Fixed = Geometry{0, 0}>
   [[gnu::always_inline]] constexpr std::uint64_t rank_with(std::uint64_t white,
                                                            std::uint64_t black) const {
-    constexpr bool fixed = Fixed.valid();
-    const int cols = fixed ? Fixed.cols : geometry_.cols;
-    const int m = fixed ? (Fixed.rows - 2) * Fixed.cols : middle_;
-    const int home_shift = fixed ? (Fixed.rows - 1) * Fixed.cols : home_shift_;
-    const std::uint64_t middle = fixed ? low_bits(m) : middle_mask_;
-    const std::uint64_t top = fixed ? low_bits(cols) : top_mask_;
-    const std::uint64_t w_home = white >> home_shift;  // one byte: cols <= 8
-    const std::uint64_t w_mid = (white >> cols) & middle;
-    const std::uint64_t b_top = black & top;
-    const std::uint64_t free_mid = middle & ~w_mid;
-    const std::uint64_t b_mid = squeeze((black >> cols) & free_mid, free_mid, MiddleBytes);
+    const int cols = Fixed.valid() ? Fixed.cols : geometry_.cols;
+    const int m = Fixed.valid() ? (Fixed.rows - 2) * Fixed.cols : middle_;
+    const auto [w_home, w_mid, b_top, b_mid] = regions_with<MiddleBytes, Fixed>(white, black);
     const int a = std::popcount(w_home), b = std::popcount(w_mid);
     const int c = std::popcount(b_top), d = std::popcount(b_mid);
     std::uint64_t r = subset_rank(w_home, 1);
@@ -251,6 +255,21 @@ class Index {
     r = r * binomial(cols, c) + subset_rank(b_top, 1);
     r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
     return offset_[group_key(a, b, c, d)] + r;
+  }
+
+  // regions() for rank_with: the same template arguments.
+  template <int MiddleBytes, Geometry Fixed = Geometry{0, 0}>
+  [[gnu::always_inline]] constexpr Regions regions_with(std::uint64_t white,
+                                                        std::uint64_t black) const {
+    constexpr bool fixed = Fixed.valid();
+    const int cols = fixed ? Fixed.cols : geometry_.cols;
+    const int home_shift = fixed ? (Fixed.rows - 1) * Fixed.cols : home_shift_;
+    const std::uint64_t middle = fixed ? low_bits((Fixed.rows - 2) * Fixed.cols) : middle_mask_;
+    const std::uint64_t top = fixed ? low_bits(cols) : top_mask_;
+    const std::uint64_t w_mid = (white >> cols) & middle;
+    const std::uint64_t free_mid = middle & ~w_mid;
+    return Regions{white >> home_shift,  // one byte: cols <= 8
+                   w_mid, black & top, squeeze((black >> cols) & free_mid, free_mid, MiddleBytes)};
   }
 
   // rank() compiled for one geometry, G = FixedGeometry<rows, cols> (bitboard.hpp)
@@ -287,6 +306,11 @@ class Index {
     return with_middle_bytes([&](auto bytes) { return rank_with<bytes>(white, black); });
   }
 
+  // The regions of a position; requires contains(white, black).
+  constexpr Regions regions(std::uint64_t white, std::uint64_t black) const {
+    return with_middle_bytes([&](auto bytes) { return regions_with<bytes>(white, black); });
+  }
+
   // The position with index `index`; requires index < size().
   constexpr Pawns unrank(std::uint64_t index) const {
     const int cols = geometry_.cols, m = middle_squares();
@@ -313,12 +337,11 @@ class Index {
     // Starts at `index`; requires index < size().
     constexpr Cursor(const Index& owner, std::uint64_t index) : owner_(&owner), index_(index) {
       const Pawns p = owner.unrank(index);
-      const int cols = owner.geometry_.cols, m = owner.middle_squares();
-      const std::uint64_t middle = low_bits(m);
-      w_home_ = p.white >> ((owner.geometry_.rows - 1) * cols);
-      w_mid_ = (p.white >> cols) & middle;
-      b_top_ = p.black & low_bits(cols);
-      b_mid_ = squeeze((p.black >> cols) & middle, middle & ~w_mid_);
+      const Regions r = owner.regions(p.white, p.black);
+      w_home_ = r.w_home;
+      w_mid_ = r.w_mid;
+      b_top_ = r.b_top;
+      b_mid_ = r.b_mid;
       key_ = group_key(std::popcount(w_home_), std::popcount(w_mid_), std::popcount(b_top_),
                        std::popcount(b_mid_));
       update_boards();
@@ -365,10 +388,8 @@ class Index {
 
    private:
     constexpr void next_group() {
-      do {
-        ++key_;
-      } while (owner_->offset_[key_ + 1] == owner_->offset_[key_]);
-      const auto [a, b, c, d] = group_counts(key_);
+      const auto [a, b, c, d] = owner_->next_group(group_counts(key_));
+      key_ = group_key(a, b, c, d);
       w_home_ = low_bits(a);
       w_mid_ = low_bits(b);
       b_top_ = low_bits(c);
@@ -396,9 +417,6 @@ class Index {
  private:
   static constexpr std::uint64_t kMaxSize = 1ULL << 62;
 
-  struct Counts {
-    int a, b, c, d;  // |W_H|, |W_M|, |B_T|, |B_M|, each 0..8
-  };
   static constexpr int group_key(int a, int b, int c, int d) {
     return ((a * kGroupSide + b) * kGroupSide + c) * kGroupSide + d;
   }

@@ -78,14 +78,12 @@ constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, 
     span_kind = kind;
   };
 
-  // The region-local subsets of `begin` (as in Index::Cursor); the loops
-  // below start there, and each inner loop restarts at its first subset.
+  // The loops start at the regions of `begin`, and each inner loop restarts
+  // at its first subset.
   const Pawns start = index.unrank(begin);
-  std::uint64_t w_home = start.white >> home_shift, w_mid = (start.white >> cols) & middle;
-  std::uint64_t b_top = start.black & low_bits(cols);
-  std::uint64_t b_mid = squeeze((start.black >> cols) & middle, middle & ~w_mid);
-  int a = std::popcount(w_home), b = std::popcount(w_mid), c = std::popcount(b_top),
-      d = std::popcount(b_mid);
+  auto [w_home, w_mid, b_top, b_mid] = index.regions(start.white, start.black);
+  auto [a, b, c, d] = Index::Counts{std::popcount(w_home), std::popcount(w_mid),
+                                    std::popcount(b_top), std::popcount(b_mid)};
   std::uint64_t at = begin;  // the index of the entry at (w_home, w_mid, b_top, b_mid)
   std::uint64_t run_done = subset_rank(b_mid);  // entries of this run before `at`; 0 later
   for (;;) {
@@ -131,20 +129,11 @@ constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, 
       } while (advance_subset(w_mid, m));
       w_mid = low_bits(b);
     } while (advance_subset(w_home, cols));
-    // The next non-empty group in key order (d fastest); one exists, as
-    // at < end <= index.size().
-    do {
-      if (++d > Index::kMaxGroupCount) {
-        d = 0;
-        if (++c > Index::kMaxGroupCount) {
-          c = 0;
-          if (++b > Index::kMaxGroupCount) {
-            b = 0;
-            ++a;
-          }
-        }
-      }
-    } while (index.group_size(a, b, c, d) == 0);
+    const Index::Counts next = index.next_group({a, b, c, d});  // exists: at < end
+    a = next.a;
+    b = next.b;
+    c = next.c;
+    d = next.d;
     w_home = low_bits(a);
     w_mid = low_bits(b);
     b_top = low_bits(c);
