@@ -54,8 +54,8 @@ class UvaAnswers {
 
   // Answers and writes everything added so far, and flushes stdout. Throws
   // TableError if the table cannot be opened or is damaged, and
-  // std::runtime_error if stdout cannot be written; added() throws them too
-  // once the helper has met them.
+  // std::runtime_error if stdout cannot be written; added() may throw them
+  // too, once the helper has met them (at the latest when the slots are full).
   void finish();
 
   // Errors reported so far; call after finish().
