@@ -81,8 +81,9 @@ const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
   return nullptr;
 }
 
-// The first block decode_all could not use: its number and what decode_block
-// said, or nullptr if it could not be read (or memory ran out).
+// The first block decode_all could not use: its number and what went wrong
+// (decode_block's message, "out of memory"), or nullptr if it could not be
+// read.
 struct BlockFailure {
   std::uint32_t block;
   const char* error;
@@ -96,24 +97,24 @@ std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
   std::atomic<std::uint32_t> next{0};
   std::vector<std::optional<BlockFailure>> failures(count);
   const auto work = [&](ZSTD_DCtx* zstd) noexcept {
-    try {
-      std::vector<std::uint8_t> frame;
-      for (std::uint32_t b; (b = next.fetch_add(1)) < count;) {
-        const detail::Block& block = t.blocks[b];
+    std::vector<std::uint8_t> frame;
+    for (std::uint32_t b; (b = next.fetch_add(1)) < count;) {
+      const detail::Block& block = t.blocks[b];
+      try {
         frame.resize(block.compressed_size);
-        if (!read_at(t.fd, frame.data(), frame.size(), block.offset)) {
-          failures[b] = BlockFailure{b, nullptr};
-          continue;
-        }
-        const std::uint64_t first = std::uint64_t{b} * t.header.block_entries;
-        if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame,
-                                             t.entries.data() + first)) {
-          failures[b] = BlockFailure{b, error};
-        }
+      } catch (const std::bad_alloc&) {
+        failures[b] = BlockFailure{b, "out of memory"};
+        continue;
       }
-    } catch (const std::bad_alloc&) {
-      for (std::uint32_t b; (b = next.fetch_add(1)) < count;)
+      if (!read_at(t.fd, frame.data(), frame.size(), block.offset)) {
         failures[b] = BlockFailure{b, nullptr};
+        continue;
+      }
+      const std::uint64_t first = std::uint64_t{b} * t.header.block_entries;
+      if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame,
+                                           t.entries.data() + first)) {
+        failures[b] = BlockFailure{b, error};
+      }
     }
   };
   // Reserved first, so that nothing below throws once a helper runs; a helper
