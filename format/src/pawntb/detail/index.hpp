@@ -234,10 +234,9 @@ class Index {
   }
 
   // Bytes a set of middle-region squares spans, ceil(m / 8): 1..6.
-  constexpr int middle_bytes() const { return middle_bytes_; }
   static constexpr int middle_bytes_of(Geometry g) { return ((g.rows - 2) * g.cols + 7) / 8; }
 
-  // rank() for an index with middle_bytes() == MiddleBytes, for callers that
+  // rank() for an index with middle_bytes_of(geometry()) == MiddleBytes, for callers that
   // pick the width once for many ranks; with Fixed = geometry() as well when
   // the caller is compiled per geometry (rank_in), so that every shift and
   // mask is a constant. Defined before rank() so that clang can evaluate it
@@ -280,7 +279,7 @@ class Index {
     return rank_with<middle_bytes_of(G::value), G::value>(white, black);
   }
 
-  // Calls f(std::integral_constant<int, N>{}) with N = middle_bytes(), so
+  // Calls f(std::integral_constant<int, N>{}) with N = middle_bytes_of(geometry()), so
   // that f can use a copy of its code unrolled for that width. The switch
   // goes the same way every time for a given index.
   template <class F>
