@@ -36,4 +36,12 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& opti
 // failures; main turns them into status 1.
 int run(const Options& options);
 
+// The commands, one file each (generate.cpp, info.cpp, verify.cpp,
+// uva_command.cpp, probe_command.cpp); run() calls them.
+int run_generate(const Options& options);
+int run_info(const Options& options);
+int run_verify(const Options& options);
+int run_uva(const Options& options);
+int run_probe(const Options& options);
+
 }  // namespace pawntb::cli

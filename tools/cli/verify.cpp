@@ -1,0 +1,28 @@
+#include <cstdio>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "pawntb/probe.hpp"
+
+namespace pawntb::cli {
+
+int run_verify(const Options& o) {
+  const Table table = open_table(o.table);
+  std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
+               table.info().fully_loaded ? "all block" : "lazy block");
+  ProgressLine progress;
+  const VerifyReport report = verify(
+      table, [](double done, void* p) { static_cast<ProgressLine*>(p)->update("verify", done); },
+      &progress);
+  if (!report.ok()) {
+    std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", table.info().path.c_str(),
+                 with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
+                 report.first_mismatch.c_str());
+    return kRuntimeFailure;
+  }
+  std::printf("%s: ok, %s positions agree with their successors\n", table.info().path.c_str(),
+              with_commas(report.checked).c_str());
+  return kOk;
+}
+
+}  // namespace pawntb::cli
