@@ -3,26 +3,40 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <iostream>
 #include <stdexcept>
+
+#include "common.hpp"
 
 namespace pawntb::cli {
 
-int run(const Options& o) {
-  int status = kOk;
-  if (o.command == "generate") {
-    status = run_generate(o);
-  } else if (o.command == "info") {
-    status = run_info(o);
-  } else if (o.command == "verify") {
-    status = run_verify(o);
-  } else if (o.command == "uva") {
-    status = run_uva(o);
-  } else {
-    status = run_probe(o);
+namespace {
+
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva, &kProbe};
+
+}  // namespace
+
+std::span<const Command* const> all_commands() {
+  return kCommands;
+}
+
+const Command* find_command(std::string_view name) {
+  for (const Command* c : kCommands) {
+    if (name == c->name) return c;
   }
-  if (std::fflush(stdout) != 0 || std::ferror(stdout)) {
+  return nullptr;
+}
+
+void check_stdout() {
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
     throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
   }
+}
+
+int run(const Options& o) {
+  const int status = find_command(o.command)->run(o);
+  check_stdout();
   return status;
 }
 

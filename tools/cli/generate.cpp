@@ -12,6 +12,8 @@
 
 namespace pawntb::cli {
 
+namespace po = boost::program_options;
+
 namespace {
 
 std::filesystem::path default_output(const Options& o) {
@@ -66,8 +68,6 @@ void restore_signals() {
   }
 }
 
-}  // namespace
-
 int run_generate(const Options& o) {
   stop_cleanly_on_signals();
   const std::filesystem::path output =
@@ -92,12 +92,56 @@ int run_generate(const Options& o) {
   const TableInfo& info = check.info();
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
               to_string(g).c_str(), o.pawns, with_commas(info.entries).c_str());
-  std::printf("placements: %s of up to %d pawns a side, either side to move\n",
-              with_commas(info.placements).c_str(), o.pawns);
-  std::printf("longest win: %d plies, e.g. %s\n", info.max_plies, info.longest_example.c_str());
-  std::printf("time: %.3f s\nfile: %s, %s bytes in %u blocks\n", seconds, output.c_str(),
-              with_commas(written.file_size).c_str(), written.block_count);
+  std::printf("placements: %s of up to %s a side, either side to move\n",
+              with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
+  std::printf("longest win: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
+              info.longest_example.c_str());
+  std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
+              count_of(written.file_size, "byte", "bytes").c_str(),
+              count_of(written.block_count, "block", "blocks").c_str());
   return kOk;
 }
+
+constexpr unsigned kMaxThreads = 256;
+
+void generate_options(po::options_description& desc, Options& o) {
+  desc.add_options()("rows", po::value(&o.rows)->default_value(4)->value_name("R"),
+                     "board rows, 3..8")("cols",
+                                         po::value(&o.cols)->default_value(4)->value_name("C"),
+                                         "board columns, 3..8 (rows*cols <= 64)")(
+      "pawns", po::value(&o.pawns)->value_name("K"), "most pawns a side, 1..cols (default: cols)")(
+      "output,o", po::value(&o.output)->value_name("FILE"), "table file to write")(
+      "threads,j", po::value(&o.threads)->default_value(0)->value_name("N"),
+      "threads, 0..256 (0: all cores)");
+}
+
+std::string validate_generate(const po::variables_map& given,
+                              const std::vector<std::string>& operands, Options& o) {
+  if (!operands.empty()) return "unexpected argument '" + operands.front() + "'";
+  if (!Geometry{o.rows, o.cols}.valid()) {
+    return "--rows and --cols must each be " + std::to_string(kMinSide) + ".." +
+           std::to_string(kMaxSide) + ", with rows*cols <= " + std::to_string(kMaxSquares);
+  }
+  if (!given.count("pawns")) o.pawns = o.cols;
+  if (o.pawns < 1 || o.pawns > o.cols) {
+    return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
+  }
+  if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
+  return {};
+}
+
+}  // namespace
+
+extern const Command kGenerate{
+    "generate",
+    "solve every position and write a table file",
+    "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--threads N]",
+    "Solves every position with up to K pawns a side and writes the table atomically.\n"
+    "The default output is data/RxC-kK.pawntb in the source tree (the default table\n"
+    "for 4x4, K = 4).",
+    nullptr,
+    generate_options,
+    validate_generate,
+    run_generate};
 
 }  // namespace pawntb::cli

@@ -10,6 +10,8 @@
 
 namespace pawntb::cli {
 
+namespace po = boost::program_options;
+
 namespace {
 
 std::uint64_t file_checksum(const std::filesystem::path& path) {
@@ -19,15 +21,13 @@ std::uint64_t file_checksum(const std::filesystem::path& path) {
   return detail::checksum64(bytes);
 }
 
-}  // namespace
-
 int run_info(const Options& o) {
   const Table table = open_table(o.table);
   const TableInfo& i = table.info();
   std::printf("file:              %s\n", i.path.c_str());
   std::printf("format version:    %d\n", i.format_version);
-  std::printf("geometry:          %s, up to %d pawns a side\n", to_string(i.geometry).c_str(),
-              i.max_pawns);
+  std::printf("geometry:          %s, up to %s a side\n", to_string(i.geometry).c_str(),
+              count_of(i.max_pawns, "pawn", "pawns").c_str());
   std::printf("entries:           %s (white to move, not terminal by rule)\n",
               with_commas(i.entries).c_str());
   std::printf("placements:        %s (0..%d pawns a side), either side to move\n",
@@ -46,5 +46,16 @@ int run_info(const Options& o) {
   std::printf("checked at open:   %s\n", i.fully_loaded ? "every block" : "header and block index");
   return kOk;
 }
+
+}  // namespace
+
+extern const Command kInfo{"info",
+                           "show a table's header, counts, sizes and checksums",
+                           "pawntb info [--table FILE | FILE]",
+                           "Shows the header, geometry, counts, sizes and checksums.",
+                           "the 4x4 table",
+                           nullptr,
+                           validate_table_operand,
+                           run_info};
 
 }  // namespace pawntb::cli

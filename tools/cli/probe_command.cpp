@@ -28,7 +28,7 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
   return describe(r.status);
 }
 
-std::string human_answer(const Table& table, const Position& p, const RootResult& root) {
+std::string human_answer(const Position& p, const RootResult& root) {
   const Geometry g = p.geometry;
   std::string out = format_position(p) + "\n" + draw_board(p);
   const ProbeResult& v = root.value;
@@ -42,7 +42,6 @@ std::string human_answer(const Table& table, const Position& p, const RootResult
     out += " " + move_name(g, m.move) + " (" + side_name(m.winner) + " " + std::to_string(m.plies) +
            ")";
   }
-  (void)table;
   return out + "\n\n";
 }
 
@@ -86,8 +85,6 @@ std::string json_error(std::string_view input, const std::string& where, const s
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-}  // namespace
-
 int run_probe(const Options& o) {
   const Table table = open_table(o.table);
   Output out;
@@ -106,7 +103,7 @@ int run_probe(const Options& o) {
         if (o.json) {
           out.append_with(append_json, p, root);
         } else {
-          out.write(human_answer(table, p, root));
+          out.write(human_answer(p, root));
         }
         return;
       }
@@ -142,5 +139,30 @@ int run_probe(const Options& o) {
   out.flush();
   return errors.count() ? kUsageError : kOk;
 }
+
+void probe_options(boost::program_options::options_description& desc, Options& o) {
+  desc.add_options()("json", boost::program_options::bool_switch(&o.json),
+                     "one JSON object per line");
+}
+
+std::string validate_probe(const boost::program_options::variables_map&,
+                           const std::vector<std::string>& operands, Options& o) {
+  if (operands.empty()) return "expected positions, or - to read them from stdin";
+  o.positions = operands;
+  return {};
+}
+
+}  // namespace
+
+extern const Command kProbe{
+    "probe",
+    "answer positions given as arguments, or one per line with -",
+    "pawntb probe [--table FILE] [--json] POSITION... | -",
+    "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
+    "rows, digits for empty squares, then w or b). With - reads one per line from stdin.",
+    "the 4x4 table",
+    probe_options,
+    validate_probe,
+    run_probe};
 
 }  // namespace pawntb::cli

@@ -1,12 +1,15 @@
 #include <cstdio>
 
 #include "commands.hpp"
+#include "common.hpp"
 #include "line_reader.hpp"
 #include "pawntb/probe.hpp"
 #include "uva.hpp"
 #include "uva_answers.hpp"
 
 namespace pawntb::cli {
+
+namespace {
 
 int run_uva(const Options& o) {
   // UvaAnswers' helper thread starts decoding the table first; the header
@@ -21,5 +24,17 @@ int run_uva(const Options& o) {
   answers.finish();
   return answers.error_count() ? kUsageError : kOk;
 }
+
+}  // namespace
+
+extern const Command kUva{
+    "uva",
+    "answer UVa 10838 judge input from stdin",
+    "pawntb uva [--table FILE] < input",
+    "Reads UVa 10838 input (a case count, then boards) and prints `white (7)` lines.",
+    "the 4x4 table",
+    nullptr,
+    nullptr,
+    run_uva};
 
 }  // namespace pawntb::cli

@@ -6,6 +6,8 @@
 
 namespace pawntb::cli {
 
+namespace {
+
 int run_verify(const Options& o) {
   const Table table = open_table(o.table);
   std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
@@ -24,5 +26,18 @@ int run_verify(const Options& o) {
               with_commas(report.checked).c_str());
   return kOk;
 }
+
+}  // namespace
+
+extern const Command kVerify{
+    "verify",
+    "check every checksum and every value of a table",
+    "pawntb verify [--table FILE | FILE]",
+    "Checks every checksum, then re-derives every value from its successors.\n"
+    "Exits 0 only if everything holds.",
+    "the 4x4 table",
+    nullptr,
+    validate_table_operand,
+    run_verify};
 
 }  // namespace pawntb::cli
