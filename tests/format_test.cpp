@@ -12,11 +12,13 @@
 #include "pawntb/detail/stored.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
+#include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
 using detail::Index;
+using pawntb_test::parse;
 
 struct Domain {
   int rows, cols, k;
@@ -94,12 +96,6 @@ TEST(Bitboard, SqueezeAndUnsqueezeInvertEachOther) {
       ASSERT_EQ(detail::unsqueeze(detail::squeeze(under, mask), mask), under);
     }
   }
-}
-
-Position parse(std::string_view text) {
-  auto parsed = parse_position(text);
-  EXPECT_TRUE(std::holds_alternative<Position>(parsed)) << text;
-  return std::get<Position>(parsed);
 }
 
 std::string parse_error(std::string_view text) {
