@@ -132,8 +132,10 @@ SolvedTable small_table() {
 TEST(Writer, WritesAtomicallyAndLeavesNoTemporaryFiles) {
   const TempDir dir;
   const auto path = dir / "t.pawntb";
-  const WriteSummary s = write_table(small_table(), path);
+  const SolvedTable table = small_table();
+  const WriteSummary s = write_table(table, path);
   EXPECT_EQ(std::filesystem::file_size(path), s.file_size);
+  EXPECT_EQ(read_bytes(path), encode_table(table)) << "the file is not the table's bytes";
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
