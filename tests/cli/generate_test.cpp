@@ -62,6 +62,20 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_TRUE(contains(wrong.err, "4x4")) << wrong;
 }
 
+// One of a thing is singular: "1 block", "1 pawn".
+TEST(CliGenerate, CountsOfOneAreSingular) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  const RunResult g =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--pawns", "1", "-o", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_TRUE(contains(g.out, " in 1 block\n")) << g;
+  EXPECT_TRUE(contains(g.out, "up to 1 pawn a side")) << g;
+  const RunResult i = run_cli({"info", table.string()});
+  ASSERT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, "3x3, up to 1 pawn a side")) << i;
+}
+
 TEST(CliGenerate, OverwritesAnExistingFile) {
   TempDir dir;
   const fs::path table = dir / "t.pawntb";

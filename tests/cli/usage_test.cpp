@@ -1,7 +1,9 @@
 // Tests of `pawntb` as a whole: help, version, usage errors and the option
 // parser (called in-process).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -61,6 +63,72 @@ TEST(CliUsage, UnknownCommandExitsTwo) {
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_TRUE(contains(r.err, "unknown command 'frobnicate'")) << r;
   EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, UnknownLeadingOptionIsAnUnknownOption) {
+  const RunResult r = run_cli({"--frob"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(lines_of(r.err).front(), "pawntb: unknown option '--frob'") << r;
+  EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, EveryCommandShowsTheVersion) {
+  const RunResult top = run_cli({"--version"});
+  ASSERT_EQ(top.status, 0) << top;
+  for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+    for (const char* flag : {"--version", "-V"}) {
+      const RunResult r = run_cli({command, flag});
+      EXPECT_EQ(r.status, 0) << command << " " << flag << "\n" << r;
+      EXPECT_EQ(r.out, top.out) << command << " " << flag;
+      EXPECT_EQ(r.err, "") << r;
+    }
+  }
+}
+
+// Help or version text that cannot be written is a failure, said on stderr.
+TEST(CliUsage, HelpThatCannotBeWrittenExitsOne) {
+  TempDir dir;
+  const fs::path err = dir / "stderr";
+  for (const std::string args : {"--help", "--version", "probe --help", "info --version"}) {
+    const std::string command =
+        std::string(PAWNTB_CLI) + " " + args + " > /dev/full 2> " + err.string();
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << args;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << args;
+    const std::string message = read_file(err);
+    EXPECT_EQ(message.rfind("pawntb", 0), 0u) << message;
+    EXPECT_TRUE(contains(message, "stdout: write error")) << message;
+  }
+}
+
+// Usage errors name the command ("pawntb generate: ...") and give its usage.
+TEST(CliUsage, UsageErrorsNameTheCommand) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"generate", "--threads", "300"},
+      {"generate", "extra"},
+      {"info", "a", "b"},
+      {"verify", "--bogus"},
+      {"uva", "--table"},
+      {"probe"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_EQ(r.err.rfind("pawntb " + args[0] + ": ", 0), 0u) << r;
+    EXPECT_TRUE(contains(r.err, "\nusage: pawntb " + args[0])) << r;
+  }
+}
+
+// Ranges are written 0..256 (two dots), in messages and in --help.
+TEST(CliUsage, RangesHaveTwoDots) {
+  const RunResult r = run_cli({"generate", "--threads", "300"});
+  EXPECT_TRUE(contains(r.err, "--threads must be 0..256\n")) << r;
+  const RunResult rows = run_cli({"generate", "--rows", "9"});
+  EXPECT_TRUE(contains(rows.err, "3..8")) << rows;
+  for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+    const RunResult h = run_cli({command, "--help"});
+    EXPECT_FALSE(std::regex_search(h.out, std::regex("[0-9]\\.\\.\\.[0-9]"))) << h;
+  }
 }
 
 TEST(CliUsage, UnknownOptionExitsTwo) {
@@ -130,6 +198,27 @@ TEST(CliUsage, ParsesOptionsIntoTheirFields) {
     std::ostringstream out, err;
     ASSERT_EQ(parse_command_line(3, argv, o, out, err), ParseOutcome::ok) << err.str();
     EXPECT_EQ(o.table, "x.pawntb");
+  }
+  {
+    const char* argv[] = {"pawntb", "verify", "--table", "y.pawntb"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.table, "y.pawntb");
+  }
+  {
+    const char* argv[] = {"pawntb", "generate", "--threads", "3"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.threads, 3u);
+  }
+  {  // 0 goes to the library, which picks one per hardware thread
+    const char* argv[] = {"pawntb", "generate"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(2, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.threads, 0u);
   }
 }
 
