@@ -80,7 +80,7 @@ class ProgressLine {
 std::filesystem::path default_output(const Options& o) {
   const std::string name = std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                            std::to_string(o.pawns) + ".pawntb";
-  return Table::default_locations().back().parent_path() / name;
+  return name;  // the current directory
 }
 
 // SIGINT, SIGTERM or SIGHUP while `generate` runs: remove the temporary
