@@ -274,6 +274,21 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   EXPECT_TRUE(verify(table).ok());
 }
 
+// verify() reports from the calling thread, never going back, ending at 1.
+TEST(Progress, VerifyReportsUpToOne) {
+  std::vector<double> fractions;
+  const Table table = Table::open(kDefaultTable);
+  const VerifyReport report = verify(
+      table,
+      [](double done, void* out) { static_cast<std::vector<double>*>(out)->push_back(done); },
+      &fractions);
+  EXPECT_TRUE(report.ok());
+  ASSERT_GT(fractions.size(), 2u);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  EXPECT_GE(fractions.front(), 0.0);
+  EXPECT_EQ(fractions.back(), 1.0);
+}
+
 std::string open_error(const std::filesystem::path& path, Table::Load load = Table::Load::all) {
   try {
     Table::open(path, load);

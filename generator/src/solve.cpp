@@ -338,6 +338,7 @@ SolvedTable solve(const GenerateOptions& options) {
         if (part == 0) report("index", static_cast<double>(done) / static_cast<double>(batches));
       }
       sync.arrive_and_wait();
+      if (part == 0) report("index", 1);
       std::array<std::uint64_t, kUnsolved> level_size{};
       std::uint64_t waiting = 0;
       for (const Tally& t : tallies) {

@@ -105,10 +105,12 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
         frames[b] = compress(values, kCompressionLevel);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
-        const std::uint32_t finished = done.fetch_add(1) + 1;
-        if (on_progress && std::this_thread::get_id() == caller) {
-          on_progress(Progress{"compress", static_cast<double>(finished) / block_count});
-        }
+        return;
+      }
+      // Only the calling thread reports; the last report (1) follows the join.
+      const std::uint32_t finished = done.fetch_add(1) + 1;
+      if (on_progress && finished < block_count && std::this_thread::get_id() == caller) {
+        on_progress(Progress{"compress", static_cast<double>(finished) / block_count});
       }
     }
   };
@@ -121,6 +123,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
     worker();
   }
   if (failure) std::rethrow_exception(failure);
+  if (on_progress) on_progress(Progress{"compress", 1.0});
 
   std::vector<detail::Block> blocks(block_count);
   std::uint64_t offset = detail::blocks_offset(block_count);
