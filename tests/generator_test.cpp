@@ -148,7 +148,7 @@ SolvedTable small_table() {
 // with fractions in 0..1 that never decrease and a last report of exactly 1.
 class ProgressRecord {
  public:
-  std::function<void(const Progress&)> callback() {
+  ProgressCallback callback() {
     return [this](const Progress& p) {
       EXPECT_EQ(std::this_thread::get_id(), caller_) << p.stage;
       calls_.emplace_back(p.stage, p.fraction_done);

@@ -36,6 +36,7 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
 
@@ -55,11 +56,6 @@ std::uint64_t available_memory() {
     if (key == "MemAvailable:") return kib * 1024;
   }
   return 0;
-}
-
-int thread_count(int requested) {
-  if (requested > 0) return requested;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 // Runs body(part) for part = 0..parts-1, each on its own thread (part 0 on
@@ -300,7 +296,7 @@ SolvedTable solve(const GenerateOptions& options) {
                         std::to_string(options.max_pawns) + " needs " + std::to_string(need >> 20) +
                         " MiB, " + std::to_string(have >> 20) + " MiB available");
   }
-  const int threads = thread_count(options.threads);
+  const int threads = static_cast<int>(detail::thread_count(options.threads));
   auto report = [&](const char* stage, double done) {
     if (options.on_progress) options.on_progress(Progress{stage, done});
   };
@@ -380,8 +376,7 @@ SolvedTable solve(const GenerateOptions& options) {
   });
   if (started < threads) {
     throw GenerateError("could not start " + std::to_string(threads) + " threads (" +
-                        std::to_string(started) + " started); try --threads " +
-                        std::to_string(started));
+                        std::to_string(started) + " started)");
   }
   if (failure) std::rethrow_exception(failure);
 

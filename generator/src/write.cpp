@@ -14,6 +14,7 @@
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/stored.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
 
 namespace pawntb {
@@ -80,8 +81,8 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
-                                       const std::function<void(const Progress&)>& on_progress) {
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
+                                       const ProgressCallback& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
   const auto symmetry = std::make_unique<detail::BoardSymmetry>(table.geometry);  // 32 KiB
   const std::uint64_t n = table.values.size();
@@ -115,9 +116,8 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
     }
   };
   {
-    const int t = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
     std::vector<std::jthread> pool;
-    for (int i = 1; i < std::min<int>(t, static_cast<int>(block_count)); ++i) {
+    for (unsigned i = 1; i < std::min(detail::thread_count(threads), block_count); ++i) {
       pool.emplace_back(worker);
     }
     worker();
@@ -157,9 +157,9 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
   return file;
 }
 
-WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads,
-                         void (*on_temp_file)(const char* path),
-                         const std::function<void(const Progress&)>& on_progress) {
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
+                         unsigned threads, void (*on_temp_file)(const char* path),
+                         const ProgressCallback& on_progress) {
   auto announce = [&](const char* temp) {
     if (on_temp_file) on_temp_file(temp);
   };

@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "pawntb/detail/stored.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
 #include "table_impl.hpp"
@@ -92,7 +93,7 @@ struct BlockFailure {
 // Decodes every block of t into t.entries, on `threads` threads (the caller
 // and threads - 1 more), each taking the next block not yet taken. Returns
 // the failure of the lowest-numbered block that failed, if any.
-std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
+std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
   const std::uint32_t count = t.header.block_count;
   std::atomic<std::uint32_t> next{0};
   std::vector<std::optional<BlockFailure>> failures(count);
@@ -120,7 +121,7 @@ std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
   // Reserved first, so that nothing below throws once a helper runs; a helper
   // that cannot be made leaves more blocks to the others.
   const unsigned helper_count = count > 1 ? std::min<unsigned>(threads, count) - 1 : 0;
-  std::vector<std::unique_ptr<ZSTD_DCtx, Table::Impl::FreeZstd>> contexts;
+  std::vector<std::unique_ptr<ZSTD_DCtx, detail::TableData::FreeZstd>> contexts;
   std::vector<std::thread> helpers;
   contexts.reserve(helper_count);
   helpers.reserve(helper_count);
@@ -175,11 +176,11 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
-Table::Impl::~Impl() {
+detail::TableData::~TableData() {
   if (fd >= 0) ::close(fd);
 }
 
-const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
+const std::uint8_t* detail::TableData::load_block(std::uint32_t b) const noexcept {
   const std::uint8_t* data = loaded[b].load(std::memory_order_acquire);
   if (data) return data;
   std::lock_guard lock(load_mutex);
@@ -202,13 +203,13 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
   return storage[b].get();
 }
 
-const std::uint8_t* Table::Impl::entry_from_block(std::uint64_t i) const noexcept {
+const std::uint8_t* detail::TableData::entry_from_block(std::uint64_t i) const noexcept {
   const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
   if (!block) return nullptr;
   return block + (i & (header.block_entries - 1));
 }
 
-Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
 
 // A function-try-block: running out of memory anywhere in here is reported as
 // a TableError too.
@@ -229,8 +230,8 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
   const detail::Header h = std::get<detail::Header>(decoded);
 
-  auto impl = std::make_shared<Impl>(h.geometry, h.max_pawns);
-  impl->fd = file.release();  // closed by ~Impl from here on
+  auto impl = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
+  impl->fd = file.release();  // closed by ~TableData from here on
   impl->header = h;
   impl->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
 
@@ -246,7 +247,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
 
   if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     impl->entries.resize(h.entry_count);
-    if (const auto failed = decode_all(*impl, std::max(threads, 1u))) {
+    if (const auto failed = decode_all(*impl, detail::thread_count(threads))) {
       const std::string b = std::to_string(failed->block);
       fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
     }
@@ -321,7 +322,7 @@ constexpr std::uint32_t packed_result(ProbeStatus s, Side winner, std::uint8_t p
          std::uint32_t{plies} << 16;
 }
 constexpr std::uint32_t packed_status(ProbeStatus s) {
-  return packed_result(s, Side::white, 0);
+  return packed_result(s, Side::white, ProbeResult::kNoPlies);
 }
 // The side to move's result when the entry (or the game) says `plies`.
 constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
@@ -338,7 +339,7 @@ static_assert(packed_value(Side::white, 7) == packed_result(ProbeStatus::ok, Sid
 // order: one 4-byte store.
 constexpr ProbeResult unpack(std::uint32_t packed) {
   if constexpr (std::endian::native == std::endian::little) {
-    return std::bit_cast<ProbeResult>(packed);  // byte 3, `reserved`, is 0
+    return std::bit_cast<ProbeResult>(packed);  // byte 3 is padding
   } else {
     return std::bit_cast<ProbeResult>(std::array<std::uint8_t, 4>{
         static_cast<std::uint8_t>(packed), static_cast<std::uint8_t>(packed >> 8),
@@ -348,13 +349,14 @@ constexpr ProbeResult unpack(std::uint32_t packed) {
 static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
               unpack(packed_value(Side::black, 7)).plies == 7 &&
               unpack(packed_status(ProbeStatus::too_many_pawns)).status ==
-                  ProbeStatus::too_many_pawns);
+                  ProbeStatus::too_many_pawns &&
+              unpack(packed_status(ProbeStatus::too_many_pawns)).plies == ProbeResult::kNoPlies);
 
 // Where probe() finds the value of `p` in a table of geometry G::value
 // (G = FixedGeometry<rows, cols>: one copy per geometry, with every mask and
 // the rank inline): the index of its entry, or kAnswerTag | the packed answer.
 template <class G>
-[[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t,
+[[gnu::always_inline]] inline std::uint64_t locate(const detail::TableData& t,
                                                    const Position& p) noexcept {
   constexpr Geometry g = G::value;
   constexpr int bytes = detail::board_bytes(g);
@@ -382,7 +384,7 @@ template <class G>
 }
 
 // The answer for `mover` to move from what locate() found.
-[[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t found,
+[[gnu::always_inline]] inline ProbeResult look_up(const detail::TableData& t, std::uint64_t found,
                                                   Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
@@ -393,14 +395,14 @@ template <class G>
 }
 
 template <class G>
-ProbeResult probe_with(const Table::Impl& t, const Position& p) noexcept {
+ProbeResult probe_with(const detail::TableData& t, const Position& p) noexcept {
   return look_up(t, locate<G>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
 template <class G>
-void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
+void probe_many_with(const detail::TableData& t, std::span<const Position> positions,
                      std::span<ProbeResult> results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];
