@@ -21,12 +21,12 @@ namespace pawntb {
 
 namespace {
 
-// Index entries per block: small enough that the 4x4 table's 5 blocks keep
-// both threads compressing, and that a lazy block loads in well under 1 ms.
+// Index entries per block, the unit of parallel compression and of lazy
+// loading: small enough that the 4x4 table's 5 blocks keep several threads
+// busy and that a lazy block loads quickly (docs/benchmarks.md).
 constexpr std::uint32_t kBlockEntries = 1 << 16;
 
-// zstd level 13: 13,019 bytes for 4x4 in about 6 ms; level 16 saves 226
-// bytes for about twice the compression time (FORMAT.md, section 10).
+// The cheapest zstd level close in size to the slowest ones (docs/benchmarks.md).
 constexpr int kCompressionLevel = 13;
 
 // The stored values of the entries [first, first + count): the values of
