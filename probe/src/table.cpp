@@ -146,6 +146,7 @@ std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
 class FileDescriptor {
  public:
   explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
   FileDescriptor(const FileDescriptor&) = delete;
   FileDescriptor& operator=(const FileDescriptor&) = delete;
   ~FileDescriptor() {
@@ -211,55 +212,67 @@ const std::uint8_t* detail::TableData::entry_from_block(std::uint64_t i) const n
 
 Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
 
-// A function-try-block: running out of memory anywhere in here is reported as
-// a TableError too.
-Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
+namespace {
+
+// Opens path read-only: a regular file, else TableError.
+FileDescriptor open_file(const std::filesystem::path& path) {
   // O_NONBLOCK so that a FIFO cannot block the open; it is refused below.
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  const int fd = file.get();
-  if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (file.get() < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  return file;
+}
+
+std::uint64_t regular_file_size(const std::filesystem::path& path, int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "not a regular file");
-  const auto file_size = static_cast<std::uint64_t>(st.st_size);
+  return static_cast<std::uint64_t>(st.st_size);
+}
 
-  std::array<std::uint8_t, detail::kHeaderSize> header_bytes{};
-  const std::size_t header_read =
+// The header, read and checked (section 9 of FORMAT.md).
+detail::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
+  std::array<std::uint8_t, detail::kHeaderSize> bytes{};
+  const std::size_t size =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
-  if (!read_at(fd, header_bytes.data(), header_read, 0)) fail(path, "cannot read the header");
-  auto decoded = detail::decode_header(std::span(header_bytes).first(header_read), file_size);
+  if (!read_at(fd, bytes.data(), size, 0)) fail(path, "cannot read the header");
+  auto decoded = detail::decode_header(std::span(bytes).first(size), file_size);
   if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
-  const detail::Header h = std::get<detail::Header>(decoded);
+  return std::get<detail::Header>(decoded);
+}
 
-  auto impl = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
-  impl->fd = file.release();  // closed by ~TableData from here on
-  impl->header = h;
-  impl->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
-
-  std::vector<std::uint8_t> index_bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
-  if (!read_at(fd, index_bytes.data(), index_bytes.size(), detail::kHeaderSize)) {
+// The block index, read and checked against the header.
+std::vector<detail::Block> read_block_index(const std::filesystem::path& path, int fd,
+                                            const detail::Header& h) {
+  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
+  if (!read_at(fd, bytes.data(), bytes.size(), detail::kHeaderSize)) {
     fail(path, "cannot read the block index: file truncated");
   }
-  auto blocks = detail::decode_block_index(index_bytes, h);
+  auto blocks = detail::decode_block_index(bytes, h);
   if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
-  impl->blocks = std::move(std::get<std::vector<detail::Block>>(blocks));
-  impl->zstd.reset(ZSTD_createDCtx());
-  if (!impl->zstd) throw std::bad_alloc();
+  return std::move(std::get<std::vector<detail::Block>>(blocks));
+}
 
-  if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
-    impl->entries.resize(h.entry_count);
-    if (const auto failed = decode_all(*impl, detail::thread_count(threads))) {
-      const std::string b = std::to_string(failed->block);
-      fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
-    }
-    ::close(fd);
-    impl->fd = -1;
-    impl->loaded_entries = impl->entries.data();
-  } else {
-    impl->loaded = std::vector<std::atomic<const std::uint8_t*>>(h.block_count);
-    impl->storage.resize(h.block_count);
+// Decodes every block into t.entries and closes the file; TableError names
+// the lowest damaged block.
+void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
+  t.entries.resize(t.header.entry_count);
+  if (const auto failed = decode_all(t, detail::thread_count(threads))) {
+    const std::string b = std::to_string(failed->block);
+    fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
   }
+  ::close(t.fd);
+  t.fd = -1;
+  t.loaded_entries = t.entries.data();
+}
 
-  TableInfo& info = impl->info;
+// An empty slot per block, filled on first use.
+void prepare_lazy_loading(detail::TableData& t) {
+  t.loaded = std::vector<std::atomic<const std::uint8_t*>>(t.header.block_count);
+  t.storage.resize(t.header.block_count);
+}
+
+TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {
+  const detail::Header& h = t.header;
+  TableInfo info;
   info.path = path;
   info.geometry = h.geometry;
   info.max_pawns = h.max_pawns;
@@ -268,7 +281,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   info.placements = h.placement_count;
   info.white_wins = h.win_count;
   info.max_plies = h.max_plies;
-  const auto longest = impl->index.unrank(h.longest_index);
+  const auto longest = t.index.unrank(h.longest_index);
   info.longest_example =
       format_position(Position{h.geometry, longest.white, longest.black, Side::white});
   info.blocks = h.block_count;
@@ -277,8 +290,31 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   info.header_checksum = h.header_checksum;
   info.index_checksum = h.index_checksum;
   info.rules_fingerprint = detail::rules_fingerprint();
-  info.fully_loaded = impl->fd < 0;
-  return Table(std::move(impl));
+  info.fully_loaded = t.loaded_entries != nullptr;
+  return info;
+}
+
+}  // namespace
+
+// A function-try-block: running out of memory anywhere in here is reported as
+// a TableError too.
+Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
+  FileDescriptor file = open_file(path);
+  const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
+  auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
+  data->header = h;
+  data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
+  data->blocks = read_block_index(path, file.get(), h);
+  data->zstd.reset(ZSTD_createDCtx());
+  if (!data->zstd) throw std::bad_alloc();
+  data->fd = file.release();  // closed by ~TableData from here on
+  if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
+    load_all(path, *data, threads);
+  } else {
+    prepare_lazy_loading(*data);
+  }
+  data->info = table_info(path, *data);
+  return Table(std::move(data));
 } catch (const std::bad_alloc&) {
   throw TableError(path.string() + ": out of memory while loading the table");
 }
