@@ -13,9 +13,8 @@ int run_verify(const Options& o) {
   std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
                table.info().fully_loaded ? "all block" : "lazy block");
   ProgressLine progress;
-  const VerifyReport report = verify(
-      table, [](double done, void* p) { static_cast<ProgressLine*>(p)->update("verify", done); },
-      &progress);
+  const VerifyReport report =
+      verify(table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); });
   if (!report.ok()) {
     std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", table.info().path.c_str(),
                  with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
