@@ -34,7 +34,7 @@ extern const Command kVerify{
     "pawntb verify [--table FILE | FILE]",
     "Checks every checksum, then re-derives every value from its successors.\n"
     "Exits 0 only if everything holds.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     nullptr,
     validate_table_operand,
     run_verify};
