@@ -6,8 +6,12 @@ namespace pawntb::cli {
 
 namespace po = boost::program_options;
 
+std::filesystem::path table_path(const std::string& path) {
+  return path.empty() ? Table::default_path() : std::filesystem::path(path);
+}
+
 Table open_table(const std::string& path) {
-  return path.empty() ? Table::open_default() : Table::open(path);
+  return Table::open(table_path(path));
 }
 
 std::string with_commas(std::uint64_t n) {

@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <span>
 #include <sstream>
@@ -65,7 +66,10 @@ std::string validate_table_operand(const boost::program_options::variables_map& 
 // environment and the file system.
 std::string table_search_help(DefaultTable table);
 
-// The table at `path`, or the default table when `path` is empty.
+// `path`, or the 4x4 table's (Table::default_path()) when `path` is empty.
+std::filesystem::path table_path(const std::string& path);
+
+// The table at table_path(path).
 Table open_table(const std::string& path);
 
 // 1234567 -> "1,234,567".
