@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/common.hpp"
+#include "pawntb/probe.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -210,6 +213,44 @@ TEST(CliTable, VerifyResultsGoToStdout) {
   EXPECT_EQ(lines[0], kDefaultTable.string() + ": header, block index and all block checksums ok");
   EXPECT_EQ(lines[1],
             kDefaultTable.string() + ": ok, 281,328 positions agree with their successors");
+}
+
+// The helper the commands that answer positions share: --table when given,
+// else the table for the board size, else advice on making one.
+TEST(CliTable, OpenTableForABoardSize) {
+  using pawntb::cli::open_table;
+  EXPECT_EQ(open_table(kDefaultTable.string(), {3, 3}).info().geometry, (pawntb::Geometry{4, 4}))
+      << "--table is used as given";
+  EXPECT_EQ(open_table("", {4, 4}).info().geometry, (pawntb::Geometry{4, 4}));
+  // No 5x7 table anywhere on the search path.
+  try {
+    open_table("", {5, 7});
+    ADD_FAILURE() << "opened a 5x7 table";
+  } catch (const pawntb::TableError& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(contains(message, "no table for 5x7")) << message;
+    EXPECT_TRUE(contains(message, "make one with `pawntb generate --rows 5 --cols 7`")) << message;
+  }
+  // A table that exists but cannot be read is reported as such, no advice.
+  TempDir dir;
+  write_file(dir / "5x7-k7.pawntb", "not a table");
+  const char* env = std::getenv("PAWNTB_TABLE");
+  const std::optional<std::string> saved = env ? std::optional<std::string>(env) : std::nullopt;
+  ::setenv("PAWNTB_TABLE", dir.path().c_str(), 1);
+  for (const std::string& given : {std::string(), (dir / "5x7-k7.pawntb").string()}) {
+    try {
+      open_table(given, {5, 7});
+      ADD_FAILURE() << "opened junk";
+    } catch (const pawntb::TableError& e) {
+      EXPECT_TRUE(contains(e.what(), (dir / "5x7-k7.pawntb").string())) << e.what();
+      EXPECT_FALSE(contains(e.what(), "make one")) << e.what();
+    }
+  }
+  if (saved) {
+    ::setenv("PAWNTB_TABLE", saved->c_str(), 1);
+  } else {
+    ::unsetenv("PAWNTB_TABLE");
+  }
 }
 
 TEST(CliTable, InfoOnAMissingFile) {

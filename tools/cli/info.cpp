@@ -94,8 +94,7 @@ void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& list
 // The header first (from a table opened on demand), then every block is
 // checked: a damaged block is reported after the header, on stderr.
 int run_info(const Options& o) {
-  const fs::path path = table_path(o.table);
-  const TableInfo info = Table::open(path, Table::Load::on_demand).info();
+  const TableInfo info = open_table(o.table, {4, 4}, Table::Load::on_demand).info();
   const std::uint64_t checksum = file_checksum(info.path);
   const fs::path listed_in = listing_checksums(info.path, checksum);
   if (o.json) {
@@ -105,8 +104,8 @@ int run_info(const Options& o) {
   } else {
     print_text(info, checksum, listed_in);
   }
-  check_stdout();                          // the header is out before a damaged block is reported
-  Table::open(path, Table::Load::all, 0);  // checks every block; throws TableError
+  check_stdout();  // the header is out before a damaged block is reported
+  Table::open(info.path, Table::Load::all, 0);  // checks every block; throws TableError
   if (!o.json) std::printf("blocks checked:    every block's checksum is right\n");
   return kOk;
 }
