@@ -130,6 +130,42 @@ TEST(Notation, RejectsBadText) {
   EXPECT_NE(parse_error("8P/8/8 w").find("more than 8"), std::string::npos);
 }
 
+// Messages count ranks from the bottom, as the drawn board labels them, and
+// name squares as moves do.
+TEST(Notation, ErrorsNameRanksFromTheBottom) {
+  EXPECT_EQ(parse_error("pp/pp/4/PPPP w"), "ragged board: rank 4 has 2 squares, rank 1 has 4");
+  EXPECT_EQ(parse_error(".ppp/4/.PP/4 w"), "ragged board: rank 2 has 3 squares, rank 1 has 4");
+  EXPECT_EQ(parse_error("4/4/4/PPP w"), "ragged board: rank 1 has 3 squares, rank 2 has 4");
+  EXPECT_EQ(parse_error("4/4/4P4/4 w"), "rank 2 has more than 8 squares");
+}
+
+// The board is checked before the side to move: "# comment" is a bad board.
+TEST(Notation, ChecksTheBoardBeforeTheSide) {
+  EXPECT_EQ(parse_error("# comment"), "bad character '#' in board: use P, p, . or 1-8");
+  EXPECT_NE(parse_error("4/4/4 x").find("side to move"), std::string::npos);
+  EXPECT_NE(parse_error("4/4/4").find("missing side to move"), std::string::npos);
+  EXPECT_EQ(parse_error("4/4/4/4/4/4/4/4/4 w"), "more than 8 rows");
+}
+
+TEST(Notation, InvalidReasonNamesTheProblemAndTheSquare) {
+  EXPECT_EQ(invalid_reason(parse("2P1/4/4/4 w")),
+            "white pawn on c4 is on its goal row, with white to move");
+  EXPECT_EQ(invalid_reason(parse("4/4/4/p3 b")),
+            "black pawn on a1 is on its goal row, with black to move");
+  Position overlap = parse("4/4/1P2/4 w");
+  overlap.black = overlap.white;
+  EXPECT_EQ(invalid_reason(overlap), "a white and a black pawn are both on b2");
+  Position off_board = parse("4/4/4/4 w");
+  off_board.white = 1ULL << 16;
+  EXPECT_EQ(invalid_reason(off_board), "a pawn lies off the 4x4 board");
+  EXPECT_NE(invalid_reason(Position{Geometry{9, 4}, 0, 0, Side::white}).find("9x4"),
+            std::string::npos);
+  for (const char* valid : {"2P1/4/4/4 b", ".ppp/4/.PPP/4 w", "4/4/4/p3 w"}) {
+    EXPECT_NE(classify(parse(valid)), Status::invalid) << valid;
+    EXPECT_EQ(invalid_reason(parse(valid)), "") << valid;
+  }
+}
+
 TEST(Notation, NamesSquaresAndMovesLikeChess) {
   const Geometry g{4, 4};
   EXPECT_EQ(square_name(g, 12), "a1");  // bottom-left
