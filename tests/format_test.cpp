@@ -1,6 +1,7 @@
 // Tests of pawntb::format: the index, the rules, the notation and the layout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <memory>
@@ -172,6 +173,75 @@ TEST(Notation, NamesSquaresAndMovesLikeChess) {
   EXPECT_EQ(square_name(g, 3), "d4");   // top-right
   EXPECT_EQ(move_name(g, Move{9, 5}), "b2b3");
   EXPECT_EQ(move_name(g, Move{9, 6}), "b2c3");
+}
+
+std::string move_error(const char* position, std::string_view uci) {
+  const auto parsed = parse_move(parse(position), uci);
+  if (const auto* e = std::get_if<ParseError>(&parsed)) return e->message;
+  return "";
+}
+
+TEST(Moves, ParseMoveAcceptsExactlyTheLegalMoves) {
+  const Position p = parse(".ppp/4/.PPP/4 w");
+  int legal = 0;
+  for (int from = 0; from < 16; ++from) {
+    for (int to = 0; to < 16; ++to) {
+      const Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
+      const auto parsed = parse_move(p, move_name(p.geometry, m));
+      const MoveList moves = legal_moves(p);
+      const bool is_legal = std::find(moves.begin(), moves.end(), m) != moves.end();
+      ASSERT_EQ(std::holds_alternative<Move>(parsed), is_legal) << move_name(p.geometry, m);
+      if (is_legal) {
+        EXPECT_EQ(std::get<Move>(parsed), m);
+      }
+      legal += is_legal;
+    }
+  }
+  EXPECT_EQ(legal, 3);
+}
+
+TEST(Moves, ParseMoveSaysWhatIsWrong) {
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "b2b4"), "b2b4: not a legal move for white");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "a2a3"),
+            "a2a3: not a legal move for white (no white pawn on a2)");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 b", "b2b1"),
+            "b2b1: not a legal move for black (no black pawn on b2)");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2c5"), "c2c5: c5 is off the 4x4 board");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "e2e3"), "e2e3: e2 is off the 4x4 board");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2"), "c2: expected two squares such as c2c3");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "C2C3"), "C2C3: expected two squares such as c2c3");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", ""), ": expected two squares such as c2c3");
+  EXPECT_EQ(move_error("P3/4/4/4 b", "b4b3"), "b4b3: the game is over: black has lost");
+  EXPECT_EQ(move_error("P3/4/4/4 w", "a4a3"),
+            "a4a3: the position is invalid: white pawn on a4 is on its goal row, with white to "
+            "move");
+}
+
+TEST(Moves, PlayMovesFollowsAListAndNamesTheBadMove) {
+  const Position start = parse("ppp/3/PPP w");
+  const auto played = play_moves(start, "b1b2, a3b2 ,c1b2");
+  ASSERT_TRUE(std::holds_alternative<Position>(played)) << std::get<ParseError>(played).message;
+  EXPECT_EQ(format_position(std::get<Position>(played)), "1pp/1P1/P2 b");
+  EXPECT_EQ(std::get<Position>(play_moves(start, "b1b2 a3b2")),
+            std::get<Position>(play_moves(start, "b1b2,a3b2")));
+  EXPECT_EQ(std::get<Position>(play_moves(start, "")), start);
+  const auto bad = play_moves(start, "b1b2,a3b2,b2b3");
+  ASSERT_TRUE(std::holds_alternative<ParseError>(bad));
+  EXPECT_EQ(std::get<ParseError>(bad).message,
+            "move 3: b2b3: not a legal move for white (no white pawn on b2)");
+  EXPECT_EQ(std::get<ParseError>(play_moves(start, "b1b2;a3b2")).message,
+            "move 1: b1b2;a3b2: expected two squares such as c2c3");
+}
+
+TEST(Moves, StartPositionFillsTheHomeRows) {
+  EXPECT_EQ(format_position(start_position(Geometry{4, 4}, 4)), "pppp/4/4/PPPP w");
+  EXPECT_EQ(format_position(start_position(Geometry{3, 3}, 3)), "ppp/3/PPP w");
+  EXPECT_EQ(format_position(start_position(Geometry{4, 5}, 3)), "1ppp1/5/5/1PPP1 w");
+  EXPECT_EQ(format_position(start_position(Geometry{4, 4}, 3)), "ppp1/4/4/PPP1 w");
+  EXPECT_EQ(format_position(start_position(Geometry{5, 8}, 1)), "3p4/8/8/8/3P4 w");
+  for (int k = 1; k <= 6; ++k) {
+    EXPECT_EQ(classify(start_position(Geometry{5, 6}, k)), Status::playable) << k;
+  }
 }
 
 TEST(Rules, ClassifiesInvalidOverAndPlayable) {

@@ -143,12 +143,28 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   EXPECT_EQ(over.plies, 0);
 }
 
+TEST(Probe, StartPositionIsTheTablesGame) {
+  const Table table = Table::open(kDefaultTable);
+  EXPECT_EQ(format_position(table.start_position()), "pppp/4/4/PPPP w");
+  const Table small = Table::open(table_3x3());
+  EXPECT_EQ(small.start_position(), parse("ppp/3/PPP w"));
+  // Hexapawn: black wins, and the moves of a game lead where play_moves goes.
+  const ProbeResult r = small.probe(small.start_position());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.winner, Side::black);
+  const RootResult root = small.probe_root(small.start_position());
+  std::string line;
+  for (const Move m : root.principal_variation) line += move_name(Geometry{3, 3}, m) + ",";
+  const auto end = play_moves(small.start_position(), line);
+  ASSERT_TRUE(std::holds_alternative<Position>(end)) << std::get<ParseError>(end).message;
+  EXPECT_NE(classify(std::get<Position>(end)), Status::playable);
+}
+
 // A failed probe cannot read as a result: its plies are kNoPlies, which no
 // game has, in probe() and probe_many() alike.
 TEST(Probe, FailedProbesHaveNoPlies) {
   const Table table = Table::open(kDefaultTable);
-  const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"),
-                          parse("P3/4/4/4 w")};
+  const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"), parse("P3/4/4/4 w")};
   ProbeResult many[3];
   table.probe_many(bad, many);
   for (int i = 0; i < 3; ++i) {

@@ -211,6 +211,70 @@ std::string invalid_reason(const Position& p) {
   return "";
 }
 
+namespace {
+
+// The square a name such as "c2" stands for on g, or an error.
+Parsed<int> parse_square(Geometry g, std::string_view name) {
+  if (name.size() != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8') {
+    return error("expected two squares such as c2c3");
+  }
+  const int col = name[0] - 'a', rank = name[1] - '0';
+  if (col >= g.cols || rank > g.rows) {
+    return error(std::string(name) + " is off the " + to_string(g) + " board");
+  }
+  return (g.rows - rank) * g.cols + col;
+}
+
+}  // namespace
+
+Parsed<Move> parse_move(const Position& p, std::string_view uci) {
+  const std::string quoted = printable(uci, 16) + ": ";
+  if (uci.size() != 4) return error(quoted + "expected two squares such as c2c3");
+  const Parsed<int> from = parse_square(p.geometry, uci.substr(0, 2));
+  if (const auto* e = std::get_if<ParseError>(&from)) return error(quoted + e->message);
+  const Parsed<int> to = parse_square(p.geometry, uci.substr(2, 2));
+  if (const auto* e = std::get_if<ParseError>(&to)) return error(quoted + e->message);
+  const Move move{static_cast<std::uint8_t>(std::get<int>(from)),
+                  static_cast<std::uint8_t>(std::get<int>(to))};
+  const std::string side = side_name(p.to_move);
+  switch (classify(p)) {
+    case Status::invalid:
+      return error(quoted + "the position is invalid: " + invalid_reason(p));
+    case Status::over:
+      return error(quoted + "the game is over: " + side + " has lost");
+    case Status::playable:
+      break;
+  }
+  for (const Move m : legal_moves(p)) {
+    if (m == move) return move;
+  }
+  const std::uint64_t mover = p.to_move == Side::white ? p.white : p.black;
+  const std::string why = (mover >> move.from & 1) ? ""
+                                                   : " (no " + side + " pawn on " +
+                                                         square_name(p.geometry, move.from) + ")";
+  return error(quoted + "not a legal move for " + side + why);
+}
+
+Parsed<Position> play_moves(const Position& p, std::string_view uci_list) {
+  Position line = p;
+  int number = 0;
+  for (std::size_t i = 0; i < uci_list.size();) {
+    if (uci_list[i] == ',' || uci_list[i] == ' ') {
+      ++i;
+      continue;
+    }
+    const std::size_t end = std::min(uci_list.find_first_of(", ", i), uci_list.size());
+    const Parsed<Move> move = parse_move(line, uci_list.substr(i, end - i));
+    ++number;
+    if (const auto* e = std::get_if<ParseError>(&move)) {
+      return error("move " + std::to_string(number) + ": " + e->message);
+    }
+    line = play(line, std::get<Move>(move));
+    i = end;
+  }
+  return line;
+}
+
 std::string square_name(Geometry g, int square) {
   return std::string(1, static_cast<char>('a' + square % g.cols)) +
          static_cast<char>('0' + (g.rows - square / g.cols));

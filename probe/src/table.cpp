@@ -522,6 +522,10 @@ RootResult Table::probe_root(const Position& p) const {
   return root;
 }
 
+Position Table::start_position() const noexcept {
+  return pawntb::start_position(impl_->info.geometry, impl_->info.max_pawns);
+}
+
 const TableInfo& Table::info() const noexcept {
   return impl_->info;
 }

@@ -37,6 +37,16 @@ Parsed<Position> parse_position(std::string_view text);
 // e.g. one UVa 10838 case, with the given side to move.
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move);
 
+// The move `uci` (e.g. "c2c3") of the side to move in p, which must be one of
+// legal_moves(p). Otherwise the message names the move and why, e.g.
+// "c2c4: not a legal move for white" or "c2c5: c5 is off the 4x4 board".
+Parsed<Move> parse_move(const Position& p, std::string_view uci);
+
+// p after the moves of `uci_list`, separated by commas and/or spaces (e.g.
+// "c2c3,b4c3" or "c2c3 b4c3"); an empty list gives p. The message of a bad
+// move names its number from 1 and the move: "move 2: b4b2: ...".
+Parsed<Position> play_moves(const Position& p, std::string_view uci_list);
+
 // Text fit to quote in a message: printable ASCII as is, other bytes as \xHH,
 // cut after max_bytes input bytes with "...".
 std::string printable(std::string_view text, std::size_t max_bytes = 40);

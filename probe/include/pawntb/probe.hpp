@@ -142,6 +142,10 @@ class Table {
   // principal variation. Thread-safe; throws only std::bad_alloc.
   RootResult probe_root(const Position& p) const;
 
+  // start_position(info().geometry, info().max_pawns) (position.hpp): the
+  // start of a game this table covers. Thread-safe.
+  Position start_position() const noexcept;
+
   // The header's facts about the table. Thread-safe; valid while a copy of
   // the Table lives.
   const TableInfo& info() const noexcept;
