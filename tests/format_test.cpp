@@ -244,6 +244,21 @@ TEST(Moves, StartPositionFillsTheHomeRows) {
   }
 }
 
+// The most legal moves in a 4x4 position with up to 4 pawns a side (the
+// default table; pawntb.h quotes it): every white-to-move entry of the index,
+// which by the colour flip covers black to move too. Edge pawns have one
+// capture: 2 + 3 + 3 + 2.
+TEST(Rules, MostMovesOn4x4WithFourPawnsIsTen) {
+  const Geometry g{4, 4};
+  const detail::Index index(g, 4);
+  int most = 0;
+  for (std::uint64_t i = 0; i < index.size(); ++i) {
+    const auto [white, black] = index.unrank(i);
+    most = std::max(most, legal_moves(Position{g, white, black, Side::white}).size);
+  }
+  EXPECT_EQ(most, 10);
+}
+
 TEST(Rules, ClassifiesInvalidOverAndPlayable) {
   EXPECT_EQ(classify(parse("P3/4/4/4 w")), Status::invalid);   // white on its goal, to move
   EXPECT_EQ(classify(parse("P3/4/4/4 b")), Status::over);      // white just arrived

@@ -502,5 +502,63 @@ TEST(CApi, ProbesAndRanksMoves) {
   EXPECT_NE(std::string(err).find("/nonexistent.pawntb"), std::string::npos);
 }
 
+TEST(CApi, PrincipalVariationTableInfoVersionAndFailureValues) {
+  pawntb_table* table = nullptr;
+  char err[256] = "";
+  ASSERT_EQ(pawntb_open(kDefaultTable.c_str(), &table, err, sizeof err), PAWNTB_OK) << err;
+  const char* start = ".ppp/4/.PPP/4 w";
+  const RootResult root = Table::open(kDefaultTable).probe_root(parse(start));
+  pawntb_move line[32];
+  std::size_t count = 99;
+  ASSERT_EQ(pawntb_principal_variation(table, start, line, 32, &count, err, sizeof err), PAWNTB_OK)
+      << err;
+  ASSERT_EQ(count, root.principal_variation.size());
+  ASSERT_EQ(count, 7u);
+  Position p = parse(start);
+  for (std::size_t i = 0; i < count; ++i) {
+    EXPECT_EQ(line[i].uci, move_name(p.geometry, root.principal_variation[i])) << i;
+    p = play(p, root.principal_variation[i]);
+    pawntb_result after{};
+    ASSERT_EQ(pawntb_probe(table, format_position(p).c_str(), &after, err, sizeof err), PAWNTB_OK);
+    EXPECT_EQ(line[i].winner, after.winner) << i;
+    EXPECT_EQ(line[i].plies, after.plies) << i;
+  }
+  EXPECT_EQ(pawntb_principal_variation(table, start, nullptr, 0, &count, err, sizeof err),
+            PAWNTB_OK);
+  EXPECT_EQ(count, 7u);
+
+  pawntb_info info{};
+  ASSERT_EQ(pawntb_table_info(table, &info, err, sizeof err), PAWNTB_OK);
+  const TableInfo& want = Table::open(kDefaultTable).info();
+  EXPECT_EQ(info.rows, 4);
+  EXPECT_EQ(info.cols, 4);
+  EXPECT_EQ(info.max_pawns, want.max_pawns);
+  EXPECT_EQ(info.format_version, want.format_version);
+  EXPECT_EQ(info.max_plies, want.max_plies);
+  EXPECT_EQ(info.entries, want.entries);
+  EXPECT_EQ(info.placements, want.placements);
+  EXPECT_EQ(info.white_wins, want.white_wins);
+  EXPECT_EQ(info.file_size, want.file_size);
+  EXPECT_EQ(info.header_checksum, want.header_checksum);
+  EXPECT_EQ(info.index_checksum, want.index_checksum);
+  EXPECT_EQ(pawntb_table_info(nullptr, &info, err, sizeof err), PAWNTB_ERROR_ARGUMENT);
+  EXPECT_STRNE(pawntb_version(), "");
+
+  // Failures cannot read as results.
+  pawntb_result r{PAWNTB_WHITE, 0};
+  EXPECT_EQ(pawntb_probe(table, "P3/4/4/4 w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(r.winner, PAWNTB_NONE);
+  EXPECT_EQ(r.plies, -1);
+  EXPECT_STREQ(err, "invalid position: white pawn on a4 is on its goal row, with white to move");
+  EXPECT_EQ(pawntb_best_moves(table, "garbage", line, 32, &count, err, sizeof err),
+            PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(count, 0u);
+  count = 5;
+  EXPECT_EQ(pawntb_principal_variation(table, "ppp/3/PPP w", line, 32, &count, err, sizeof err),
+            PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(count, 0u);
+  pawntb_close(table);
+}
+
 }  // namespace
 }  // namespace pawntb
