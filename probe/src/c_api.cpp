@@ -72,6 +72,32 @@ pawntb_status guarded(Call call, char* err, std::size_t err_size) noexcept {
   }
 }
 
+// Probes with moves and writes the moves pick(root) gives, as
+// pawntb_best_moves and pawntb_principal_variation document.
+template <class Pick>
+pawntb_status write_moves(const pawntb_table* table, const char* position, pawntb_move* moves,
+                          std::size_t capacity, std::size_t* count, char* err, std::size_t err_size,
+                          Pick pick) {
+  if (!count || (capacity > 0 && !moves)) {
+    return fail(PAWNTB_ERROR_ARGUMENT, "NULL argument", err, err_size);
+  }
+  *count = 0;
+  return guarded(
+      [&] {
+        pawntb::RootResult root;
+        const pawntb_status s = probe_text(table, position, true, &root, err, err_size);
+        if (s != PAWNTB_OK) return s;
+        const std::vector<pawntb::MoveValue> picked = pick(root);
+        *count = picked.size();
+        const pawntb::Geometry g = table->table.info().geometry;
+        for (std::size_t i = 0; i < picked.size() && i < capacity; ++i) {
+          copy_move(moves[i], g, picked[i].move, picked[i].winner, picked[i].plies);
+        }
+        return PAWNTB_OK;
+      },
+      err, err_size);
+}
+
 }  // namespace
 
 extern "C" {
@@ -119,49 +145,23 @@ pawntb_status pawntb_probe(const pawntb_table* table, const char* position, pawn
 
 pawntb_status pawntb_best_moves(const pawntb_table* table, const char* position, pawntb_move* moves,
                                 size_t capacity, size_t* count, char* err, size_t err_size) {
-  if (!count || (capacity > 0 && !moves)) {
-    return fail(PAWNTB_ERROR_ARGUMENT, "NULL argument", err, err_size);
-  }
-  *count = 0;
-  return guarded(
-      [&] {
-        pawntb::RootResult root;
-        const pawntb_status s = probe_text(table, position, true, &root, err, err_size);
-        if (s != PAWNTB_OK) return s;
-        *count = root.moves.size();
-        const pawntb::Geometry g = table->table.info().geometry;
-        for (std::size_t i = 0; i < root.moves.size() && i < capacity; ++i) {
-          const pawntb::MoveValue& m = root.moves[i];
-          copy_move(moves[i], g, m.move, m.winner, m.plies);
-        }
-        return PAWNTB_OK;
-      },
-      err, err_size);
+  return write_moves(table, position, moves, capacity, count, err, err_size,
+                     [](const pawntb::RootResult& root) { return root.moves; });
 }
 
 pawntb_status pawntb_principal_variation(const pawntb_table* table, const char* position,
                                          pawntb_move* moves, size_t capacity, size_t* count,
                                          char* err, size_t err_size) {
-  if (!count || (capacity > 0 && !moves)) {
-    return fail(PAWNTB_ERROR_ARGUMENT, "NULL argument", err, err_size);
-  }
-  *count = 0;
-  return guarded(
-      [&] {
-        pawntb::RootResult root;
-        const pawntb_status s = probe_text(table, position, true, &root, err, err_size);
-        if (s != PAWNTB_OK) return s;
-        const auto& line = root.principal_variation;
-        *count = line.size();
-        const pawntb::Geometry g = table->table.info().geometry;
-        // Best play keeps the winner; each move takes one ply off the game.
-        for (std::size_t i = 0; i < line.size() && i < capacity; ++i) {
-          copy_move(moves[i], g, line[i], root.value.winner,
-                    root.value.plies - static_cast<int>(i) - 1);
+  return write_moves(
+      table, position, moves, capacity, count, err, err_size, [](const pawntb::RootResult& root) {
+        // Best play keeps the winner; each move takes one ply off.
+        std::vector<pawntb::MoveValue> line;
+        for (const pawntb::Move m : root.principal_variation) {
+          const auto left = static_cast<std::uint8_t>(root.value.plies - line.size() - 1);
+          line.push_back(pawntb::MoveValue{m, root.value.winner, left});
         }
-        return PAWNTB_OK;
-      },
-      err, err_size);
+        return line;
+      });
 }
 
 pawntb_status pawntb_table_info(const pawntb_table* table, pawntb_info* out, char* err,
