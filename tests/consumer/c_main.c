@@ -1,6 +1,7 @@
 /* Uses the installed C API: opens the table given as argv[1], probes the
- * starting position of UVa 10838's first sample, reads its best moves, and
- * checks that bad text is refused with a message. */
+ * starting position of UVa 10838's first sample, reads its best moves and
+ * principal variation, the table's facts and the version, and checks that bad
+ * text is refused with a message and failure values. */
 #include <stdio.h>
 #include <string.h>
 
@@ -14,8 +15,9 @@ int main(int argc, char** argv) {
   pawntb_table* table = NULL;
   char err[256];
   pawntb_result r, bad;
-  pawntb_move moves[24];
-  size_t count = 0;
+  pawntb_move moves[10], line[32];
+  pawntb_info info;
+  size_t count = 0, line_count = 0;
   pawntb_status s;
   int failed = 0;
 
@@ -60,12 +62,42 @@ int main(int argc, char** argv) {
   } else if (strlen(err) == 0) {
     fprintf(stderr, "pawntb_probe(\"xyz w\"): empty error message\n");
     failed = 1;
+  } else if (bad.winner != PAWNTB_NONE || bad.plies != -1) {
+    fprintf(stderr, "pawntb_probe(\"xyz w\"): failure gave winner %d, plies %d\n", bad.winner,
+            bad.plies);
+    failed = 1;
+  }
+
+  s = pawntb_principal_variation(table, ".ppp/4/.PPP/4 w", line, sizeof line / sizeof line[0],
+                                 &line_count, err, sizeof err);
+  if (s != PAWNTB_OK) {
+    fprintf(stderr, "pawntb_principal_variation: status %d: %s\n", (int)s, err);
+    failed = 1;
+  } else if (line_count != 7 || line[6].plies != 0 || line[0].winner != PAWNTB_WHITE) {
+    fprintf(stderr, "pawntb_principal_variation: %zu moves, expected 7 ending the game\n",
+            line_count);
+    failed = 1;
+  }
+
+  s = pawntb_table_info(table, &info, err, sizeof err);
+  if (s != PAWNTB_OK) {
+    fprintf(stderr, "pawntb_table_info: status %d: %s\n", (int)s, err);
+    failed = 1;
+  } else if (info.rows != 4 || info.cols != 4 || info.max_pawns != 4 || info.entries == 0 ||
+             info.header_checksum == 0) {
+    fprintf(stderr, "pawntb_table_info: %dx%d K=%d, expected 4x4 K=4\n", info.rows, info.cols,
+            info.max_pawns);
+    failed = 1;
+  }
+  if (strlen(pawntb_version()) == 0) {
+    fprintf(stderr, "pawntb_version: empty\n");
+    failed = 1;
   }
 
   pawntb_close(table);
   if (!failed) {
-    printf("c_consumer: white wins in %d plies, best move %s (%zu moves)\n", r.plies, moves[0].uci,
-           count);
+    printf("c_consumer: pawntb %s, white wins in %d plies, best move %s (%zu moves)\n",
+           pawntb_version(), r.plies, moves[0].uci, count);
   }
   return failed;
 }
