@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -201,6 +202,32 @@ TEST(CliTable, ChecksumIsListedOnlyWhenItIs) {
   env.table_env = listing.path().string();
   const RunResult on_path = run_cli({"info", (elsewhere / "other.pawntb").string()}, env);
   EXPECT_TRUE(contains(on_path.out, "as in " + (listing / "checksums.txt").string())) << on_path;
+}
+
+// verify reports every damaged block, not only the first (blocks 1 and 3
+// here: a byte of each frame, found from the block index: u64 little-endian
+// offsets at 128 + 24 * block).
+TEST(CliTable, VerifyReportsEveryDamagedBlock) {
+  std::string bytes = read_file(kDefaultTable);
+  const auto frame_offset = [&](int block) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) {
+      offset = offset << 8 | static_cast<unsigned char>(bytes[128 + 24 * block + i]);
+    }
+    return offset;
+  };
+  for (const int block : {1, 3}) bytes[frame_offset(block) + 10] ^= 0x10;
+  TempDir dir;
+  const fs::path copy = dir / "two.pawntb";
+  write_file(copy, bytes);
+  const RunResult r = run_cli({"verify", copy.string()});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_EQ(r.out, "") << r;
+  const std::vector<std::string> lines = lines_of(r.err);
+  ASSERT_GE(lines.size(), 3u) << r;
+  EXPECT_EQ(lines[0], copy.string() + ": block 1: checksum mismatch") << r;
+  EXPECT_EQ(lines[1], copy.string() + ": block 3: checksum mismatch") << r;
+  EXPECT_TRUE(contains(r.err, "2 blocks of 5 damaged")) << r;
 }
 
 // verify: results on stdout, nothing on stderr when all is well.
