@@ -147,7 +147,7 @@ TEST(Probe, FailedProbesHaveNoPlies) {
   const Table table = Table::open(kDefaultTable);
   const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"), parse("P3/4/4/4 w")};
   ProbeResult many[3];
-  table.probe_many(bad, many);
+  table.probe_many(bad, 3, many);
   for (int i = 0; i < 3; ++i) {
     const ProbeResult one = table.probe(bad[i]);
     EXPECT_FALSE(one.ok()) << i;
@@ -244,8 +244,7 @@ TEST(Probe, ProbeManyMatchesProbe) {
         std::vector<ProbeResult> results(positions.size());
         for (std::size_t first = 0; first < positions.size(); first += group) {
           const std::size_t count = std::min(group, positions.size() - first);
-          table.probe_many(std::span(positions).subspan(first, count),
-                           std::span(results).subspan(first, count));
+          table.probe_many(positions.data() + first, count, results.data() + first);
         }
         std::uint64_t differences = 0;
         for (std::size_t i = 0; i < positions.size(); ++i) {
@@ -259,9 +258,9 @@ TEST(Probe, ProbeManyMatchesProbe) {
         }
         EXPECT_EQ(differences, 0u);
       }
-      // Fewer results than positions: only that many are answered.
+      // Only `count` positions are answered.
       std::vector<ProbeResult> short_results(3, ProbeResult{ProbeStatus::damaged_table});
-      table.probe_many(std::span(positions).first(5), std::span(short_results).first(2));
+      table.probe_many(positions.data(), 2, short_results.data());
       EXPECT_EQ(short_results[1].status, table.probe(positions[1]).status);
       EXPECT_EQ(short_results[2].status, ProbeStatus::damaged_table);
     }

@@ -422,11 +422,10 @@ ProbeResult probe_with(const detail::TableData& t, const Position& p) noexcept {
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
 template <class G>
-void probe_many_with(const detail::TableData& t, std::span<const Position> positions,
-                     std::span<ProbeResult> results) noexcept {
+void probe_many_with(const detail::TableData& t, const Position* positions, std::size_t size,
+                     ProbeResult* results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];
-  const std::size_t size = std::min(positions.size(), results.size());
   for (std::size_t first = 0; first < size; first += kGroup) {
     const std::size_t count = std::min(kGroup, size - first);
     for (std::size_t i = 0; i < count; ++i) {
@@ -449,9 +448,10 @@ ProbeResult Table::probe(const Position& p) const noexcept {
   return kProbeWith[detail::geometry_number(impl_->header.geometry)](*impl_, p);
 }
 
-void Table::probe_many(std::span<const Position> positions,
-                       std::span<ProbeResult> results) const noexcept {
-  kProbeManyWith[detail::geometry_number(impl_->header.geometry)](*impl_, positions, results);
+void Table::probe_many(const Position* positions, std::size_t count,
+                       ProbeResult* results) const noexcept {
+  kProbeManyWith[detail::geometry_number(impl_->header.geometry)](*impl_, positions, count,
+                                                                  results);
 }
 
 namespace {

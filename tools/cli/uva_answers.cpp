@@ -123,7 +123,7 @@ bool UvaAnswers::probe_chunk(std::uint64_t batch) {
       positions[i].white = slot.boards[group + i].white;
       positions[i].black = slot.boards[group + i].black;
     }
-    table.probe_many(std::span(positions).first(count), results);
+    table.probe_many(positions.data(), count, results.data());
     for (std::size_t i = 0; i < count; ++i) {
       const ProbeResult& r = results[i];
       answered &= r.ok();

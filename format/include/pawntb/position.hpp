@@ -34,7 +34,10 @@ struct Geometry {
     return rows >= kMinSide && rows <= kMaxSide && cols >= kMinSide && cols <= kMaxSide &&
            rows * cols <= kMaxSquares;
   }
-  friend constexpr bool operator==(Geometry, Geometry) = default;
+  friend constexpr bool operator==(Geometry a, Geometry b) {
+    return a.rows == b.rows && a.cols == b.cols;
+  }
+  friend constexpr bool operator!=(Geometry a, Geometry b) { return !(a == b); }
 };
 
 std::string to_string(Geometry g);  // "4x4"
@@ -44,13 +47,18 @@ struct Position {
   std::uint64_t white = 0;  // bitboard of white pawns
   std::uint64_t black = 0;  // bitboard of black pawns
   Side to_move = Side::white;
-  friend bool operator==(const Position&, const Position&) = default;
+  friend constexpr bool operator==(const Position& a, const Position& b) {
+    return a.geometry == b.geometry && a.white == b.white && a.black == b.black &&
+           a.to_move == b.to_move;
+  }
+  friend constexpr bool operator!=(const Position& a, const Position& b) { return !(a == b); }
 };
 
 struct Move {
   std::uint8_t from = 0;  // square index 0..rows*cols-1
   std::uint8_t to = 0;    // square index 0..rows*cols-1
-  friend constexpr bool operator==(Move, Move) = default;
+  friend constexpr bool operator==(Move a, Move b) { return a.from == b.from && a.to == b.to; }
+  friend constexpr bool operator!=(Move a, Move b) { return !(a == b); }
 };
 
 // Up to 3 moves per pawn (straight, two captures); positions accept any number

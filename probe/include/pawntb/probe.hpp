@@ -14,11 +14,11 @@
 // prints, exits or aborts.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -152,12 +152,11 @@ class Table {
   // lookup. Thread-safe, never throws.
   ProbeResult probe(const Position& p) const noexcept;
 
-  // probe() of each position, results[i] for positions[i], for the first
-  // min(positions.size(), results.size()) positions. The same answers,
-  // faster for many positions: the table lookups of a group of positions
-  // overlap in memory. Thread-safe, never throws.
-  void probe_many(std::span<const Position> positions,
-                  std::span<ProbeResult> results) const noexcept;
+  // probe() of each of positions[0..count), into results[0..count). The
+  // same answers, faster for many positions: the table lookups of a group of
+  // positions overlap in memory. Thread-safe, never throws.
+  void probe_many(const Position* positions, std::size_t count,
+                  ProbeResult* results) const noexcept;
 
   // The value, every legal move with the value it leads to, best first (the
   // fastest wins, then the longest losses; ties in move order), and the
