@@ -1,12 +1,14 @@
 #!/bin/sh
 # Builds and runs the whole test suite twice: a normal Release build (build/)
 # and one with AddressSanitizer and UndefinedBehaviorSanitizer (build-asan/).
+# The exhaustive sweeps (CTest label `slow`) run once, in the sanitizer build;
+# every other test runs in both.
 # Usage: tools/test.sh   (after tools/install-deps.sh)
 set -eu
 cd "$(dirname "$0")/.."
 cmake -S . -B build
 cmake --build build -j2
-ctest --test-dir build --output-on-failure -j2
+ctest --test-dir build --output-on-failure -j2 --label-exclude slow
 cmake -S . -B build-asan -DPAWNTB_SANITIZE=address,undefined -DPAWNTB_BUILD_BENCH=OFF
 cmake --build build-asan -j2
 ctest --test-dir build-asan --output-on-failure -j2
