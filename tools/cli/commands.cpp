@@ -214,15 +214,10 @@ int verify_command(const Options& o) {
 }
 
 int uva(const Options& o) {
-  // UvaAnswers' helper thread starts decoding the table first; the header
-  // alone gives this thread the geometry to parse with.
-  const std::filesystem::path path =
-      o.table.empty() ? Table::default_path() : std::filesystem::path(o.table);
-  UvaAnswers answers(path);
-  const Geometry g = Table::open(path, Table::Load::on_demand).info().geometry;
-  answers.set_geometry(g);
+  const Table table = open_table(o.table);
+  UvaAnswers answers(table);
   LineReader in(stdin, [&] { answers.finish(); });
-  read_uva(in, g, answers);
+  read_uva(in, table.info().geometry, answers);
   answers.finish();
   return answers.error_count() ? kUsageError : kOk;
 }
