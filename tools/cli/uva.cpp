@@ -14,57 +14,19 @@ namespace pawntb::cli {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
-
 bool blank(std::string_view s) {
-  for (const char c : s) {
-    if (!is_space(c)) return false;
-  }
-  return true;
+  return trim(s).empty();
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// Adds board row `row` (top first) to p if it is exactly p.geometry.cols
-// squares of 'P', 'p' and '.', possibly with spaces or tabs around.
-bool add_row(Position& p, int row, std::string_view text) {
-  const int cols = p.geometry.cols;
-  if (static_cast<int>(text.size()) != cols) {
-    text = trim(text);
-    if (static_cast<int>(text.size()) != cols) return false;
-  }
-  std::uint64_t white = 0, black = 0;
-  for (int c = 0; c < cols; ++c) {
-    const char square = text[c];
-    if (square == 'P') {
-      white |= 1ULL << c;
-    } else if (square == 'p') {
-      black |= 1ULL << c;
-    } else if (square != '.') {
-      return false;
-    }
-  }
-  const int shift = row * cols;
-  p.white |= white << shift;
-  p.black |= black << shift;
-  return true;
-}
-
-// Why add_row refused a row.
-std::string row_problem(std::string_view text, Geometry g) {
-  text = trim(text);
-  const auto bad = text.find_first_not_of("Pp.");
-  if (bad != std::string_view::npos) {
+// What is wrong with board row `text` (trimmed) of a board `cols` wide, or
+// empty if it is `cols` of 'P', 'p' and '.'.
+std::string row_problem(std::string_view text, int cols) {
+  if (text.find_first_not_of("Pp.") != std::string_view::npos) {
     return std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
   }
+  if (static_cast<int>(text.size()) == cols) return {};
   return "board row has " + std::to_string(text.size()) + " squares, expected " +
-         std::to_string(g.cols);
+         std::to_string(cols);
 }
 
 // The parse of boards in the read buffer, for one geometry known at compile
@@ -287,7 +249,7 @@ bool UvaReader::read_count(UvaItem& item) {
   }
   item.line = line.number;
   if (line.too_long) {
-    item.error = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
+    item.error = LineReader::too_long_message();
     return true;
   }
   const std::string_view count_text = trim(line.text);
@@ -330,30 +292,40 @@ bool UvaReader::read_board(UvaItem& item) {
       item.error = "more boards than the case count " + std::to_string(count_);
       return true;
     }
-    // A board is up to `rows` consecutive non-blank lines. Well-formed rows
-    // (exactly `cols` of P, p and .) go straight into the bitboards; anything
-    // else is diagnosed.
+    // A board is up to `rows` consecutive non-blank lines.
+    int have = 0;
+    for (;;) {
+      Row& row = rows_[have];
+      row.line = line.number;
+      row.too_long = line.too_long;
+      row.text = trim(line.text);
+      if (++have == g_.rows || !next_row(line)) break;
+    }
+    std::array<std::string_view, kMaxSide> texts;
+    for (int r = 0; r < have; ++r) texts[r] = rows_[r].text;
+    item.line = first_line;
     item.position = Position{g_, 0, 0, Side::white};
     item.error.clear();
-    item.line = first_line;
-    for (int have = 0;;) {
-      if (item.error.empty()) {
-        if (line.too_long) {
-          item.error = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
-          item.line = line.number;
-        } else if (!add_row(item.position, have, line.text)) {
-          item.error = row_problem(line.text, g_);
-          item.line = line.number;
-        }
+    if (have == g_.rows) {
+      const auto parsed = parse_board_rows(texts.data(), have, Side::white);
+      const auto* position = std::get_if<Position>(&parsed);
+      if (position && position->geometry == g_ &&
+          std::none_of(rows_.begin(), rows_.begin() + have,
+                       [](const Row& r) { return r.too_long; })) {
+        item.position = *position;
+        return true;
       }
-      if (++have == g_.rows) break;
-      if (!next_row(line)) {
-        if (item.error.empty()) {
-          item.error =
-              "board has " + std::to_string(have) + " rows, expected " + std::to_string(g_.rows);
-        }
-        break;
-      }
+    }
+    // Not a board: the first wrong row says why, else it is short of rows.
+    for (int r = 0; r < have && item.error.empty(); ++r) {
+      item.line = rows_[r].line;
+      item.error =
+          rows_[r].too_long ? LineReader::too_long_message() : row_problem(texts[r], g_.cols);
+    }
+    if (item.error.empty()) {
+      item.line = first_line;
+      item.error =
+          "board has " + std::to_string(have) + " rows, expected " + std::to_string(g_.rows);
     }
     return true;
   }

@@ -59,6 +59,14 @@ class UvaReader {
   Stage stage_ = Stage::count;
   std::uint64_t count_ = 0, boards_ = 0;
   bool skip_rest_of_board_ = false;  // of a board beyond the count
+
+  // The lines of the board being read.
+  struct Row {
+    std::string text;  // trimmed; empty if too_long
+    std::uint64_t line = 0;
+    bool too_long = false;
+  };
+  std::array<Row, kMaxSide> rows_;
 };
 
 // Reads the whole input into `sink`, in input order: boards in the judge's
