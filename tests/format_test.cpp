@@ -12,11 +12,13 @@
 #include "pawntb/detail/stored.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
+#include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
 using detail::Index;
+using pawntb_test::parse;
 
 struct Domain {
   int rows, cols, k;
@@ -96,12 +98,6 @@ TEST(Bitboard, SqueezeAndUnsqueezeInvertEachOther) {
   }
 }
 
-Position parse(std::string_view text) {
-  auto parsed = parse_position(text);
-  EXPECT_TRUE(std::holds_alternative<Position>(parsed)) << text;
-  return std::get<Position>(parsed);
-}
-
 std::string parse_error(std::string_view text) {
   auto parsed = parse_position(text);
   if (auto* e = std::get_if<ParseError>(&parsed)) return e->message;
@@ -177,16 +173,27 @@ detail::Header sample_header() {
   return h;
 }
 
+// Every field comes back as encoded, and the stored header checksum is that
+// of the first 120 bytes.
 TEST(Layout, HeaderRoundTrips) {
-  const auto bytes = detail::encode_header(sample_header());
-  auto decoded = detail::decode_header(bytes, 1000);
+  const detail::Header want = sample_header();
+  const auto bytes = detail::encode_header(want);
+  auto decoded = detail::decode_header(bytes, want.file_size);
   ASSERT_TRUE(std::holds_alternative<detail::Header>(decoded))
       << std::get<detail::LayoutError>(decoded).message;
   const auto& h = std::get<detail::Header>(decoded);
-  EXPECT_EQ(h.geometry, (Geometry{4, 4}));
-  EXPECT_EQ(h.entry_count, 281328u);
-  EXPECT_EQ(h.max_plies, 13);
-  EXPECT_EQ(h.longest_index, 9u);
+  EXPECT_EQ(h.geometry, want.geometry);
+  EXPECT_EQ(h.max_pawns, want.max_pawns);
+  EXPECT_EQ(h.entry_count, want.entry_count);
+  EXPECT_EQ(h.placement_count, want.placement_count);
+  EXPECT_EQ(h.block_entries, want.block_entries);
+  EXPECT_EQ(h.block_count, want.block_count);
+  EXPECT_EQ(h.file_size, want.file_size);
+  EXPECT_EQ(h.max_plies, want.max_plies);
+  EXPECT_EQ(h.index_checksum, want.index_checksum);
+  EXPECT_EQ(h.win_count, want.win_count);
+  EXPECT_EQ(h.longest_index, want.longest_index);
+  EXPECT_EQ(h.header_checksum, detail::checksum64(std::span(bytes).first(120)));
 }
 
 std::string decode_error(const std::array<std::uint8_t, detail::kHeaderSize>& bytes,

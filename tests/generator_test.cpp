@@ -10,16 +10,12 @@
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/values.hpp"
+#include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
-const std::filesystem::path kDataDir = std::filesystem::path(PAWNTB_SOURCE_DIR) / "data";
-
-std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
+using namespace pawntb_test;
 
 std::vector<std::uint8_t> generate_bytes(Geometry g, int k, int threads) {
   GenerateOptions o;
@@ -29,17 +25,8 @@ std::vector<std::uint8_t> generate_bytes(Geometry g, int k, int threads) {
   return encode_table(solve(o), threads);
 }
 
-std::filesystem::path temp_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() /
-             (std::string("pawntb-gen-") + info->name() + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
 TEST(Generator, CommittedTableEqualsAFreshGenerationByteForByte) {
-  const auto committed = read_file(kDataDir / "4x4-k4.pawntb");
+  const auto committed = read_bytes(kDataDir / "4x4-k4.pawntb");
   ASSERT_FALSE(committed.empty()) << "data/4x4-k4.pawntb is missing";
   EXPECT_EQ(generate_bytes(Geometry{4, 4}, 4, 0), committed);
 }
@@ -57,7 +44,7 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
     fields >> sum >> name;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(detail::checksum64(read_file(kDataDir / name))));
+                  static_cast<unsigned long long>(detail::checksum64(read_bytes(kDataDir / name))));
     EXPECT_EQ(sum, hex) << name;
     ++checked;
   }
@@ -143,16 +130,18 @@ SolvedTable small_table() {
 }
 
 TEST(Writer, WritesAtomicallyAndLeavesNoTemporaryFiles) {
-  const auto dir = temp_dir();
+  const TempDir dir;
   const auto path = dir / "t.pawntb";
-  const WriteSummary s = write_table(small_table(), path);
+  const SolvedTable table = small_table();
+  const WriteSummary s = write_table(table, path);
   EXPECT_EQ(std::filesystem::file_size(path), s.file_size);
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir), {}), 1);
+  EXPECT_EQ(read_bytes(path), encode_table(table)) << "the file is not the table's bytes";
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), {}), 1);
 }
 
 // (An interrupted run keeping the old table is CliGenerate.SignalLeavesTheOldTable...)
 TEST(Writer, FailureNamesTheFileAndLeavesNothing) {
-  const auto dir = temp_dir();
+  const TempDir dir;
   try {
     write_table(small_table(), dir / "missing" / "t.pawntb");
     FAIL() << "expected GenerateError";

@@ -15,31 +15,12 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
+#include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
-const std::filesystem::path kDefaultTable =
-    std::filesystem::path(PAWNTB_SOURCE_DIR) / "data" / "4x4-k4.pawntb";
-
-std::filesystem::path temp_dir() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  auto dir = std::filesystem::temp_directory_path() /
-             (std::string("pawntb-probe-") + info->name() + "-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
-}
-
-std::vector<std::uint8_t> read_file(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), {}};
-}
-
-void write_file(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream out(p, std::ios::binary | std::ios::trunc);
-  out.write(reinterpret_cast<const char*>(bytes.data()),
-            static_cast<std::streamsize>(bytes.size()));
-}
+using namespace pawntb_test;
 
 // The oracle's board string (rows*cols chars, top row first) as notation.
 std::string notation(const std::string& board, int cols, bool white_to_move) {
@@ -49,12 +30,6 @@ std::string notation(const std::string& board, int cols, bool white_to_move) {
     text += board.substr(i, cols);
   }
   return text + (white_to_move ? " w" : " b");
-}
-
-Position parse(const std::string& text) {
-  auto parsed = parse_position(text);
-  if (auto* e = std::get_if<ParseError>(&parsed)) ADD_FAILURE() << text << ": " << e->message;
-  return std::get<Position>(parsed);
 }
 
 // A table for a small geometry, generated once per test binary.
@@ -124,10 +99,16 @@ TEST(KnownPositions, HexapawnIsALossForWhiteInSix) {
   EXPECT_EQ(r.plies, 6);
 }
 
+// The plies come from the oracle, which shares no code with the generator.
 TEST(KnownPositions, OctapawnIsAWinForWhite) {
-  const ProbeResult r = Table::open(kDefaultTable).probe(parse("pppp/4/4/PPPP w"));
-  EXPECT_TRUE(r.ok());
+  const std::string start = "pppp........PPPP";
+  const pawntb_oracle::Result want = pawntb_oracle::Solver(4, 4).solve(start, true);
+  ASSERT_TRUE(want.valid);
+  EXPECT_TRUE(want.white_wins);
+  const ProbeResult r = Table::open(kDefaultTable).probe(parse(notation(start, 4, true)));
+  ASSERT_TRUE(r.ok());
   EXPECT_EQ(r.winner, Side::white);
+  EXPECT_EQ(r.plies, want.plies);
 }
 
 TEST(Probe, RefusesPositionsOutsideTheTable) {
@@ -205,7 +186,8 @@ TEST(Probe, ProbeManyMatchesProbe) {
   GenerateOptions o;
   o.geometry = Geometry{4, 5};
   o.max_pawns = 2;
-  const std::filesystem::path path_4x5 = temp_dir() / "4x5.pawntb";
+  const TempDir dir;
+  const std::filesystem::path path_4x5 = dir / "4x5.pawntb";
   write_table(solve(o), path_4x5);
   for (const std::filesystem::path& path : {kDefaultTable, path_4x5}) {
     for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
@@ -258,7 +240,8 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   o.geometry = Geometry{3, 4};
   o.max_pawns = 3;
   const SolvedTable solved = solve(o);
-  const auto path = temp_dir() / "3x4.pawntb";
+  const TempDir dir;
+  const auto path = dir / "3x4.pawntb";
   write_table(solved, path);
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
@@ -284,8 +267,9 @@ std::string open_error(const std::filesystem::path& path, Table::Load load = Tab
 }
 
 TEST(File, EverySingleByteChangeIsRefusedAtOpen) {
-  const auto good = read_file(table_3x3());
-  const auto path = temp_dir() / "damaged.pawntb";
+  const auto good = read_bytes(table_3x3());
+  const TempDir dir;
+  const auto path = dir / "damaged.pawntb";
   for (std::size_t i = 0; i < good.size(); ++i) {
     for (const std::uint8_t flip : {std::uint8_t{0x01}, std::uint8_t{0x80}, std::uint8_t{0xFF}}) {
       auto bad = good;
@@ -299,8 +283,9 @@ TEST(File, EverySingleByteChangeIsRefusedAtOpen) {
 }
 
 TEST(File, EveryTruncationAndExtensionIsRefusedAtOpen) {
-  const auto good = read_file(table_3x3());
-  const auto path = temp_dir() / "truncated.pawntb";
+  const auto good = read_bytes(table_3x3());
+  const TempDir dir;
+  const auto path = dir / "truncated.pawntb";
   for (std::size_t n = 0; n < good.size(); ++n) {
     write_file(path, std::vector<std::uint8_t>(good.begin(), good.begin() + n));
     ASSERT_NE(open_error(path, Table::Load::on_demand), "") << "length " << n;
@@ -314,8 +299,9 @@ TEST(File, EveryTruncationAndExtensionIsRefusedAtOpen) {
 // The default table: each byte changed in turn (in place, restored after),
 // and truncations at some 640 lengths, are refused at open with the file named.
 TEST(File, DefaultTableSweepRefusesEveryChangedByteAndTruncation) {
-  const auto good = read_file(kDefaultTable);
-  const auto path = temp_dir() / "sweep.pawntb";
+  const auto good = read_bytes(kDefaultTable);
+  const TempDir dir;
+  const auto path = dir / "sweep.pawntb";
   write_file(path, good);
   std::fstream file(path, std::ios::in | std::ios::out | std::ios::binary);
   for (std::size_t i = 0; i < good.size(); ++i) {
@@ -335,9 +321,10 @@ TEST(File, DefaultTableSweepRefusesEveryChangedByteAndTruncation) {
 }
 
 TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
-  auto bytes = read_file(kDefaultTable);
+  auto bytes = read_bytes(kDefaultTable);
   bytes.back() ^= 0x40;  // inside the last block
-  const auto path = temp_dir() / "lazy.pawntb";
+  const TempDir dir;
+  const auto path = dir / "lazy.pawntb";
   write_file(path, bytes);
   const Table table = Table::open(path, Table::Load::on_demand);  // header and index are fine
   bool damaged = false;
@@ -371,7 +358,7 @@ TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
   }
   // Damage the frames of blocks 3 and 1 (offsets from the block index: u64
   // little-endian at 128 + 24 * block).
-  auto bytes = read_file(kDefaultTable);
+  auto bytes = read_bytes(kDefaultTable);
   const auto frame_offset = [&](int block) {
     std::uint64_t offset = 0;
     for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
@@ -379,7 +366,8 @@ TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
   };
   bytes[frame_offset(3) + 10] ^= 0x10;
   bytes[frame_offset(1) + 10] ^= 0x10;
-  const auto path = temp_dir() / "two_damaged_blocks.pawntb";
+  const TempDir dir;
+  const auto path = dir / "two_damaged_blocks.pawntb";
   write_file(path, bytes);
   const std::string expected = path.string() + ": block 1: checksum mismatch";
   for (const unsigned threads : {1u, 2u, 5u, 8u}) {
@@ -395,10 +383,11 @@ TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
 TEST(File, MissingAndForeignFilesAreRefused) {
   EXPECT_NE(open_error("/nonexistent/table.pawntb").find("/nonexistent/table.pawntb"),
             std::string::npos);
-  const auto path = temp_dir() / "text.pawntb";
+  const TempDir dir;
+  const auto path = dir / "text.pawntb";
   write_file(path, std::vector<std::uint8_t>(300, 'a'));
   EXPECT_NE(open_error(path).find("magic"), std::string::npos);
-  EXPECT_NE(open_error(temp_dir()).find("not a regular file"), std::string::npos);
+  EXPECT_NE(open_error(dir.path()).find("not a regular file"), std::string::npos);
 }
 
 TEST(CApi, ProbesAndRanksMoves) {

@@ -4,30 +4,23 @@
 #include <new>
 
 #include "cli/commands.hpp"
-#include "pawntb/generator.hpp"
-#include "pawntb/probe.hpp"
 
 int main(int argc, char** argv) {
   using namespace pawntb::cli;
   Options options;
-  switch (parse_command_line(argc, argv, options, std::cout, std::cerr)) {
-    case ParseOutcome::exit:
-      return kOk;
-    case ParseOutcome::fail:
-      return kUsageError;
-    case ParseOutcome::ok:
-      break;
-  }
+  const ParseOutcome parsed = parse_command_line(argc, argv, options, std::cout, std::cerr);
+  if (parsed == ParseOutcome::fail) return kUsageError;
+  const std::string prefix = options.command.empty() ? "pawntb" : "pawntb " + options.command;
   try {
+    if (parsed == ParseOutcome::exit) {  // --help or --version went to stdout
+      check_stdout();
+      return kOk;
+    }
     return run(options);
-  } catch (const pawntb::TableError& e) {
-    std::cerr << "pawntb " << options.command << ": " << e.what() << "\n";
-  } catch (const pawntb::GenerateError& e) {
-    std::cerr << "pawntb " << options.command << ": " << e.what() << "\n";
   } catch (const std::bad_alloc&) {
-    std::cerr << "pawntb " << options.command << ": out of memory\n";
-  } catch (const std::exception& e) {
-    std::cerr << "pawntb " << options.command << ": " << e.what() << "\n";
+    std::cerr << prefix << ": out of memory\n";
+  } catch (const std::exception& e) {  // TableError, GenerateError, stdout or stdin failing
+    std::cerr << prefix << ": " << e.what() << "\n";
   }
   return kRuntimeFailure;
 }

@@ -1,4 +1,4 @@
-// The pawntb command line: option parsing and the subcommands.
+// The pawntb command line: option parsing and running a command.
 #pragma once
 
 #include <iosfwd>
@@ -9,25 +9,29 @@ namespace pawntb::cli {
 
 enum ExitCode : int { kOk = 0, kRuntimeFailure = 1, kUsageError = 2 };
 
+// Everything the command line can set; each command reads its own fields.
 struct Options {
-  std::string command;  // generate, info, verify, uva, probe
+  std::string command;  // a name from the command table
   // generate
   int rows = 4;
   int cols = 4;
-  int pawns = 0;  // 1..cols; as many as columns unless --pawns is given
-  int threads = 0;
-  std::string output;  // empty: the default table path for the geometry
+  int pawns = 0;         // 1..cols; as many as columns unless --pawns is given
+  unsigned threads = 0;  // 0: the library's default (one per hardware thread)
+  std::string output;    // set by validation: ./RxC-kK.pawntb unless --output
+  bool force = false;    // overwrite an existing output file
   // info, verify, uva, probe
-  std::string table;  // empty: the default table
-  // probe
+  std::string table;  // empty: the default table (see table_search_help())
+  // info, probe
   bool json = false;
+  // probe
   std::vector<std::string> positions;
 };
 
 enum class ParseOutcome { ok, fail, exit };
 
 // Parses the whole command line into `options`. Prints --help/--version text
-// to `out` (outcome exit) and usage errors to `err` (outcome fail).
+// to `out` (outcome exit) and usage errors to `err` (outcome fail). Called
+// from main (or a test) on one thread.
 ParseOutcome parse_command_line(int argc, const char* const* argv, Options& options,
                                 std::ostream& out, std::ostream& err);
 
@@ -35,5 +39,9 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& opti
 // GenerateError or std::runtime_error (stdout or stdin failing) for runtime
 // failures; main turns them into status 1.
 int run(const Options& options);
+
+// Flushes std::cout and stdout; throws std::runtime_error naming the error
+// when either failed (a full disk, a closed pipe).
+void check_stdout();
 
 }  // namespace pawntb::cli

@@ -1,0 +1,164 @@
+// Tests of `pawntb generate`, run as a subprocess: the written table, refused
+// parameters and outputs, and an interrupted run.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/cli_support.hpp"
+
+namespace {
+
+using namespace pawntb_test;
+
+// ---------------------------------------------------------------------------
+// generate
+
+TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  const RunResult g =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--output", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_TRUE(contains(g.out, "generated 3x3")) << g;
+  ASSERT_TRUE(fs::exists(table));
+  // Written atomically: no temporary file is left beside it.
+  std::vector<std::string> entries;
+  for (const auto& e : fs::directory_iterator(dir.path())) entries.push_back(e.path().filename());
+  EXPECT_EQ(entries, std::vector<std::string>{"t.pawntb"});
+
+  const RunResult p = run_cli({"probe", "--table", table.string(), "ppp/3/PPP w"});
+  EXPECT_EQ(p.status, 0) << p;
+  EXPECT_TRUE(contains(p.out, "white to move: black wins in 6 plies\n")) << p;
+
+  const RunResult v = run_cli({"verify", table.string()});
+  EXPECT_EQ(v.status, 0) << v;
+  const RunResult i = run_cli({"info", table.string()});
+  EXPECT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, "3x3, up to 3 pawns a side")) << i;
+
+  // The table through $PAWNTB_TABLE, and through uva.
+  RunOptions env;
+  env.table_env = table.string();
+  env.input = "1\nppp\n...\nPPP\n";
+  const RunResult u = run_cli({"uva"}, env);
+  EXPECT_EQ(u.status, 0) << u;
+  EXPECT_EQ(u.out, "black (6)\n");
+
+  // The 4x4 table refuses the 3x3 board, and the 3x3 table the 4x4 one.
+  const RunResult wrong = run_cli({"probe", "--table", table.string(), kStart});
+  EXPECT_EQ(wrong.status, 2) << wrong;
+  EXPECT_TRUE(contains(wrong.err, "4x4")) << wrong;
+}
+
+TEST(CliGenerate, OverwritesAnExistingFile) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  write_file(table, "old contents");
+  const RunResult g = run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_EQ(run_cli({"verify", table.string()}).status, 0);
+}
+
+TEST(CliGenerate, UnsupportedParametersAreRefused) {
+  TempDir dir;
+  const std::vector<std::vector<std::string>> cases = {
+      {"generate", "--rows", "9"},
+      {"generate", "--rows", "2"},
+      {"generate", "--cols", "9"},
+      {"generate", "--rows", "8", "--cols", "8", "--pawns", "9"},
+      {"generate", "--pawns", "5"},  // more than the 4 columns
+      {"generate", "--pawns", "-1"},
+      {"generate", "--pawns", "0"},
+      {"generate", "--threads", "100000"},
+  };
+  for (const auto& args : cases) {
+    RunOptions options;
+    options.cwd = dir.path();
+    const RunResult r = run_cli(args, options);
+    std::string joined;
+    for (const auto& a : args) joined += a + " ";
+    EXPECT_EQ(r.status, 2) << joined << "\n" << r;  // a usage error
+    EXPECT_NE(r.err, "") << joined << "\n" << r;
+    EXPECT_EQ(r.out, "") << joined << "\n" << r;
+  }
+  // Nothing was written, neither in the working directory nor in data/.
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+  for (const char* name : {"9x4-k4.pawntb", "2x4-k4.pawntb", "4x9-k9.pawntb", "8x8-k9.pawntb",
+                           "4x4-k5.pawntb", "4x4-k-1.pawntb"}) {
+    EXPECT_FALSE(fs::exists(kSourceDir / "data" / name)) << name;
+  }
+}
+
+TEST(CliGenerate, UnwritableOutputFailsAndLeavesNothing) {
+  const RunResult r = run_cli({"generate", "--output", "/nonexistent-dir/x.pawntb"});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, "/nonexistent-dir")) << r;
+  EXPECT_FALSE(fs::exists("/nonexistent-dir"));
+
+  TempDir dir;
+  const RunResult missing = run_cli(
+      {"generate", "--rows", "3", "--cols", "3", "--output", (dir / "missing/x.pawntb").string()});
+  EXPECT_EQ(missing.status, 1) << missing;
+  EXPECT_TRUE(contains(missing.err, (dir / "missing").string())) << missing;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+
+  const RunResult directory =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--output", dir.path().string()});
+  EXPECT_EQ(directory.status, 1) << directory;
+  EXPECT_TRUE(contains(directory.err, dir.path().string())) << directory;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// A signal during generate: a message, exit 128 + signal, the old table
+// untouched and no temporary file left. 4x5 with K = 5 takes about half a
+// second, so the signal lands while it is solving.
+TEST(CliGenerate, SignalLeavesTheOldTableAndNoTemporaryFile) {
+  TempDir dir;
+  const fs::path output = dir.path() / "table.pawntb";
+  fs::copy_file(kDefaultTable, output);
+  const fs::path err_path = dir.path() / "stderr.txt";
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int err_fd = ::open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(err_fd, STDERR_FILENO);
+    const int null_fd = ::open("/dev/null", O_WRONLY);
+    ::dup2(null_fd, STDOUT_FILENO);
+    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "4", "--cols", "5", "--output",
+            output.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status)) << "killed instead of stopping cleanly";
+  EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);
+  std::ifstream err(err_path);
+  const std::string message{std::istreambuf_iterator<char>(err), {}};
+  EXPECT_NE(message.find("interrupted"), std::string::npos) << message;
+  std::ifstream old_in(output, std::ios::binary), default_in(kDefaultTable, std::ios::binary);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(old_in), {}),
+            std::string(std::istreambuf_iterator<char>(default_in), {}))
+      << "the old table changed";
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"stderr.txt", "table.pawntb"}));
+}
+
+}  // namespace

@@ -1,0 +1,295 @@
+// Tests of `pawntb probe`, run as a subprocess: human and JSON answers,
+// stdin mode and refused positions.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pawntb/notation.hpp"
+#include "pawntb/position.hpp"
+#include "support/cli_support.hpp"
+
+namespace {
+
+using namespace pawntb_test;
+using nlohmann::json;
+
+// Checks that every move of a JSON answer is well formed and that the list is
+// best first for the side to move: its wins, fastest first, then its losses,
+// longest first.
+void expect_well_formed_moves(const json& answer) {
+  ASSERT_TRUE(answer.contains("moves")) << answer.dump();
+  ASSERT_TRUE(answer["moves"].is_array()) << answer.dump();
+  const std::string mover = answer.at("to_move").get<std::string>();
+  auto rank = [&](const json& m) {
+    const bool wins = m.at("winner").get<std::string>() == mover;
+    const int plies = m.at("plies").get<int>();
+    return wins ? plies : 1000 - plies;
+  };
+  const json& moves = answer["moves"];
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const json& m = moves[i];
+    ASSERT_TRUE(m.is_object()) << m.dump();
+    ASSERT_TRUE(m.contains("uci") && m["uci"].is_string()) << m.dump();
+    ASSERT_TRUE(m.contains("winner") && m["winner"].is_string()) << m.dump();
+    ASSERT_TRUE(m.contains("plies") && m["plies"].is_number_integer()) << m.dump();
+    const std::string winner = m["winner"].get<std::string>();
+    EXPECT_TRUE(winner == "white" || winner == "black") << m.dump();
+    EXPECT_TRUE(std::regex_match(m["uci"].get<std::string>(), std::regex("[a-h][1-8][a-h][1-8]")))
+        << m.dump();
+    EXPECT_GE(m["plies"].get<int>(), 0);
+    EXPECT_LE(m["plies"].get<int>(), 254);
+    if (i > 0) {
+      EXPECT_LE(rank(moves[i - 1]), rank(m)) << "not best first: " << moves.dump();
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+// probe
+
+TEST(CliProbe, HumanAnswer) {
+  const RunResult r = run_cli({"probe", kStart});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const pawntb::Position p = parse(kStart);
+  EXPECT_TRUE(contains(r.out, pawntb::format_position(p) + "\n" + pawntb::draw_board(p))) << r;
+  EXPECT_TRUE(contains(r.out, "white to move: white wins in 7 plies\n")) << r;
+
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\nbest move: ([a-h][1-8][a-h][1-8])\n")))
+      << r;
+  const std::string best = m[1];
+  ASSERT_TRUE(std::regex_search(r.out, m, std::regex("\nline:((?: [a-h][1-8][a-h][1-8])*)\n")))
+      << r;
+  std::istringstream line_in(m[1].str());
+  const std::vector<std::string> line{std::istream_iterator<std::string>(line_in),
+                                      std::istream_iterator<std::string>()};
+  ASSERT_EQ(line.size(), 7u) << r;
+  EXPECT_EQ(line.front(), best);
+
+  // The line is legal play from the position and ends the game.
+  pawntb::Position at = p;
+  for (const std::string& name : line) {
+    ASSERT_EQ(pawntb::classify(at), pawntb::Status::playable) << name;
+    bool found = false;
+    for (const pawntb::Move mv : pawntb::legal_moves(at)) {
+      if (pawntb::move_name(at.geometry, mv) == name) {
+        at = pawntb::play(at, mv);
+        found = true;
+        break;
+      }
+    }
+    ASSERT_TRUE(found) << name << " is not legal in " << pawntb::format_position(at);
+  }
+  EXPECT_EQ(pawntb::classify(at), pawntb::Status::over) << pawntb::format_position(at);
+}
+
+TEST(CliProbe, HumanAnswerForAFinishedGame) {
+  const RunResult r = run_cli({"probe", "4/4/4/pppp w"});
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_TRUE(contains(r.out, "white to move: black wins, game over\n")) << r;
+  EXPECT_FALSE(contains(r.out, "best move:")) << r;
+}
+
+TEST(CliProbe, JsonAnswer) {
+  const RunResult r = run_cli({"probe", "--json", kStart});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  ASSERT_EQ(lines_of(r.out).size(), 1u) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  const json& a = answers[0];
+  ASSERT_TRUE(a.is_object()) << a.dump();
+  EXPECT_EQ(a.value("winner", ""), "white");
+  EXPECT_EQ(a.value("to_move", ""), "white");
+  ASSERT_TRUE(a.contains("plies") && a["plies"].is_number_integer()) << a.dump();
+  EXPECT_EQ(a["plies"].get<int>(), 7);
+  expect_well_formed_moves(a);
+  const json& moves = a["moves"];
+  ASSERT_FALSE(moves.empty());
+  EXPECT_EQ(moves[0]["winner"], "white");
+  EXPECT_EQ(moves[0]["plies"], 6);
+  EXPECT_EQ(a.value("best", ""), moves[0]["uci"].get<std::string>());
+  ASSERT_TRUE(a.contains("line") && a["line"].is_array());
+  ASSERT_EQ(a["line"].size(), 7u);
+  EXPECT_EQ(a["line"][0], moves[0]["uci"]);
+
+  // The moves are exactly the legal moves.
+  const pawntb::Position p = parse(kStart);
+  std::vector<std::string> legal, listed;
+  for (const pawntb::Move mv : pawntb::legal_moves(p))
+    legal.push_back(pawntb::move_name(p.geometry, mv));
+  for (const json& m : moves) listed.push_back(m["uci"].get<std::string>());
+  std::sort(legal.begin(), legal.end());
+  std::sort(listed.begin(), listed.end());
+  EXPECT_EQ(listed, legal);
+}
+
+// Every move's value equals the value the CLI gives for the position it leads
+// to, and the position's value is the best of them.
+TEST(CliProbe, JsonMoveValuesAgreeWithTheirSuccessors) {
+  for (const std::string start : {kStart, "pp1p/1p2/4/PPPP w", ".ppp/p3/PPPP/4 b"}) {
+    const RunResult r = run_cli({"probe", "--json", start});
+    ASSERT_EQ(r.status, 0) << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u);
+    const json& a = answers[0];
+    expect_well_formed_moves(a);
+    const pawntb::Position p = parse(start);
+
+    std::vector<std::string> args{"probe", "--json"};
+    std::vector<std::string> names;
+    for (const pawntb::Move mv : pawntb::legal_moves(p)) {
+      names.push_back(pawntb::move_name(p.geometry, mv));
+      args.push_back(pawntb::format_position(pawntb::play(p, mv)));
+    }
+    const RunResult s = run_cli(args);
+    ASSERT_EQ(s.status, 0) << s;
+    const std::vector<json> successors = json_lines(s.out);
+    ASSERT_EQ(successors.size(), names.size()) << s;
+    std::map<std::string, json> after;
+    for (std::size_t i = 0; i < names.size(); ++i) after[names[i]] = successors[i];
+
+    ASSERT_EQ(a["moves"].size(), names.size());
+    for (const json& m : a["moves"]) {
+      const std::string uci = m["uci"].get<std::string>();
+      ASSERT_TRUE(after.count(uci)) << uci;
+      EXPECT_EQ(m["winner"], after[uci]["winner"]) << start << " " << uci;
+      EXPECT_EQ(m["plies"], after[uci]["plies"]) << start << " " << uci;
+    }
+    const json& best = a["moves"][0];
+    EXPECT_EQ(a["winner"], best["winner"]) << start;
+    EXPECT_EQ(a["plies"].get<int>(), best["plies"].get<int>() + 1) << start;
+  }
+}
+
+TEST(CliProbe, ColourFlippedPositionHasTheMirroredValue) {
+  // '.ppp/4/.PPP/4 w' with the rows reversed and the colours swapped.
+  const RunResult r = run_cli({"probe", "--json", "4/.ppp/4/.PPP b"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  EXPECT_EQ(answers[0]["to_move"], "black");
+  EXPECT_EQ(answers[0]["winner"], "black");
+  EXPECT_EQ(answers[0]["plies"], 7);
+  expect_well_formed_moves(answers[0]);
+}
+
+TEST(CliProbe, JsonFinishedPosition) {
+  const RunResult r = run_cli({"probe", "--json", "4/4/4/pppp w"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 1u);
+  const json& a = answers[0];
+  EXPECT_EQ(a["winner"], "black");
+  EXPECT_EQ(a["plies"], 0);
+  EXPECT_EQ(a["moves"], json::array());
+  EXPECT_EQ(a["line"], json::array());
+  EXPECT_TRUE(a["best"].is_null());
+}
+
+TEST(CliProbe, JsonFromStdin) {
+  const std::string input = std::string(kStart) + "\n\nxyz w\n4/4/4/pppp w\n\n";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  ASSERT_EQ(lines_of(r.out).size(), 3u) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 3u);
+  EXPECT_EQ(answers[0]["winner"], "white");
+  EXPECT_EQ(answers[0]["plies"], 7);
+  ASSERT_TRUE(answers[1].is_object());
+  EXPECT_TRUE(answers[1].contains("error")) << answers[1].dump();
+  EXPECT_TRUE(answers[1]["error"].is_string()) << answers[1].dump();
+  EXPECT_FALSE(answers[1].contains("winner")) << answers[1].dump();
+  EXPECT_EQ(answers[1].value("input", ""), "xyz w");
+  EXPECT_EQ(answers[1].value("where", ""), "stdin:3");
+  EXPECT_EQ(answers[2]["winner"], "black");
+  EXPECT_EQ(answers[2]["plies"], 0);
+  EXPECT_TRUE(contains(r.err, "stdin:3")) << r;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+}
+
+TEST(CliProbe, StdinWithCrlfAndNoFinalNewline) {
+  const std::string input = std::string(kStart) + "\r\n\r\n4/4/4/pppp w";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 0) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_EQ(answers[0]["plies"], 7);
+  EXPECT_EQ(answers[1]["plies"], 0);
+}
+
+TEST(CliProbe, OverlongStdinLineIsAnError) {
+  const std::string input = std::string(10000, 'p') + " w\n" + kStart + "\n";
+  const RunResult r = run_with_input({"probe", "--json", "-"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_EQ(answers[0].value("where", ""), "stdin:1");
+  EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+TEST(CliProbe, InvalidPositionIsAnInputError) {
+  const RunResult r = run_cli({"probe", "PPPP/4/4/4 w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  EXPECT_TRUE(contains(r.err, "argument 1:")) << r;
+  EXPECT_TRUE(contains(r.err, "invalid position")) << r;
+
+  const RunResult j = run_cli({"probe", "--json", "PPPP/4/4/4 w"});
+  EXPECT_EQ(j.status, 2) << j;
+  const std::vector<json> answers = json_lines(j.out);
+  ASSERT_EQ(answers.size(), 1u) << j;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_FALSE(answers[0].contains("winner"));
+}
+
+TEST(CliProbe, UnparsablePositionsAreInputErrors) {
+  for (const std::string text :
+       {"xyz w", ".ppp/4/.PPP/4", ".ppp/4/.PPP/4 x", ".ppp/4/.PP/4 w", ""}) {
+    const RunResult r = run_cli({"probe", "--json", text});
+    EXPECT_EQ(r.status, 2) << "'" << text << "'\n" << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u) << r;
+    EXPECT_TRUE(answers[0].contains("error")) << answers[0].dump();
+    EXPECT_FALSE(answers[0].contains("winner")) << answers[0].dump();
+    EXPECT_TRUE(contains(r.err, "argument 1:")) << r;
+  }
+}
+
+TEST(CliProbe, WrongGeometryNamesBoth) {
+  const RunResult r = run_cli({"probe", "ppp/3/PPP w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "3x3")) << r;
+  EXPECT_TRUE(contains(r.err, "4x4")) << r;
+}
+
+TEST(CliProbe, TooManyPawnsIsAnInputError) {
+  const RunResult r = run_cli({"probe", "ppp1/pp2/PP2/PPP1 w"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "");
+  EXPECT_TRUE(contains(r.err, "4 pawns")) << r;
+}
+
+TEST(CliProbe, GoodPositionsAreAnsweredAroundABadOne) {
+  const RunResult r = run_cli({"probe", "--json", kStart, "PPPP/4/4/4 w", "4/4/4/pppp w"});
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 3u) << r;
+  EXPECT_EQ(answers[0]["plies"], 7);
+  EXPECT_TRUE(answers[1].contains("error"));
+  EXPECT_EQ(answers[1].value("where", ""), "argument 2");
+  EXPECT_EQ(answers[2]["plies"], 0);
+  EXPECT_TRUE(contains(r.err, "argument 2:")) << r;
+}
+
+}  // namespace

@@ -1,0 +1,172 @@
+#include "support/cli_support.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <sstream>
+
+extern char** environ;
+
+namespace pawntb_test {
+
+using nlohmann::json;
+
+std::ostream& operator<<(std::ostream& os, const RunResult& r) {
+  return os << "status " << r.status << (r.signaled ? " (signal)" : "") << "\n--- stdout ---\n"
+            << r.out << "--- stderr ---\n"
+            << r.err << "--------------";
+}
+
+RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options) {
+  RunResult result;
+  TempDir io;
+  const fs::path in_path = io / "stdin", out_path = io / "stdout", err_path = io / "stderr",
+                 rss_path = io / "rss";
+  write_file(in_path, options.input ? std::string_view(*options.input) : std::string_view());
+
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    if (std::strncmp(*e, "PAWNTB_TABLE=", 13) != 0) env_strings.emplace_back(*e);
+  }
+  if (options.table_env) env_strings.push_back("PAWNTB_TABLE=" + *options.table_env);
+  std::vector<char*> envp;
+  for (std::string& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+
+  std::vector<std::string> arg_strings{PAWNTB_RSS_LAUNCHER, rss_path.string(), PAWNTB_CLI};
+  arg_strings.insert(arg_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : arg_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+
+  const std::string in_name = options.input ? in_path.string() : "/dev/null";
+  const std::string out_name = out_path.string(), err_name = err_path.string();
+  const std::string cwd = options.cwd.string();
+
+  int pipe_ends[2] = {-1, -1};  // read, write
+  if (options.input_through_pipe && ::pipe(pipe_ends) != 0) {
+    ADD_FAILURE() << "pipe: " << std::strerror(errno);
+    return result;
+  }
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return result;
+  }
+  if (pid == 0) {
+    // Only async-signal-safe calls from here on.
+    if (pipe_ends[1] >= 0) ::close(pipe_ends[1]);
+    ::signal(SIGPIPE, SIG_DFL);  // as a shell would start it
+    const int in = pipe_ends[0] >= 0 ? pipe_ends[0] : ::open(in_name.c_str(), O_RDONLY);
+    const int out = ::open(out_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open(err_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    if (in < 0 || out < 0 || err < 0) ::_exit(125);
+    if (::dup2(in, 0) < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(125);
+    ::close(in);
+    ::close(out);
+    ::close(err);
+    if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(125);
+    ::alarm(60);  // survives exec: a hung child dies of SIGALRM
+    ::execve(argv[0], argv.data(), envp.data());
+    ::_exit(127);
+  }
+  if (options.input_through_pipe) {
+    static const bool sigpipe_ignored = ::signal(SIGPIPE, SIG_IGN) != SIG_ERR;
+    EXPECT_TRUE(sigpipe_ignored);
+    ::close(pipe_ends[0]);
+    const std::string_view input = options.input ? std::string_view(*options.input) : "";
+    for (std::size_t sent = 0; sent < input.size();) {
+      const ssize_t n = ::write(pipe_ends[1], input.data() + sent, input.size() - sent);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;  // the child stopped reading: its result says why
+      sent += static_cast<std::size_t>(n);
+    }
+    ::close(pipe_ends[1]);
+  }
+  int wstatus = 0;
+  while (::waitpid(pid, &wstatus, 0) < 0) {
+    if (errno != EINTR) {
+      ADD_FAILURE() << "waitpid: " << std::strerror(errno);
+      return result;
+    }
+  }
+  if (WIFEXITED(wstatus)) {
+    result.status = WEXITSTATUS(wstatus);
+  } else if (WIFSIGNALED(wstatus)) {
+    result.signaled = true;
+    result.status = 128 + WTERMSIG(wstatus);
+  }
+  const std::string rss = read_file(rss_path);
+  if (rss.empty()) {
+    ADD_FAILURE() << "rss_launcher wrote no peak RSS";
+  } else {
+    result.peak_rss_kib = std::stol(rss);  // Linux: kilobytes
+  }
+  result.out = read_file(out_path);
+  result.err = read_file(err_path);
+  EXPECT_NE(result.status, 125) << "the child could not set up its files";
+  EXPECT_NE(result.status, 127) << "cannot execute " << PAWNTB_CLI;
+  return result;
+}
+
+RunResult run_with_input(const std::vector<std::string>& args, std::string input) {
+  RunOptions options;
+  options.input = std::move(input);
+  return run_cli(args, options);
+}
+
+bool contains(const std::string& haystack, const std::string& needle) {
+  return haystack.find(needle) != std::string::npos;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::string to_crlf(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
+std::vector<json> json_lines(const std::string& text) {
+  std::vector<json> values;
+  for (const std::string& line : lines_of(text)) {
+    try {
+      values.push_back(json::parse(line));
+    } catch (const json::exception& e) {
+      ADD_FAILURE() << "not JSON: '" << line << "': " << e.what();
+    }
+  }
+  return values;
+}
+
+std::vector<std::string> error_places(const std::string& err) {
+  std::vector<std::string> places;
+  for (const std::string& line : lines_of(err)) {
+    const std::size_t colon = line.find(':', line.find(':') + 1);
+    if (line.rfind("stdin:", 0) == 0 && colon != std::string::npos) {
+      places.push_back(line.substr(0, colon));
+    }
+  }
+  return places;
+}
+
+std::string board(std::initializer_list<const char*> rows) {
+  std::string out;
+  for (const char* r : rows) out += std::string(r) + "\n";
+  return out;
+}
+
+}  // namespace pawntb_test

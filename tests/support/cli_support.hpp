@@ -1,0 +1,74 @@
+// Helpers shared by the CLI test suites (tests/cli): running the pawntb
+// executable as a subprocess and reading what it printed.
+#pragma once
+
+#include <initializer_list>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace pawntb_test {
+
+inline const fs::path kUvaSample = kSourceDir / "tests" / "data" / "uva-sample.txt";
+inline constexpr char kSampleAnswer[] = "white (7)\nblack (2)\n";
+inline constexpr char kStart[] = ".ppp/4/.PPP/4 w";
+
+// ---------------------------------------------------------------------------
+// Running the CLI.
+
+struct RunResult {
+  int status = -1;  // exit status; 128 + signal number if killed by a signal
+  bool signaled = false;
+  std::string out;
+  std::string err;
+  long peak_rss_kib = 0;  // the child's peak resident set size (ru_maxrss), KiB
+};
+
+std::ostream& operator<<(std::ostream& os, const RunResult& r);
+
+struct RunOptions {
+  std::optional<std::string> input;  // stdin bytes; /dev/null when absent
+  // PAWNTB_TABLE in the child: the default table unless overridden; nullopt
+  // removes it from the environment.
+  std::optional<std::string> table_env = kDefaultTable.string();
+  fs::path cwd;                     // the child's working directory; empty: inherited
+  bool input_through_pipe = false;  // stdin a pipe the input is written into, not a file
+};
+
+// Runs the pawntb executable with `args`, stdin from `options.input`, and
+// stdout and stderr captured separately (through files, so no pipe can fill
+// up). The child is killed if it runs for more than 60 seconds. It runs
+// under rss_launcher, which measures its peak RSS.
+RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options = {});
+
+RunResult run_with_input(const std::vector<std::string>& args, std::string input);
+
+// ---------------------------------------------------------------------------
+// Reading the output.
+
+bool contains(const std::string& haystack, const std::string& needle);
+
+std::vector<std::string> lines_of(const std::string& text);
+
+std::string to_crlf(const std::string& text);
+
+// One JSON value per line of `text`; fails the test on a line that is not JSON.
+std::vector<nlohmann::json> json_lines(const std::string& text);
+
+// The "stdin:N" that starts each stderr line of input errors.
+std::vector<std::string> error_places(const std::string& err);
+
+// ---------------------------------------------------------------------------
+// UVa input.
+
+// A UVa board: `rows` lines, then a blank line.
+std::string board(std::initializer_list<const char*> rows);
+
+inline const std::string kGoodBoard1 = board({".ppp", "....", ".PPP", "...."});  // white (7)
+inline const std::string kGoodBoard2 = board({"...p", "...p", "pP.P", "...P"});  // black (2)
+
+}  // namespace pawntb_test

@@ -1,0 +1,48 @@
+// Helpers shared by every test suite: the source tree's files, reading and
+// writing whole files, temporary directories and parsing positions. Each
+// exists once here; the suites do not keep copies.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pawntb/position.hpp"
+
+namespace pawntb_test {
+
+namespace fs = std::filesystem;
+
+inline const fs::path kSourceDir = PAWNTB_SOURCE_DIR;
+inline const fs::path kDataDir = kSourceDir / "data";
+inline const fs::path kDefaultTable = kDataDir / "4x4-k4.pawntb";
+
+// The whole file; empty if it cannot be read.
+std::string read_file(const fs::path& path);
+std::vector<std::uint8_t> read_bytes(const fs::path& path);
+
+// Replaces the file's content; a failed write fails the test.
+void write_file(const fs::path& path, std::string_view bytes);
+void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes);
+
+// The position that `text` denotes; a parse error fails the test and gives a
+// default Position.
+pawntb::Position parse(std::string_view text);
+
+// A fresh directory, removed with everything in it at destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const fs::path& path() const { return path_; }
+  fs::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  fs::path path_;
+};
+
+}  // namespace pawntb_test

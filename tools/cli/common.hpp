@@ -1,0 +1,105 @@
+// What the pawntb commands share: the command table's entry, opening a
+// table, number formatting and the progress line.
+#pragma once
+
+#include <unistd.h>
+
+#include <boost/program_options.hpp>
+#include <chrono>
+#include <cstdint>
+#include <iostream>
+#include <span>
+#include <sstream>
+#include <string>
+#include <string_view>
+
+#include "commands.hpp"
+#include "pawntb/probe.hpp"
+
+namespace pawntb::cli {
+
+// One command: adding a command means defining one of these (next to its run
+// function) and listing it in kCommands (commands.cpp).
+struct Command {
+  const char* name;
+  const char* summary;   // one line in `pawntb --help`
+  const char* synopsis;  // "pawntb NAME [OPTIONS] ..."
+  const char* details;   // the --help text after the synopsis
+  // Without --table, which table the command uses ("the 4x4 table"); the
+  // --help text then says where it is looked for. Null: no table option.
+  const char* default_table;
+  // Adds the command's options (besides --help, --version and --table),
+  // bound to fields of `o`. May be null.
+  void (*add_options)(boost::program_options::options_description& desc, Options& o);
+  // Checks the operands and option values once parsed and completes `o`.
+  // Returns a usage error message, or empty when all is well. May be null:
+  // then the command takes no operands.
+  std::string (*validate)(const boost::program_options::variables_map& given,
+                          const std::vector<std::string>& operands, Options& o);
+  int (*run)(const Options& o);
+};
+
+// The command table's entries, one per command file.
+extern const Command kGenerate, kInfo, kVerify, kUva, kProbe;
+
+// Every command, in the order `pawntb --help` lists them.
+std::span<const Command* const> all_commands();
+
+// The command called `name`, or null.
+const Command* find_command(std::string_view name);
+
+// A Command::validate for commands whose one optional operand is the table
+// file (the same as --table FILE).
+std::string validate_table_operand(const boost::program_options::variables_map& given,
+                                   const std::vector<std::string>& operands, Options& o);
+
+// The --help paragraph on where a command finds its table without --table:
+// `what` is the table it wants ("the 4x4 table").
+std::string table_search_help(const char* what);
+
+// The table at `path`, or the default table when `path` is empty.
+Table open_table(const std::string& path);
+
+// 1234567 -> "1,234,567".
+std::string with_commas(std::uint64_t n);
+
+// Sixteen lowercase hex digits.
+std::string hex(std::uint64_t v);
+
+// "1 block", "1,024 blocks".
+std::string count_of(std::uint64_t n, const char* singular, const char* plural);
+
+// Shows progress on a terminal: "\rstage  42%  ~3 s left".
+class ProgressLine {
+ public:
+  ProgressLine() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  ~ProgressLine() {
+    if (shown_) std::cerr << "\r" << std::string(48, ' ') << "\r" << std::flush;
+  }
+  void update(const char* stage, double done) {
+    if (!enabled_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (stage != stage_) {
+      stage_ = stage;
+      stage_start_ = now;
+    }
+    if (now - last_ < std::chrono::milliseconds(200)) return;
+    last_ = now;
+    shown_ = true;
+    const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
+    std::ostringstream line;
+    line << "\r" << stage << " " << static_cast<int>(done * 100) << "%";
+    if (done > 0.02 && elapsed > 0.5) {
+      line << "  ~" << static_cast<int>(elapsed / done - elapsed + 0.5) << " s left";
+    }
+    std::cerr << line.str() << "        " << std::flush;
+  }
+
+ private:
+  bool enabled_;
+  bool shown_ = false;
+  const char* stage_ = nullptr;
+  std::chrono::steady_clock::time_point stage_start_{}, last_{};
+};
+
+}  // namespace pawntb::cli
