@@ -92,6 +92,10 @@ class ErrorLog {
   void report(const std::string& where, const std::string& what) {
     if (++count_ <= kShown) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
   }
+  // A remark that is not an error, always shown: "WHERE: note: WHAT".
+  void note(const std::string& where, const std::string& what) {
+    std::fprintf(stderr, "%s: note: %s\n", where.c_str(), what.c_str());
+  }
   std::uint64_t count() const { return count_; }
 
  private:

@@ -4,9 +4,11 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <limits>
 #include <utility>
 #include <variant>
 
+#include "common.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"
 
@@ -25,7 +27,7 @@ std::string row_problem(std::string_view text, int cols) {
     return std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
   }
   if (static_cast<int>(text.size()) == cols) return {};
-  return "board row has " + std::to_string(text.size()) + " squares, expected " +
+  return "board row has " + count_of(text.size(), "square", "squares") + ", expected " +
          std::to_string(cols);
 }
 
@@ -204,6 +206,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
 }
 
 bool UvaReader::next(UvaItem& item) {
+  item.note = false;
   if (stage_ == Stage::count) {
     stage_ = Stage::boards;
     if (read_count(item)) {
@@ -215,13 +218,18 @@ bool UvaReader::next(UvaItem& item) {
     if (read_board(item)) return true;
     stage_ = Stage::count_mismatch;
   }
+  if (stage_ == Stage::rest) {
+    for (LineReader::Line line; in_.next(line);) {
+    }
+    stage_ = Stage::read_error;
+  }
   const std::uint64_t last_line = in_.line_count();
   if (stage_ == Stage::count_mismatch) {
     stage_ = Stage::read_error;
     if (boards_ < count_) {
       item.line = last_line + (in_.read_error() ? 0 : 1);
-      item.error = "the case count says " + std::to_string(count_) + " but the input has " +
-                   std::to_string(boards_) + " boards";
+      item.error = "the case count says " + with_commas(count_) + " but the input has " +
+                   count_of(boards_, "board", "boards");
       return true;
     }
   }
@@ -255,6 +263,12 @@ bool UvaReader::read_count(UvaItem& item) {
   const std::string_view count_text = trim(line.text);
   const auto [end, ec] =
       std::from_chars(count_text.data(), count_text.data() + count_text.size(), count_);
+  if (ec == std::errc::result_out_of_range) {
+    count_ = 0;
+    item.error = "case count " + printable(count_text) + " is too large: expected 0.." +
+                 std::to_string(std::numeric_limits<std::uint64_t>::max());
+    return true;
+  }
   if (ec != std::errc() || end != count_text.data() + count_text.size()) {
     count_ = 0;
     item.error = "expected the number of cases, got '" + printable(count_text) + "'";
@@ -269,66 +283,62 @@ bool UvaReader::next_row(LineReader::Line& line) {
   return in_.next(line) && (line.too_long || !blank(line.text));
 }
 
-// The next board within the count, or the problem with it, or the first
-// board beyond the count; false at the end of the input.
+// The next board within the count, or the problem with it, or the note on
+// what follows the counted boards; false at the end of the input.
 bool UvaReader::read_board(UvaItem& item) {
-  for (;;) {
-    LineReader::Line line;
-    if (skip_rest_of_board_) {
-      skip_rest_of_board_ = false;
-      for (int have = 1; have < g_.rows && next_row(line); ++have) {
-      }
-    }
-    // Skip blank lines up to the next board.
-    bool more = false;
-    while ((more = in_.next(line)) && !line.too_long && blank(line.text)) {
-    }
-    if (!more) return false;
-    const std::uint64_t first_line = line.number;
-    if (++boards_ > count_) {
-      skip_rest_of_board_ = true;
-      if (boards_ > count_ + 1) continue;  // already reported
-      item.line = first_line;
-      item.error = "more boards than the case count " + std::to_string(count_);
-      return true;
-    }
-    // A board is up to `rows` consecutive non-blank lines.
-    int have = 0;
-    for (;;) {
-      Row& row = rows_[have];
-      row.line = line.number;
-      row.too_long = line.too_long;
-      row.text = trim(line.text);
-      if (++have == g_.rows || !next_row(line)) break;
-    }
-    std::array<std::string_view, kMaxSide> texts;
-    for (int r = 0; r < have; ++r) texts[r] = rows_[r].text;
+  LineReader::Line line;
+  // Skip blank lines up to the next board.
+  bool more = false;
+  while ((more = in_.next(line)) && !line.too_long && blank(line.text)) {
+  }
+  if (!more) return false;
+  const std::uint64_t first_line = line.number;
+  if (boards_ == count_) {
+    // As judges do: what follows the counted cases is not read.
+    stage_ = Stage::rest;
     item.line = first_line;
-    item.position = Position{g_, 0, 0, Side::white};
-    item.error.clear();
-    if (have == g_.rows) {
-      const auto parsed = parse_board_rows(texts.data(), have, Side::white);
-      const auto* position = std::get_if<Position>(&parsed);
-      if (position && position->geometry == g_ &&
-          std::none_of(rows_.begin(), rows_.begin() + have,
-                       [](const Row& r) { return r.too_long; })) {
-        item.position = *position;
-        return true;
-      }
-    }
-    // Not a board: the first wrong row says why, else it is short of rows.
-    for (int r = 0; r < have && item.error.empty(); ++r) {
-      item.line = rows_[r].line;
-      item.error =
-          rows_[r].too_long ? LineReader::too_long_message() : row_problem(texts[r], g_.cols);
-    }
-    if (item.error.empty()) {
-      item.line = first_line;
-      item.error =
-          "board has " + std::to_string(have) + " rows, expected " + std::to_string(g_.rows);
-    }
+    item.note = true;
+    item.error =
+        "input after the " + count_of(count_, "counted case", "counted cases") + " is ignored";
     return true;
   }
+  ++boards_;
+  // A board is up to `rows` consecutive non-blank lines.
+  int have = 0;
+  for (;;) {
+    Row& row = rows_[have];
+    row.line = line.number;
+    row.too_long = line.too_long;
+    row.text = trim(line.text);
+    if (++have == g_.rows || !next_row(line)) break;
+  }
+  std::array<std::string_view, kMaxSide> texts;
+  for (int r = 0; r < have; ++r) texts[r] = rows_[r].text;
+  item.line = first_line;
+  item.position = Position{g_, 0, 0, Side::white};
+  item.error.clear();
+  if (have == g_.rows) {
+    const auto parsed = parse_board_rows(texts.data(), have, Side::white);
+    const auto* position = std::get_if<Position>(&parsed);
+    if (position && position->geometry == g_ &&
+        std::none_of(rows_.begin(), rows_.begin() + have,
+                     [](const Row& r) { return r.too_long; })) {
+      item.position = *position;
+      return true;
+    }
+  }
+  // Not a board: the first wrong row says why, else it is short of rows.
+  for (int r = 0; r < have && item.error.empty(); ++r) {
+    item.line = rows_[r].line;
+    item.error =
+        rows_[r].too_long ? LineReader::too_long_message() : row_problem(texts[r], g_.cols);
+  }
+  if (item.error.empty()) {
+    item.line = first_line;
+    item.error =
+        "board has " + count_of(have, "row", "rows") + ", expected " + std::to_string(g_.rows);
+  }
+  return true;
 }
 
 }  // namespace pawntb::cli

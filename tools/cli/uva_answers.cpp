@@ -27,7 +27,11 @@ void UvaAnswers::add_board(const UvaBoard& board) {
 
 void UvaAnswers::add_error(const UvaError& error) {
   answer();
-  errors_.report(stdin_line(error.line), error.message);
+  if (error.note) {
+    errors_.note(stdin_line(error.line), error.message);
+  } else {
+    errors_.report(stdin_line(error.line), error.message);
+  }
 }
 
 void UvaAnswers::finish() {

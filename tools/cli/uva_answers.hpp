@@ -27,7 +27,7 @@ class UvaAnswers {
   // The first `boards` of room() hold boards now.
   void added(std::size_t boards);
   void add_board(const UvaBoard& board);
-  // A problem in the input, reported after the boards added before it.
+  // A problem in the input (or a note), reported after the boards added before it.
   void add_error(const UvaError& error);
 
   // Answers and writes everything added so far, and flushes stdout: call it
