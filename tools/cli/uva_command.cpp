@@ -26,12 +26,13 @@ extern const Command kUva{
     "uva",
     "answer UVa 10838 judge input from stdin",
     "pawntb uva [--table FILE] < input",
-    "Reads UVa 10838 judge input from stdin: a line with the case count, then that many\n"
-    "boards, each a row per line of P (white), p (black) and . (empty), top row first,\n"
-    "white to move, with blank lines between boards. Prints the judge's line for each,\n"
-    "e.g. `white (7)`: the winner and the plies to the end with best play. A bad board\n"
-    "is reported on stderr as stdin:LINE and the others answered (exit status 2).\n"
-    "Input after the counted boards is ignored, with a note on stderr.",
+    "Reads UVa 10838 judge input from stdin: a line with the case count, then\n"
+    "that many boards, each a row per line of P (white), p (black) and . (empty),\n"
+    "top row first, white to move, with blank lines between boards. Prints the\n"
+    "judge's line for each, e.g. `white (7)`: the winner and the plies to the end\n"
+    "with best play. A bad board is reported on stderr as stdin:LINE and the\n"
+    "others answered (exit status 2). Input after the counted boards is ignored,\n"
+    "with a note on stderr.",
     "the 4x4 table",
     nullptr,
     nullptr,
