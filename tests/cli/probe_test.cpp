@@ -209,7 +209,7 @@ TEST(CliProbe, JsonFromStdin) {
   EXPECT_TRUE(answers[1]["error"].is_string()) << answers[1].dump();
   EXPECT_FALSE(answers[1].contains("winner")) << answers[1].dump();
   EXPECT_EQ(answers[1].value("input", ""), "xyz w");
-  EXPECT_EQ(answers[1].value("where", ""), "stdin:3");
+  EXPECT_EQ(answers[1].value("input_line", 0), 3);
   EXPECT_EQ(answers[2]["winner"], "black");
   EXPECT_EQ(answers[2]["plies"], 0);
   EXPECT_TRUE(contains(r.err, "stdin:3")) << r;
@@ -233,7 +233,7 @@ TEST(CliProbe, OverlongStdinLineIsAnError) {
   const std::vector<json> answers = json_lines(r.out);
   ASSERT_EQ(answers.size(), 2u) << r;
   EXPECT_TRUE(answers[0].contains("error"));
-  EXPECT_EQ(answers[0].value("where", ""), "stdin:1");
+  EXPECT_EQ(answers[0].value("input_line", 0), 1);
   EXPECT_EQ(answers[1]["plies"], 7);
 }
 
@@ -287,9 +287,63 @@ TEST(CliProbe, GoodPositionsAreAnsweredAroundABadOne) {
   ASSERT_EQ(answers.size(), 3u) << r;
   EXPECT_EQ(answers[0]["plies"], 7);
   EXPECT_TRUE(answers[1].contains("error"));
-  EXPECT_EQ(answers[1].value("where", ""), "argument 2");
+  EXPECT_EQ(answers[1].value("argument", 0), 2);
   EXPECT_EQ(answers[2]["plies"], 0);
   EXPECT_TRUE(contains(r.err, "argument 2:")) << r;
+}
+
+// Every non-blank line of stdin gets exactly one JSON line, in order, answer
+// or error (an over-long line too), each with its line number; blank lines
+// get nothing. Operands carry their number as "argument".
+TEST(CliProbe, JsonStreamHasOneLinePerNonBlankInputLine) {
+  const std::vector<std::string> lines = {
+      kStart,         "",   "xyz w",        " \t ",   std::string(5000, 'p') + " w",
+      "4/4/4/pppp w", "\t", "PPPP/4/4/4 w", "# note", "  " + std::string(kStart) + "  ",
+  };
+  std::string input;
+  for (const std::string& line : lines) input += line + "\n";
+  const RunResult r = run_with_input({"probe", "--json", kStart, "-", "4/4/4/pppp w"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), lines_of(r.out).size()) << r;
+  // The first operand, then stdin's non-blank lines, then the third operand.
+  std::vector<std::string> places, expected_places{"argument 1"};
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(" \t") != std::string::npos) {
+      expected_places.push_back("input_line " + std::to_string(i + 1));
+    }
+  }
+  expected_places.push_back("argument 3");
+  const std::vector<std::string> out_lines = lines_of(r.out);
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const json& a = answers[i];
+    ASSERT_TRUE(a.is_object()) << a.dump();
+    const std::string key = a.contains("input_line") ? "input_line" : "argument";
+    ASSERT_TRUE(a.contains(key) && a[key].is_number_unsigned()) << a.dump();
+    EXPECT_TRUE(out_lines[i].starts_with("{\"" + key + "\":")) << "the place comes first";
+    places.push_back(key + " " + std::to_string(a[key].get<int>()));
+    EXPECT_NE(a.contains("error"), a.contains("winner")) << a.dump();
+  }
+  EXPECT_EQ(places, expected_places) << r;
+  // The errors: lines 3, 5, 8 and 9, on stderr and as objects.
+  EXPECT_EQ(lines_of(r.err).size(), 4u) << r;
+  EXPECT_EQ(answers[3].value("error", ""), "line longer than 4096 bytes");
+  EXPECT_EQ(answers[3].value("input", "?"), "");
+  EXPECT_EQ(answers[5].value("input", ""), "PPPP/4/4/4 w");
+  EXPECT_EQ(answers[6].value("input", ""), "# note");
+  EXPECT_EQ(answers[7].value("position", ""), "1ppp/4/1PPP/4 w");
+}
+
+// Blank lines alone give no output at all, and exit status 0.
+TEST(CliProbe, BlankStdinLinesGiveNothing) {
+  for (const bool json_output : {false, true}) {
+    std::vector<std::string> args{"probe", "-"};
+    if (json_output) args.insert(args.begin() + 1, "--json");
+    const RunResult r = run_with_input(args, "\n \n\t\n\r\n");
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_EQ(r.out, "") << r;
+    EXPECT_EQ(r.err, "") << r;
+  }
 }
 
 }  // namespace

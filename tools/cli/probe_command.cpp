@@ -14,6 +14,18 @@ namespace pawntb::cli {
 
 namespace {
 
+// Where a position came from: line `number` of stdin, or operand `number`
+// of the command line (both counted from 1).
+struct Place {
+  bool from_stdin;
+  std::uint64_t number;
+  std::string name() const {
+    return from_stdin ? stdin_line(number) : "argument " + std::to_string(number);
+  }
+  // Its key in JSON output, with the number as value.
+  const char* json_key() const { return from_stdin ? "input_line" : "argument"; }
+};
+
 // Why a parsed position cannot be answered, or empty if it can.
 std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
   if (r.ok()) return {};
@@ -49,12 +61,13 @@ std::string human_answer(const Position& p, const RootResult& root) {
 // format_position() or move_name() (letters, digits, '/', '.', ' '), so none
 // needs escaping and the object is written directly; the tests parse it with
 // nlohmann::json.
-void append_json(std::string& out, const Position& p, const RootResult& root) {
+void append_json(std::string& out, const Place& place, const Position& p, const RootResult& root) {
   const Geometry g = p.geometry;
   auto field = [&](const char* name, std::string_view text) {
     out.append(",\"").append(name).append("\":\"").append(text).append("\"");
   };
-  out.append("{\"position\":\"").append(format_position(p)).append("\"");
+  out.append("{\"").append(place.json_key()).append("\":").append(std::to_string(place.number));
+  out.append(",\"position\":\"").append(format_position(p)).append("\"");
   field("to_move", side_name(p.to_move));
   field("winner", side_name(root.value.winner));
   out.append(",\"plies\":").append(std::to_string(root.value.plies));
@@ -77,11 +90,11 @@ void append_json(std::string& out, const Position& p, const RootResult& root) {
   out.append("]}\n");
 }
 
-std::string json_error(std::string_view input, const std::string& where, const std::string& what) {
-  nlohmann::json j;
+std::string json_error(const Place& place, std::string_view input, const std::string& what) {
+  nlohmann::ordered_json j;
+  j[place.json_key()] = place.number;
   j["input"] = std::string(input);
   j["error"] = what;
-  j["where"] = where;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
@@ -89,7 +102,12 @@ int run_probe(const Options& o) {
   const Table table = open_table(o.table);
   Output out;
   ErrorLog errors;
-  auto answer = [&](std::string_view text, const std::string& where) {
+  // A position that cannot be answered: on stderr, and in JSON on stdout too.
+  auto report = [&](const Place& place, std::string_view input, const std::string& problem) {
+    errors.report(place.name(), problem);
+    if (o.json) out.write(json_error(place, input, problem));
+  };
+  auto answer = [&](std::string_view text, const Place& place) {
     const auto parsed = parse_position(text);
     std::string problem;
     if (const auto* e = std::get_if<ParseError>(&parsed)) {
@@ -101,35 +119,32 @@ int run_probe(const Options& o) {
       problem = position_problem(table, p, root.value);
       if (problem.empty()) {
         if (o.json) {
-          out.append_with(append_json, p, root);
+          out.append_with(append_json, place, p, root);
         } else {
           out.write(human_answer(p, root));
         }
         return;
       }
     }
-    errors.report(where, problem);
-    if (o.json) out.write(json_error(text, where, problem));
+    report(place, text, problem);
   };
   for (std::size_t i = 0; i < o.positions.size(); ++i) {
     if (o.positions[i] != "-") {
-      answer(o.positions[i], "argument " + std::to_string(i + 1));
+      answer(o.positions[i], Place{false, i + 1});
       continue;
     }
+    // Every line but a blank one gets one answer or one error, in order.
     LineReader in(stdin, [&] { out.flush(); });
     LineReader::Line line;
     while (in.next(line)) {
-      const std::string where = stdin_line(line.number);
+      const Place place{true, line.number};
       if (line.too_long) {
-        const std::string problem = LineReader::too_long_message();
-        errors.report(where, problem);
-        if (o.json) out.write(json_error("", where, problem));
+        report(place, "", LineReader::too_long_message());
         continue;
       }
-      // Spaces and tabs around a position are allowed; blank lines are skipped.
+      // Spaces and tabs around a position are allowed.
       const std::string_view text = trim(line.text);
-      if (text.empty()) continue;
-      answer(text, where);
+      if (!text.empty()) answer(text, place);
     }
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
@@ -156,7 +171,14 @@ extern const Command kProbe{
     "answer positions given as arguments, or one per line with -",
     "pawntb probe [--table FILE] [--json] POSITION... | -",
     "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
-    "rows, digits for empty squares, then w or b). With - reads one per line from stdin.",
+    "rows, digits for empty squares, then w or b). With - reads one per line from\n"
+    "stdin, spaces around it allowed: each line gets one answer, or one error on\n"
+    "stderr, in input order; blank lines get nothing.\n"
+    "\n"
+    "--json prints one object per line for each answer and each error, in order.\n"
+    "Each starts with where its input came from: \"input_line\": N (line N of stdin)\n"
+    "or \"argument\": N (the Nth operand). An error object then has \"input\" and\n"
+    "\"error\".",
     "the 4x4 table",
     probe_options,
     validate_probe,
