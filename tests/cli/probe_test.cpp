@@ -163,10 +163,51 @@ TEST(CliProbe, JsonMoveValuesAgreeWithTheirSuccessors) {
       ASSERT_TRUE(after.count(uci)) << uci;
       EXPECT_EQ(m["winner"], after[uci]["winner"]) << start << " " << uci;
       EXPECT_EQ(m["plies"], after[uci]["plies"]) << start << " " << uci;
+      // The position it leads to, and its category for the side then to move.
+      EXPECT_EQ(m["position"], after[uci]["position"]) << start << " " << uci;
+      EXPECT_EQ(m["category"], after[uci]["category"]) << start << " " << uci;
     }
     const json& best = a["moves"][0];
     EXPECT_EQ(a["winner"], best["winner"]) << start;
     EXPECT_EQ(a["plies"].get<int>(), best["plies"].get<int>() + 1) << start;
+  }
+}
+
+// The keys of an answer, in the order --help documents; geometry and
+// category follow from the position and its value.
+TEST(CliProbe, JsonKeysInTheDocumentedOrder) {
+  using ordered = nlohmann::ordered_json;
+  auto keys = [](const ordered& object) {
+    std::vector<std::string> names;
+    for (auto it = object.begin(); it != object.end(); ++it) names.push_back(it.key());
+    return names;
+  };
+  const RunResult r = run_cli({"probe", "--json", kStart, ".ppp/4/.PPP/4 b"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const ordered a = ordered::parse(lines[i]);
+    EXPECT_EQ(keys(a),
+              (std::vector<std::string>{"argument", "position", "geometry", "to_move", "winner",
+                                        "plies", "category", "best", "moves", "line"}));
+    EXPECT_EQ(a["argument"], i + 1);
+    EXPECT_EQ(keys(a["geometry"]), (std::vector<std::string>{"rows", "cols", "max_pawns"}));
+    EXPECT_EQ(a["geometry"], ordered::parse(R"({"rows":4,"cols":4,"max_pawns":4})"));
+    ASSERT_FALSE(a["moves"].empty());
+    for (const ordered& m : a["moves"]) {
+      EXPECT_EQ(keys(m),
+                (std::vector<std::string>{"uci", "winner", "plies", "category", "position"}));
+      const std::string after_move = m["position"].get<std::string>();
+      EXPECT_EQ(after_move.back(), a["to_move"] == "white" ? 'b' : 'w') << m.dump();
+    }
+    EXPECT_EQ(a["category"], a["winner"] == a["to_move"] ? "win" : "loss");
+  }
+  // The best move keeps the winner: for the side then to move, its category
+  // is the opposite of the position's.
+  for (const std::string& line : lines) {
+    const ordered a = ordered::parse(line);
+    EXPECT_NE(a["moves"][0]["category"], a["category"]) << line;
   }
 }
 
@@ -190,6 +231,7 @@ TEST(CliProbe, JsonFinishedPosition) {
   const json& a = answers[0];
   EXPECT_EQ(a["winner"], "black");
   EXPECT_EQ(a["plies"], 0);
+  EXPECT_EQ(a["category"], "loss");
   EXPECT_EQ(a["moves"], json::array());
   EXPECT_EQ(a["line"], json::array());
   EXPECT_TRUE(a["best"].is_null());

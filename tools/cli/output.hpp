@@ -49,13 +49,6 @@ class Output {
     size_ += line.size;
     if (size_ > kFlushAt) flush();
   }
-  // Lets append(text, args...) build text in a reused string.
-  template <class Append, class... Args>
-  void append_with(Append append, const Args&... args) {
-    text_.clear();
-    append(text_, args...);
-    write(text_);
-  }
   // Writes what is buffered.
   void flush() {
     const std::size_t size = size_;
@@ -74,7 +67,6 @@ class Output {
 
   std::vector<char> buffer_;
   std::size_t size_ = 0;  // bytes of buffer_ in use, at most kFlushAt between calls
-  std::string text_;
 };
 
 // Input errors on stderr, one line each as "WHERE: WHAT". After the first

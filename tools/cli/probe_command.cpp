@@ -57,37 +57,48 @@ std::string human_answer(const Position& p, const RootResult& root) {
   return out + "\n\n";
 }
 
-// Appends one JSON object per answer to `out`. Every string in it comes from
-// format_position() or move_name() (letters, digits, '/', '.', ' '), so none
-// needs escaping and the object is written directly; the tests parse it with
-// nlohmann::json.
-void append_json(std::string& out, const Place& place, const Position& p, const RootResult& root) {
+// "win" or "loss": how the game ends for `side`.
+const char* category(Side side, Side winner) {
+  return side == winner ? "win" : "loss";
+}
+
+// An answer as one line of JSON, its keys in this order (documented in
+// --help): the place, position, geometry, to_move, winner, plies, category,
+// best, moves, line.
+std::string json_answer(const Place& place, const Position& p, int max_pawns,
+                        const RootResult& root) {
+  using Json = nlohmann::ordered_json;
   const Geometry g = p.geometry;
-  auto field = [&](const char* name, std::string_view text) {
-    out.append(",\"").append(name).append("\":\"").append(text).append("\"");
-  };
-  out.append("{\"").append(place.json_key()).append("\":").append(std::to_string(place.number));
-  out.append(",\"position\":\"").append(format_position(p)).append("\"");
-  field("to_move", side_name(p.to_move));
-  field("winner", side_name(root.value.winner));
-  out.append(",\"plies\":").append(std::to_string(root.value.plies));
-  if (root.moves.empty()) {
-    out.append(",\"best\":null");
-  } else {
-    field("best", move_name(g, root.moves.front().move));
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(11);  // the keys below: no regrowing
+  j[place.json_key()] = place.number;
+  j["position"] = format_position(p);
+  Json& geometry = j["geometry"];
+  geometry["rows"] = g.rows;
+  geometry["cols"] = g.cols;
+  geometry["max_pawns"] = max_pawns;
+  j["to_move"] = side_name(p.to_move);
+  j["winner"] = side_name(root.value.winner);
+  j["plies"] = root.value.plies;
+  j["category"] = category(p.to_move, root.value.winner);
+  j["best"] = root.moves.empty() ? Json() : Json(move_name(g, root.moves.front().move));
+  Json& moves = j["moves"] = Json::array();
+  moves.get_ref<Json::array_t&>().reserve(root.moves.size());
+  for (const MoveValue& m : root.moves) {
+    Json& move = moves.emplace_back(Json::object());
+    move.get_ref<Json::object_t&>().reserve(5);
+    move["uci"] = move_name(g, m.move);
+    move["winner"] = side_name(m.winner);
+    move["plies"] = m.plies;
+    move["category"] = category(opponent(p.to_move), m.winner);
+    move["position"] = format_position(play(p, m.move));
   }
-  out.append(",\"moves\":[");
-  for (std::size_t i = 0; i < root.moves.size(); ++i) {
-    const MoveValue& m = root.moves[i];
-    out.append(i ? ",{\"uci\":\"" : "{\"uci\":\"").append(move_name(g, m.move)).append("\"");
-    field("winner", side_name(m.winner));
-    out.append(",\"plies\":").append(std::to_string(m.plies)).append("}");
-  }
-  out.append("],\"line\":[");
-  for (std::size_t i = 0; i < root.principal_variation.size(); ++i) {
-    out.append(i ? ",\"" : "\"").append(move_name(g, root.principal_variation[i])).append("\"");
-  }
-  out.append("]}\n");
+  Json& line = j["line"] = Json::array();
+  line.get_ref<Json::array_t&>().reserve(root.principal_variation.size());
+  for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
+  std::string text = j.dump();
+  text += '\n';
+  return text;
 }
 
 std::string json_error(const Place& place, std::string_view input, const std::string& what) {
@@ -119,7 +130,7 @@ int run_probe(const Options& o) {
       problem = position_problem(table, p, root.value);
       if (problem.empty()) {
         if (o.json) {
-          out.append_with(append_json, place, p, root);
+          out.write(json_answer(place, p, table.info().max_pawns, root));
         } else {
           out.write(human_answer(p, root));
         }
@@ -177,8 +188,18 @@ extern const Command kProbe{
     "\n"
     "--json prints one object per line for each answer and each error, in order.\n"
     "Each starts with where its input came from: \"input_line\": N (line N of stdin)\n"
-    "or \"argument\": N (the Nth operand). An error object then has \"input\" and\n"
-    "\"error\".",
+    "or \"argument\": N (the Nth operand). An answer then has, in this order:\n"
+    "  position   the position, normalised\n"
+    "  geometry   {\"rows\", \"cols\", \"max_pawns\"}: the board and the table's K\n"
+    "  to_move    \"white\" or \"black\"\n"
+    "  winner     who wins with best play\n"
+    "  plies      plies to the end with best play (0: the game is over)\n"
+    "  category   \"win\" or \"loss\" for the side to move\n"
+    "  best       the best move (UCI, e.g. \"c2c3\"), or null when the game is over\n"
+    "  moves      every legal move, best first: {\"uci\", \"winner\", \"plies\",\n"
+    "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
+    "  line       the moves of best play to the end\n"
+    "An error object has \"input\" (the text given) and \"error\" instead.",
     "the 4x4 table",
     probe_options,
     validate_probe,
