@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "pawntb/generator.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -48,11 +50,9 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_EQ(i.status, 0) << i;
   EXPECT_TRUE(contains(i.out, "3x3, up to 3 pawns a side")) << i;
 
-  // The table through $PAWNTB_TABLE, and through uva.
-  RunOptions env;
-  env.table_env = table.string();
-  env.input = "1\nppp\n...\nPPP\n";
-  const RunResult u = run_cli({"uva"}, env);
+  // The table through uva: UVa input is 4x4 unless --table names another
+  // table ($PAWNTB_TABLE is searched for the 4x4 table).
+  const RunResult u = run_with_input({"uva", "--table", table.string()}, "1\nppp\n...\nPPP\n");
   EXPECT_EQ(u.status, 0) << u;
   EXPECT_EQ(u.out, "black (6)\n");
 
@@ -62,13 +62,91 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_TRUE(contains(wrong.err, "4x4")) << wrong;
 }
 
-TEST(CliGenerate, OverwritesAnExistingFile) {
+// One of a thing is singular: "1 block", "1 pawn".
+TEST(CliGenerate, CountsOfOneAreSingular) {
+  TempDir dir;
+  const fs::path table = dir / "t.pawntb";
+  const RunResult g =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--pawns", "1", "-o", table.string()});
+  ASSERT_EQ(g.status, 0) << g;
+  EXPECT_TRUE(contains(g.out, " in 1 block\n")) << g;
+  EXPECT_TRUE(contains(g.out, "up to 1 pawn a side")) << g;
+  const RunResult i = run_cli({"info", table.string()});
+  ASSERT_EQ(i.status, 0) << i;
+  EXPECT_TRUE(contains(i.out, "3x3, up to 1 pawn a side")) << i;
+}
+
+// As zstd does: an existing file is kept unless --force is given.
+TEST(CliGenerate, RefusesAnExistingFileUnlessForced) {
   TempDir dir;
   const fs::path table = dir / "t.pawntb";
   write_file(table, "old contents");
-  const RunResult g = run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
+  const RunResult kept = run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
+  EXPECT_EQ(kept.status, 1) << kept;
+  EXPECT_EQ(kept.out, "") << kept;
+  EXPECT_TRUE(contains(kept.err, table.string() + ": already exists")) << kept;
+  EXPECT_TRUE(contains(kept.err, "--force")) << kept;
+  EXPECT_EQ(read_file(table), "old contents");
+  for (const char* force : {"--force", "-f"}) {
+    write_file(table, "old contents");
+    const RunResult g =
+        run_cli({"generate", "--rows", "3", "--cols", "3", force, "-o", table.string()});
+    ASSERT_EQ(g.status, 0) << g;
+    EXPECT_EQ(run_cli({"verify", table.string()}).status, 0);
+  }
+}
+
+// Without --output: ./RxC-kK.pawntb in the working directory, never data/.
+TEST(CliGenerate, DefaultOutputIsInTheCurrentDirectory) {
+  TempDir dir;
+  RunOptions options;
+  options.cwd = dir.path();
+  const bool in_data_before = fs::exists(kDataDir / "3x3-k2.pawntb");
+  const RunResult g = run_cli({"generate", "--rows", "3", "--cols", "3", "--pawns", "2"}, options);
   ASSERT_EQ(g.status, 0) << g;
-  EXPECT_EQ(run_cli({"verify", table.string()}).status, 0);
+  EXPECT_TRUE(contains(g.out, "file: ./3x3-k2.pawntb,")) << g;
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename());
+  EXPECT_EQ(names, std::vector<std::string>{"3x3-k2.pawntb"});
+  EXPECT_EQ(fs::exists(kDataDir / "3x3-k2.pawntb"), in_data_before);
+  EXPECT_EQ(run_cli({"verify", (dir / "3x3-k2.pawntb").string()}).status, 0);
+  // A second run keeps it.
+  const RunResult again =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--pawns", "2"}, options);
+  EXPECT_EQ(again.status, 1) << again;
+  EXPECT_TRUE(contains(again.err, "./3x3-k2.pawntb: already exists")) << again;
+
+  const RunResult help = run_cli({"generate", "--help"});
+  EXPECT_TRUE(contains(help.out, "current directory")) << help;
+  EXPECT_TRUE(contains(help.out, "--force")) << help;
+}
+
+TEST(CliGenerate, EmptyOutputIsAUsageError) {
+  TempDir dir;
+  RunOptions options;
+  options.cwd = dir.path();
+  for (const char* flag : {"-o", "--output"}) {
+    const RunResult r = run_cli({"generate", "--rows", "3", "--cols", "3", flag, ""}, options);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_TRUE(contains(r.err, "pawntb generate: --output needs a file name")) << r;
+    EXPECT_TRUE(contains(r.err, "usage:")) << r;
+  }
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
+// The output is checked before solving: a 5x5 run (many seconds, more than
+// memory_needed() bytes) into a missing directory or onto an existing file
+// stops at once, its peak RSS far below what solving takes.
+TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
+  TempDir dir;
+  const std::uint64_t solving = pawntb::memory_needed({5, 5}, 5);
+  write_file(dir / "existing.pawntb", "old");
+  for (const fs::path& output : {dir / "missing" / "x.pawntb", dir / "existing.pawntb"}) {
+    const RunResult r = run_cli({"generate", "--rows", "5", "--cols", "5", "-o", output.string()});
+    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_TRUE(contains(r.err, output.string())) << r;
+    EXPECT_LT(static_cast<std::uint64_t>(r.peak_rss_kib) * 1024, solving / 2) << r;
+  }
 }
 
 TEST(CliGenerate, UnsupportedParametersAreRefused) {
@@ -136,7 +214,7 @@ TEST(CliGenerate, SignalLeavesTheOldTableAndNoTemporaryFile) {
     ::dup2(err_fd, STDERR_FILENO);
     const int null_fd = ::open("/dev/null", O_WRONLY);
     ::dup2(null_fd, STDOUT_FILENO);
-    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "4", "--cols", "5", "--output",
+    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "4", "--cols", "5", "--force", "--output",
             output.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }

@@ -48,6 +48,26 @@ TEST(CliTable, InfoAndVerifyTheDefaultTable) {
   EXPECT_EQ(explicit_path.status, 0) << explicit_path;
 }
 
+TEST(CliTable, InfoAndVerifyTakeTheTableOption) {
+  RunOptions no_env;
+  no_env.table_env = std::nullopt;
+  for (const char* command : {"info", "verify"}) {
+    for (const char* flag : {"--table", "-t"}) {
+      const RunResult r = run_cli({command, flag, kDefaultTable.string()}, no_env);
+      EXPECT_EQ(r.status, 0) << r;
+      EXPECT_TRUE(contains(r.out, kDefaultTable.string())) << r;
+    }
+    const RunResult missing = run_cli({command, "--table", "/nonexistent/t.pawntb"});
+    EXPECT_EQ(missing.status, 1) << missing;
+    EXPECT_TRUE(contains(missing.err, "/nonexistent/t.pawntb")) << missing;
+    // The table once only: as the option or as the operand.
+    const RunResult twice =
+        run_cli({command, "--table", kDefaultTable.string(), kDefaultTable.string()});
+    EXPECT_EQ(twice.status, 2) << twice;
+    EXPECT_TRUE(contains(twice.err, "give the table once")) << twice;
+  }
+}
+
 TEST(CliTable, InfoOnAMissingFile) {
   const RunResult r = run_cli({"info", "/nonexistent"});
   EXPECT_EQ(r.status, 1) << r;

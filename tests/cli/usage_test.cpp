@@ -1,7 +1,9 @@
 // Tests of `pawntb` as a whole: help, version, usage errors and the option
 // parser (called in-process).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <regex>
@@ -56,11 +58,113 @@ TEST(CliUsage, EverySubcommandHasHelp) {
   }
 }
 
+// Each command with a table says in --help which table it uses without
+// --table and where it is looked for, with the search path as it is now.
+TEST(CliUsage, HelpSaysWhichTableIsUsed) {
+  TempDir tables, elsewhere;
+  fs::copy_file(kDefaultTable, tables / "4x4-k4.pawntb");
+  RunOptions options;
+  options.table_env = tables.path().string();
+  options.cwd = elsewhere.path();
+  for (const char* command : {"info", "verify", "uva", "probe"}) {
+    const RunResult r = run_cli({command, "--help"}, options);
+    ASSERT_EQ(r.status, 0) << r;
+    for (const char* place :
+         {"$PAWNTB_TABLE (a table file, or a directory to search)", "the current directory",
+          "./data", "installed data directory", "RxC-kK.pawntb"}) {
+      EXPECT_TRUE(contains(r.out, place)) << command << " lacks " << place << "\n" << r;
+    }
+    // The search path as it is: $PAWNTB_TABLE first.
+    EXPECT_TRUE(contains(r.out, "Here the search path is:\n  " + tables.path().string() + "\n"))
+        << r;
+    const std::size_t from = r.out.find("Without --table"), to = r.out.find("\noptions:");
+    ASSERT_NE(from, std::string::npos) << r;
+    const std::string text = r.out.substr(from, to - from);
+    if (contains(text, "the 4x4 table,")) {
+      EXPECT_TRUE(contains(text, "the 4x4 table is " + (tables / "4x4-k4.pawntb").string() + ".\n"))
+          << r;
+    }
+  }
+  // info and verify both use the 4x4 table: the same text from one place.
+  const RunResult info = run_cli({"info", "--help"}, options);
+  const RunResult verify = run_cli({"verify", "--help"}, options);
+  EXPECT_EQ(info.out.substr(info.out.find("Without --table")),
+            verify.out.substr(verify.out.find("Without --table")));
+  const RunResult generate = run_cli({"generate", "--help"}, options);
+  EXPECT_FALSE(contains(generate.out, "--table")) << generate;
+}
+
 TEST(CliUsage, UnknownCommandExitsTwo) {
   const RunResult r = run_cli({"frobnicate"});
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_TRUE(contains(r.err, "unknown command 'frobnicate'")) << r;
   EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, UnknownLeadingOptionIsAnUnknownOption) {
+  const RunResult r = run_cli({"--frob"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(lines_of(r.err).front(), "pawntb: unknown option '--frob'") << r;
+  EXPECT_EQ(r.out, "") << r;
+}
+
+TEST(CliUsage, EveryCommandShowsTheVersion) {
+  const RunResult top = run_cli({"--version"});
+  ASSERT_EQ(top.status, 0) << top;
+  for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+    for (const char* flag : {"--version", "-V"}) {
+      const RunResult r = run_cli({command, flag});
+      EXPECT_EQ(r.status, 0) << command << " " << flag << "\n" << r;
+      EXPECT_EQ(r.out, top.out) << command << " " << flag;
+      EXPECT_EQ(r.err, "") << r;
+    }
+  }
+}
+
+// Help or version text that cannot be written is a failure, said on stderr.
+TEST(CliUsage, HelpThatCannotBeWrittenExitsOne) {
+  TempDir dir;
+  const fs::path err = dir / "stderr";
+  for (const std::string args : {"--help", "--version", "probe --help", "info --version"}) {
+    const std::string command =
+        std::string(PAWNTB_CLI) + " " + args + " > /dev/full 2> " + err.string();
+    const int status = std::system(command.c_str());
+    ASSERT_TRUE(WIFEXITED(status)) << args;
+    EXPECT_EQ(WEXITSTATUS(status), 1) << args;
+    const std::string message = read_file(err);
+    EXPECT_EQ(message.rfind("pawntb", 0), 0u) << message;
+    EXPECT_TRUE(contains(message, "stdout: write error")) << message;
+  }
+}
+
+// Usage errors name the command ("pawntb generate: ...") and give its usage.
+TEST(CliUsage, UsageErrorsNameTheCommand) {
+  const std::vector<std::vector<std::string>> cases = {
+      {"generate", "--threads", "300"},
+      {"generate", "extra"},
+      {"info", "a", "b"},
+      {"verify", "--bogus"},
+      {"uva", "--table"},
+      {"probe"},
+  };
+  for (const auto& args : cases) {
+    const RunResult r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << r;
+    EXPECT_EQ(r.err.rfind("pawntb " + args[0] + ": ", 0), 0u) << r;
+    EXPECT_TRUE(contains(r.err, "\nusage: pawntb " + args[0])) << r;
+  }
+}
+
+// Ranges are written 0..256 (two dots), in messages and in --help.
+TEST(CliUsage, RangesHaveTwoDots) {
+  const RunResult r = run_cli({"generate", "--threads", "300"});
+  EXPECT_TRUE(contains(r.err, "--threads must be 0..256\n")) << r;
+  const RunResult rows = run_cli({"generate", "--rows", "9"});
+  EXPECT_TRUE(contains(rows.err, "3..8")) << rows;
+  for (const char* command : {"generate", "info", "verify", "uva", "probe"}) {
+    const RunResult h = run_cli({command, "--help"});
+    EXPECT_FALSE(std::regex_search(h.out, std::regex("[0-9]\\.\\.\\.[0-9]"))) << h;
+  }
 }
 
 TEST(CliUsage, UnknownOptionExitsTwo) {
@@ -130,6 +234,27 @@ TEST(CliUsage, ParsesOptionsIntoTheirFields) {
     std::ostringstream out, err;
     ASSERT_EQ(parse_command_line(3, argv, o, out, err), ParseOutcome::ok) << err.str();
     EXPECT_EQ(o.table, "x.pawntb");
+  }
+  {
+    const char* argv[] = {"pawntb", "verify", "--table", "y.pawntb"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.table, "y.pawntb");
+  }
+  {
+    const char* argv[] = {"pawntb", "generate", "--threads", "3"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.threads, 3u);
+  }
+  {  // 0 goes to the library, which picks one per hardware thread
+    const char* argv[] = {"pawntb", "generate"};
+    Options o;
+    std::ostringstream out, err;
+    ASSERT_EQ(parse_command_line(2, argv, o, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(o.threads, 0u);
   }
 }
 

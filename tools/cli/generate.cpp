@@ -1,9 +1,11 @@
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 
 #include "commands.hpp"
 #include "common.hpp"
@@ -16,10 +18,28 @@ namespace po = boost::program_options;
 
 namespace {
 
-std::filesystem::path default_output(const Options& o) {
-  const std::string name = std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
-                           std::to_string(o.pawns) + ".pawntb";
-  return Table::default_locations().back().parent_path() / name;
+namespace fs = std::filesystem;
+
+// Refuses, before any solving, an output that cannot be written: an existing
+// file without --force (as zstd does), a directory, a missing or unwritable
+// directory. Throws GenerateError naming the path.
+void check_output(const fs::path& output, bool force) {
+  std::error_code ec;
+  const fs::file_status status = fs::status(output, ec);
+  if (fs::is_directory(status)) {
+    throw GenerateError(output.string() + ": is a directory; name a file with --output FILE");
+  }
+  if (fs::exists(status) && !force) {
+    throw GenerateError(output.string() + ": already exists; not overwritten (use --force)");
+  }
+  const fs::path dir = output.has_parent_path() ? output.parent_path() : fs::path(".");
+  if (!fs::is_directory(dir, ec)) {
+    throw GenerateError("cannot write " + output.string() + ": no directory " + dir.string());
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    throw GenerateError("cannot write " + output.string() + ": directory " + dir.string() + ": " +
+                        std::strerror(errno));
+  }
 }
 
 // SIGINT, SIGTERM or SIGHUP while `generate` runs: remove the temporary
@@ -69,11 +89,11 @@ void restore_signals() {
 }
 
 int run_generate(const Options& o) {
-  stop_cleanly_on_signals();
-  const std::filesystem::path output =
-      o.output.empty() ? default_output(o) : std::filesystem::path(o.output);
+  const fs::path output = o.output;
   const Geometry g{o.rows, o.cols};
   memory_needed(g, o.pawns);  // refuses bad parameters before any work
+  check_output(output, o.force);
+  stop_cleanly_on_signals();
   const auto start = std::chrono::steady_clock::now();
   ProgressLine progress;
   GenerateOptions options;
@@ -110,7 +130,9 @@ void generate_options(po::options_description& desc, Options& o) {
                                          po::value(&o.cols)->default_value(4)->value_name("C"),
                                          "board columns, 3..8 (rows*cols <= 64)")(
       "pawns", po::value(&o.pawns)->value_name("K"), "most pawns a side, 1..cols (default: cols)")(
-      "output,o", po::value(&o.output)->value_name("FILE"), "table file to write")(
+      "output,o", po::value(&o.output)->value_name("FILE"),
+      "table file to write (default: ./RxC-kK.pawntb)")("force,f", po::bool_switch(&o.force),
+                                                        "overwrite the output file if it exists")(
       "threads,j", po::value(&o.threads)->default_value(0)->value_name("N"),
       "threads, 0..256 (0: all cores)");
 }
@@ -127,6 +149,12 @@ std::string validate_generate(const po::variables_map& given,
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
   if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
+  if (!given.count("output")) {
+    o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
+               std::to_string(o.pawns) + ".pawntb";
+  } else if (o.output.empty()) {
+    return "--output needs a file name";
+  }
   return {};
 }
 
@@ -135,11 +163,12 @@ std::string validate_generate(const po::variables_map& given,
 extern const Command kGenerate{
     "generate",
     "solve every position and write a table file",
-    "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--threads N]",
+    "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
-    "The default output is data/RxC-kK.pawntb in the source tree (the default table\n"
-    "for 4x4, K = 4).",
-    nullptr,
+    "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
+    "unless --output names a file, and refuses to replace an existing file unless\n"
+    "--force is given. The output is checked before solving starts.",
+    DefaultTable::none,
     generate_options,
     validate_generate,
     run_generate};

@@ -200,7 +200,7 @@ extern const Command kProbe{
     "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
     "  line       the moves of best play to the end\n"
     "An error object has \"input\" (the text given) and \"error\" instead.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     probe_options,
     validate_probe,
     run_probe};

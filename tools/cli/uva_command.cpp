@@ -33,7 +33,7 @@ extern const Command kUva{
     "with best play. A bad board is reported on stderr as stdin:LINE and the\n"
     "others answered (exit status 2). Input after the counted boards is ignored,\n"
     "with a note on stderr.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     nullptr,
     nullptr,
     run_uva};
