@@ -1,6 +1,7 @@
 // Tests of pawntb::format: the index, the rules, the notation and the layout.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <memory>
@@ -126,12 +127,117 @@ TEST(Notation, RejectsBadText) {
   EXPECT_NE(parse_error("8P/8/8 w").find("more than 8"), std::string::npos);
 }
 
+// Messages count ranks from the bottom, as the drawn board labels them, and
+// name squares as moves do.
+TEST(Notation, ErrorsNameRanksFromTheBottom) {
+  EXPECT_EQ(parse_error("pp/pp/4/PPPP w"), "ragged board: rank 4 has 2 squares, rank 1 has 4");
+  EXPECT_EQ(parse_error(".ppp/4/.PP/4 w"), "ragged board: rank 2 has 3 squares, rank 1 has 4");
+  EXPECT_EQ(parse_error("4/4/4/PPP w"), "ragged board: rank 1 has 3 squares, rank 2 has 4");
+  EXPECT_EQ(parse_error("4/4/4P4/4 w"), "rank 2 has more than 8 squares");
+}
+
+// The board is checked before the side to move: "# comment" is a bad board.
+TEST(Notation, ChecksTheBoardBeforeTheSide) {
+  EXPECT_EQ(parse_error("# comment"), "bad character '#' in board: use P, p, . or 1-8");
+  EXPECT_NE(parse_error("4/4/4 x").find("side to move"), std::string::npos);
+  EXPECT_NE(parse_error("4/4/4").find("missing side to move"), std::string::npos);
+  EXPECT_EQ(parse_error("4/4/4/4/4/4/4/4/4 w"), "more than 8 rows");
+}
+
+TEST(Notation, InvalidReasonNamesTheProblemAndTheSquare) {
+  EXPECT_EQ(invalid_reason(parse("2P1/4/4/4 w")),
+            "white pawn on c4 is on its goal row, with white to move");
+  EXPECT_EQ(invalid_reason(parse("4/4/4/p3 b")),
+            "black pawn on a1 is on its goal row, with black to move");
+  Position overlap = parse("4/4/1P2/4 w");
+  overlap.black = overlap.white;
+  EXPECT_EQ(invalid_reason(overlap), "a white and a black pawn are both on b2");
+  Position off_board = parse("4/4/4/4 w");
+  off_board.white = 1ULL << 16;
+  EXPECT_EQ(invalid_reason(off_board), "a pawn lies off the 4x4 board");
+  EXPECT_NE(invalid_reason(Position{Geometry{9, 4}, 0, 0, Side::white}).find("9x4"),
+            std::string::npos);
+  for (const char* valid : {"2P1/4/4/4 b", ".ppp/4/.PPP/4 w", "4/4/4/p3 w"}) {
+    EXPECT_NE(classify(parse(valid)), Status::invalid) << valid;
+    EXPECT_EQ(invalid_reason(parse(valid)), "") << valid;
+  }
+}
+
 TEST(Notation, NamesSquaresAndMovesLikeChess) {
   const Geometry g{4, 4};
   EXPECT_EQ(square_name(g, 12), "a1");  // bottom-left
   EXPECT_EQ(square_name(g, 3), "d4");   // top-right
   EXPECT_EQ(move_name(g, Move{9, 5}), "b2b3");
   EXPECT_EQ(move_name(g, Move{9, 6}), "b2c3");
+}
+
+std::string move_error(const char* position, std::string_view uci) {
+  const auto parsed = parse_move(parse(position), uci);
+  if (const auto* e = std::get_if<ParseError>(&parsed)) return e->message;
+  return "";
+}
+
+TEST(Moves, ParseMoveAcceptsExactlyTheLegalMoves) {
+  const Position p = parse(".ppp/4/.PPP/4 w");
+  int legal = 0;
+  for (int from = 0; from < 16; ++from) {
+    for (int to = 0; to < 16; ++to) {
+      const Move m{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(to)};
+      const auto parsed = parse_move(p, move_name(p.geometry, m));
+      const MoveList moves = legal_moves(p);
+      const bool is_legal = std::find(moves.begin(), moves.end(), m) != moves.end();
+      ASSERT_EQ(std::holds_alternative<Move>(parsed), is_legal) << move_name(p.geometry, m);
+      if (is_legal) {
+        EXPECT_EQ(std::get<Move>(parsed), m);
+      }
+      legal += is_legal;
+    }
+  }
+  EXPECT_EQ(legal, 3);
+}
+
+TEST(Moves, ParseMoveSaysWhatIsWrong) {
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "b2b4"), "b2b4: not a legal move for white");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "a2a3"),
+            "a2a3: not a legal move for white (no white pawn on a2)");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 b", "b2b1"),
+            "b2b1: not a legal move for black (no black pawn on b2)");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2c5"), "c2c5: c5 is off the 4x4 board");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "e2e3"), "e2e3: e2 is off the 4x4 board");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2"), "c2: expected two squares such as c2c3");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "C2C3"), "C2C3: expected two squares such as c2c3");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", ""), ": expected two squares such as c2c3");
+  EXPECT_EQ(move_error("P3/4/4/4 b", "b4b3"), "b4b3: the game is over: black has lost");
+  EXPECT_EQ(move_error("P3/4/4/4 w", "a4a3"),
+            "a4a3: the position is invalid: white pawn on a4 is on its goal row, with white to "
+            "move");
+}
+
+TEST(Moves, PlayMovesFollowsAListAndNamesTheBadMove) {
+  const Position start = parse("ppp/3/PPP w");
+  const auto played = play_moves(start, "b1b2, a3b2 ,c1b2");
+  ASSERT_TRUE(std::holds_alternative<Position>(played)) << std::get<ParseError>(played).message;
+  EXPECT_EQ(format_position(std::get<Position>(played)), "1pp/1P1/P2 b");
+  EXPECT_EQ(std::get<Position>(play_moves(start, "b1b2 a3b2")),
+            std::get<Position>(play_moves(start, "b1b2,a3b2")));
+  EXPECT_EQ(std::get<Position>(play_moves(start, "")), start);
+  const auto bad = play_moves(start, "b1b2,a3b2,b2b3");
+  ASSERT_TRUE(std::holds_alternative<ParseError>(bad));
+  EXPECT_EQ(std::get<ParseError>(bad).message,
+            "move 3: b2b3: not a legal move for white (no white pawn on b2)");
+  EXPECT_EQ(std::get<ParseError>(play_moves(start, "b1b2;a3b2")).message,
+            "move 1: b1b2;a3b2: expected two squares such as c2c3");
+}
+
+TEST(Moves, StartPositionFillsTheHomeRows) {
+  EXPECT_EQ(format_position(start_position(Geometry{4, 4}, 4)), "pppp/4/4/PPPP w");
+  EXPECT_EQ(format_position(start_position(Geometry{3, 3}, 3)), "ppp/3/PPP w");
+  EXPECT_EQ(format_position(start_position(Geometry{4, 5}, 3)), "1ppp1/5/5/1PPP1 w");
+  EXPECT_EQ(format_position(start_position(Geometry{4, 4}, 3)), "ppp1/4/4/PPP1 w");
+  EXPECT_EQ(format_position(start_position(Geometry{5, 8}, 1)), "3p4/8/8/8/3P4 w");
+  for (int k = 1; k <= 6; ++k) {
+    EXPECT_EQ(classify(start_position(Geometry{5, 6}, k)), Status::playable) << k;
+  }
 }
 
 TEST(Rules, ClassifiesInvalidOverAndPlayable) {

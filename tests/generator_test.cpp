@@ -178,7 +178,8 @@ TEST(Progress, SolveAndCompressReportEveryStageUpToOne) {
     record.expect_stages({"index", "solve", "compress"});
   }
   ProgressRecord record;
-  const auto path = temp_dir() / "t.pawntb";
+  const TempDir dir;
+  const auto path = dir / "t.pawntb";
   write_table(small_table(), path, 2, nullptr, record.callback());
   record.expect_stages({"compress"});
 }

@@ -124,12 +124,28 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   EXPECT_EQ(over.plies, 0);
 }
 
+TEST(Probe, StartPositionIsTheTablesGame) {
+  const Table table = Table::open(kDefaultTable);
+  EXPECT_EQ(format_position(table.start_position()), "pppp/4/4/PPPP w");
+  const Table small = Table::open(table_3x3());
+  EXPECT_EQ(small.start_position(), parse("ppp/3/PPP w"));
+  // Hexapawn: black wins, and the moves of a game lead where play_moves goes.
+  const ProbeResult r = small.probe(small.start_position());
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.winner, Side::black);
+  const RootResult root = small.probe_root(small.start_position());
+  std::string line;
+  for (const Move m : root.principal_variation) line += move_name(Geometry{3, 3}, m) + ",";
+  const auto end = play_moves(small.start_position(), line);
+  ASSERT_TRUE(std::holds_alternative<Position>(end)) << std::get<ParseError>(end).message;
+  EXPECT_NE(classify(std::get<Position>(end)), Status::playable);
+}
+
 // A failed probe cannot read as a result: its plies are kNoPlies, which no
 // game has, in probe() and probe_many() alike.
 TEST(Probe, FailedProbesHaveNoPlies) {
   const Table table = Table::open(kDefaultTable);
-  const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"),
-                          parse("P3/4/4/4 w")};
+  const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"), parse("P3/4/4/4 w")};
   ProbeResult many[3];
   table.probe_many(bad, many);
   for (int i = 0; i < 3; ++i) {
@@ -372,6 +388,20 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   EXPECT_NE(open_error(path), "");
 }
 
+// The default table with a byte changed in the frames of blocks 3 and 1
+// (offsets from the block index: u64 little-endian at 128 + 24 * block).
+std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
+  auto bytes = read_file(kDefaultTable);
+  const auto frame_offset = [&](int block) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
+    return offset;
+  };
+  bytes[frame_offset(3) + 10] ^= 0x10;
+  bytes[frame_offset(1) + 10] ^= 0x10;
+  return bytes;
+}
+
 // Blocks decoded at open on several threads: the same table, and for a
 // damaged one the same error, that of the lowest damaged block.
 TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
@@ -389,19 +419,9 @@ TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
       }
     }
   }
-  // Damage the frames of blocks 3 and 1 (offsets from the block index: u64
-  // little-endian at 128 + 24 * block).
-  auto bytes = read_bytes(kDefaultTable);
-  const auto frame_offset = [&](int block) {
-    std::uint64_t offset = 0;
-    for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
-    return offset;
-  };
-  bytes[frame_offset(3) + 10] ^= 0x10;
-  bytes[frame_offset(1) + 10] ^= 0x10;
   const TempDir dir;
   const auto path = dir / "two_damaged_blocks.pawntb";
-  write_file(path, bytes);
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
   const std::string expected = path.string() + ": block 1: checksum mismatch";
   for (const unsigned threads : {1u, 2u, 5u, 8u}) {
     try {
@@ -411,6 +431,29 @@ TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
       EXPECT_EQ(std::string(e.what()), expected) << threads << " threads";
     }
   }
+}
+
+// verify() on a lazily loaded table with two damaged blocks names both and
+// checks the positions of the others.
+TEST(File, VerifyReportsEveryDamagedBlock) {
+  const TempDir dir;
+  const auto path = dir / "verify_two_damaged_blocks.pawntb";
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
+  const Table table = Table::open(path, Table::Load::on_demand);
+  const VerifyReport report = verify(table);
+  EXPECT_FALSE(report.ok());
+  ASSERT_EQ(report.damaged_blocks.size(), 2u);
+  EXPECT_EQ(report.damaged_blocks[0].block, 1u);
+  EXPECT_EQ(report.damaged_blocks[0].error, "checksum mismatch");
+  EXPECT_EQ(report.damaged_blocks[1].block, 3u);
+  EXPECT_EQ(report.damaged_blocks[1].error, "checksum mismatch");
+  EXPECT_EQ(report.mismatches, 0u) << report.first_mismatch;
+  EXPECT_GT(report.checked, 0u);
+  EXPECT_LT(report.checked, table.info().entries - 2 * table.info().block_entries);
+  const VerifyReport good = verify(Table::open(kDefaultTable, Table::Load::on_demand));
+  EXPECT_TRUE(good.ok()) << good.first_mismatch;
+  EXPECT_TRUE(good.damaged_blocks.empty());
+  EXPECT_EQ(good.checked, table.info().entries);
 }
 
 TEST(File, MissingAndForeignFilesAreRefused) {

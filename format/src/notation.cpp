@@ -1,6 +1,10 @@
 #include "pawntb/notation.hpp"
 
+#include <algorithm>
+#include <bit>
 #include <vector>
+
+#include "pawntb/detail/bitboard.hpp"
 
 namespace pawntb {
 
@@ -18,31 +22,82 @@ std::string show_byte(char c) {
   return std::string("byte 0x") + kHex[u >> 4] + kHex[u & 15];
 }
 
-// Checks the shape and builds the position from rows of 'P', 'p' and '.'.
+// Ranks are counted from the bottom, as the drawn board labels them: rows[0]
+// is rank rows.size().
+std::string rank_name(std::size_t row, std::size_t row_count) {
+  return "rank " + std::to_string(row_count - row);
+}
+
+// Checks the shape and builds the position from rows of 'P', 'p' and '.'. A
+// ragged board blames the first rank from the top whose width differs from
+// the most common one (on a tie, the bottom rank's).
 Parsed<Position> build(const std::vector<std::string>& rows, Side to_move) {
-  const int row_count = static_cast<int>(rows.size());
-  const int col_count = rows.empty() ? 0 : static_cast<int>(rows.front().size());
-  for (int r = 1; r < row_count; ++r) {
-    if (static_cast<int>(rows[r].size()) != col_count) {
-      return error("ragged board: row " + std::to_string(r + 1) + " has " +
-                   std::to_string(rows[r].size()) + " squares, row 1 has " +
-                   std::to_string(col_count));
+  const std::size_t row_count = rows.size();
+  const std::size_t width = rows.empty() ? 0 : rows.back().size();
+  std::size_t common = width, common_count = 0;
+  for (const std::string& row : rows) {
+    const auto n = static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(),
+                      [&](const std::string& other) { return other.size() == row.size(); }));
+    if (n > common_count || (n == common_count && row.size() == width)) {
+      common = row.size();
+      common_count = n;
     }
   }
-  const Geometry g{row_count, col_count};
+  for (std::size_t r = 0; r < row_count; ++r) {
+    if (rows[r].size() == common) continue;
+    const auto reference = static_cast<std::size_t>(
+        std::find_if(rows.rbegin(), rows.rend(),
+                     [&](const std::string& row) { return row.size() == common; }) -
+        rows.rbegin());
+    return error("ragged board: " + rank_name(r, row_count) + " has " +
+                 std::to_string(rows[r].size()) + " squares, rank " +
+                 std::to_string(reference + 1) + " has " + std::to_string(common));
+  }
+  const Geometry g{static_cast<int>(row_count), static_cast<int>(common)};
   if (!g.valid()) {
     return error("board is " + to_string(g) + "; rows and columns must each be " +
                  std::to_string(kMinSide) + " to " + std::to_string(kMaxSide));
   }
   Position p{g, 0, 0, to_move};
-  for (int r = 0; r < row_count; ++r) {
-    for (int c = 0; c < col_count; ++c) {
-      const std::uint64_t bit = 1ULL << (r * col_count + c);
+  for (int r = 0; r < g.rows; ++r) {
+    for (int c = 0; c < g.cols; ++c) {
+      const std::uint64_t bit = 1ULL << (r * g.cols + c);
       if (rows[r][c] == 'P') p.white |= bit;
       if (rows[r][c] == 'p') p.black |= bit;
     }
   }
   return p;
+}
+
+// The rows of a board in position notation, digits expanded.
+Parsed<std::vector<std::string>> board_rows(std::string_view board) {
+  std::vector<std::string_view> texts;
+  for (std::size_t start = 0;;) {
+    if (texts.size() == kMaxSide) return error("more than 8 rows");
+    const std::size_t slash = board.find('/', start);
+    texts.push_back(board.substr(start, slash - start));  // to the end when slash is npos
+    if (slash == std::string_view::npos) break;
+    start = slash + 1;
+  }
+  std::vector<std::string> rows;
+  for (std::size_t r = 0; r < texts.size(); ++r) {
+    std::string row;
+    for (const char c : texts[r]) {
+      if (c == 'P' || c == 'p' || c == '.') {
+        row.push_back(c);
+      } else if (c >= '1' && c <= '8') {
+        row.append(static_cast<std::size_t>(c - '0'), '.');
+      } else {
+        return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
+      }
+      if (row.size() > kMaxSide) {
+        return error(rank_name(r, texts.size()) + " has more than 8 squares");
+      }
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
 }
 
 }  // namespace
@@ -66,6 +121,8 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 
 Parsed<Position> parse_position(std::string_view text) {
   const std::size_t space = text.find(' ');
+  auto rows = board_rows(text.substr(0, space));
+  if (auto* e = std::get_if<ParseError>(&rows)) return std::move(*e);
   if (space == std::string_view::npos) {
     return error("missing side to move: expected the board, a space, then 'w' or 'b'");
   }
@@ -73,23 +130,7 @@ Parsed<Position> parse_position(std::string_view text) {
   if (side != "w" && side != "b") {
     return error("side to move must be 'w' or 'b', got '" + printable(side, 16) + "'");
   }
-  std::vector<std::string> rows(1);
-  for (const char c : text.substr(0, space)) {
-    if (c == '/') {
-      if (rows.size() == kMaxSide) return error("more than 8 rows");
-      rows.emplace_back();
-    } else if (c == 'P' || c == 'p' || c == '.') {
-      rows.back().push_back(c);
-    } else if (c >= '1' && c <= '8') {
-      rows.back().append(static_cast<std::size_t>(c - '0'), '.');
-    } else {
-      return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
-    }
-    if (rows.back().size() > kMaxSide) {
-      return error("row " + std::to_string(rows.size()) + " has more than 8 squares");
-    }
-  }
-  return build(rows, side == "w" ? Side::white : Side::black);
+  return build(std::get<std::vector<std::string>>(rows), side == "w" ? Side::white : Side::black);
 }
 
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move) {
@@ -144,6 +185,94 @@ std::string draw_board(const Position& p) {
   for (int c = 0; c < g.cols; ++c) out += static_cast<char>('a' + c);
   out += '\n';
   return out;
+}
+
+std::string invalid_reason(const Position& p) {
+  const Geometry g = p.geometry;
+  if (!g.valid()) {
+    return "board is " + to_string(g) + "; rows and columns must each be " +
+           std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) +
+           ", with at most 64 squares";
+  }
+  if ((p.white | p.black) & ~detail::board_mask(g)) {
+    return "a pawn lies off the " + to_string(g) + " board";
+  }
+  if (const std::uint64_t both = p.white & p.black) {
+    return "a white and a black pawn are both on " + square_name(g, std::countr_zero(both));
+  }
+  const std::uint64_t mover = p.to_move == Side::white ? p.white : p.black;
+  const std::uint64_t goal =
+      p.to_move == Side::white ? detail::white_goal(g) : detail::black_goal(g);
+  if (const std::uint64_t arrived = mover & goal) {
+    const std::string side = side_name(p.to_move);
+    return side + " pawn on " + square_name(g, std::countr_zero(arrived)) +
+           " is on its goal row, with " + side + " to move";
+  }
+  return "";
+}
+
+namespace {
+
+// The square a name such as "c2" stands for on g, or an error.
+Parsed<int> parse_square(Geometry g, std::string_view name) {
+  if (name.size() != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8') {
+    return error("expected two squares such as c2c3");
+  }
+  const int col = name[0] - 'a', rank = name[1] - '0';
+  if (col >= g.cols || rank > g.rows) {
+    return error(std::string(name) + " is off the " + to_string(g) + " board");
+  }
+  return (g.rows - rank) * g.cols + col;
+}
+
+}  // namespace
+
+Parsed<Move> parse_move(const Position& p, std::string_view uci) {
+  const std::string quoted = printable(uci, 16) + ": ";
+  if (uci.size() != 4) return error(quoted + "expected two squares such as c2c3");
+  const Parsed<int> from = parse_square(p.geometry, uci.substr(0, 2));
+  if (const auto* e = std::get_if<ParseError>(&from)) return error(quoted + e->message);
+  const Parsed<int> to = parse_square(p.geometry, uci.substr(2, 2));
+  if (const auto* e = std::get_if<ParseError>(&to)) return error(quoted + e->message);
+  const Move move{static_cast<std::uint8_t>(std::get<int>(from)),
+                  static_cast<std::uint8_t>(std::get<int>(to))};
+  const std::string side = side_name(p.to_move);
+  switch (classify(p)) {
+    case Status::invalid:
+      return error(quoted + "the position is invalid: " + invalid_reason(p));
+    case Status::over:
+      return error(quoted + "the game is over: " + side + " has lost");
+    case Status::playable:
+      break;
+  }
+  for (const Move m : legal_moves(p)) {
+    if (m == move) return move;
+  }
+  const std::uint64_t mover = p.to_move == Side::white ? p.white : p.black;
+  const std::string why = (mover >> move.from & 1) ? ""
+                                                   : " (no " + side + " pawn on " +
+                                                         square_name(p.geometry, move.from) + ")";
+  return error(quoted + "not a legal move for " + side + why);
+}
+
+Parsed<Position> play_moves(const Position& p, std::string_view uci_list) {
+  Position line = p;
+  int number = 0;
+  for (std::size_t i = 0; i < uci_list.size();) {
+    if (uci_list[i] == ',' || uci_list[i] == ' ') {
+      ++i;
+      continue;
+    }
+    const std::size_t end = std::min(uci_list.find_first_of(", ", i), uci_list.size());
+    const Parsed<Move> move = parse_move(line, uci_list.substr(i, end - i));
+    ++number;
+    if (const auto* e = std::get_if<ParseError>(&move)) {
+      return error("move " + std::to_string(number) + ": " + e->message);
+    }
+    line = play(line, std::get<Move>(move));
+    i = end;
+  }
+  return line;
 }
 
 std::string square_name(Geometry g, int square) {

@@ -94,4 +94,10 @@ Position play(const Position& p, Move m) {
   return next;
 }
 
+Position start_position(Geometry g, int pawns) {
+  const int first = (g.cols - pawns) / 2;
+  const std::uint64_t files = ((1ULL << pawns) - 1) << first;
+  return Position{g, files << ((g.rows - 1) * g.cols), files, Side::white};
+}
+
 }  // namespace pawntb

@@ -43,6 +43,9 @@ pawntb_status probe_text(const pawntb_table* table, const char* position, bool w
       return PAWNTB_OK;
     case pawntb::ProbeStatus::damaged_table:
       return fail(PAWNTB_ERROR_TABLE, pawntb::describe(root->value.status), err, err_size);
+    case pawntb::ProbeStatus::invalid_position:
+      return fail(PAWNTB_ERROR_POSITION, ("invalid position: " + pawntb::invalid_reason(p)).c_str(),
+                  err, err_size);
     default:
       return fail(PAWNTB_ERROR_POSITION, pawntb::describe(root->value.status), err, err_size);
   }

@@ -180,24 +180,31 @@ detail::TableData::~TableData() {
   if (fd >= 0) ::close(fd);
 }
 
-const std::uint8_t* detail::TableData::load_block(std::uint32_t b) const noexcept {
+const std::uint8_t* detail::TableData::load_block(std::uint32_t b,
+                                                  const char** error) const noexcept {
   const std::uint8_t* data = loaded[b].load(std::memory_order_acquire);
   if (data) return data;
   std::lock_guard lock(load_mutex);
   data = loaded[b].load(std::memory_order_relaxed);
   if (data) return data;
   const detail::Block& block = blocks[b];
+  const auto failed = [&](const char* why) -> const std::uint8_t* {
+    if (error) *error = why;
+    return nullptr;
+  };
   try {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
-    if (!read_at(fd, frame.data(), frame.size(), block.offset)) return nullptr;
-    if (decode_block(zstd.get(), index, symmetry, std::uint64_t{b} << block_shift, block, frame,
-                     out.get())) {
-      return nullptr;
+    if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
+      return failed("cannot read the block");
+    }
+    if (const char* why = decode_block(zstd.get(), index, symmetry, std::uint64_t{b} << block_shift,
+                                       block, frame, out.get())) {
+      return failed(why);
     }
     storage[b] = std::move(out);
   } catch (const std::bad_alloc&) {
-    return nullptr;
+    return failed("out of memory");
   }
   loaded[b].store(storage[b].get(), std::memory_order_release);
   return storage[b].get();
@@ -497,6 +504,10 @@ RootResult Table::probe_root(const Position& p) const {
     line = play(line, m);
   }
   return root;
+}
+
+Position Table::start_position() const noexcept {
+  return pawntb::start_position(impl_->info.geometry, impl_->info.max_pawns);
 }
 
 const TableInfo& Table::info() const noexcept {

@@ -49,7 +49,9 @@ struct TableData {
     return entry_from_block(i);
   }
   const std::uint8_t* entry_from_block(std::uint64_t i) const noexcept;
-  const std::uint8_t* load_block(std::uint32_t b) const noexcept;
+  // Block b's entries, loading it if needed; nullptr if it cannot be loaded,
+  // with the reason (a static string) in *error when error is not null.
+  const std::uint8_t* load_block(std::uint32_t b, const char** error = nullptr) const noexcept;
 };
 
 }  // namespace pawntb::detail

@@ -83,4 +83,10 @@ MoveList legal_moves(const Position& p);
 // The position after `m` (which must be one of legal_moves(p)).
 Position play(const Position& p, Move m);
 
+// The start of a game on g with `pawns` pawns a side (1..g.cols), white to
+// move: white's pawns on the bottom row, black's on the top row. With fewer
+// pawns than columns they stand on the middle files, one file further left
+// when they cannot be exactly in the middle (3 on 4 files: a, b, c).
+Position start_position(Geometry g, int pawns);
+
 }  // namespace pawntb

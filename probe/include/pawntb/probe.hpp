@@ -92,11 +92,19 @@ struct TableInfo {
   bool fully_loaded = false;  // all blocks decoded and checked at open
 };
 
+struct BlockDamage {
+  std::uint32_t block = 0;
+  std::string error;  // e.g. "checksum mismatch", "cannot read the block"
+};
+
 struct VerifyReport {
   std::uint64_t checked = 0;     // positions re-checked against their successors
   std::uint64_t mismatches = 0;  // positions whose value disagrees
   std::string first_mismatch;    // the first disagreeing position and both values
-  bool ok() const { return mismatches == 0; }
+  // Every block that cannot be loaded, in block order. Positions in them, or
+  // with a successor in them, are not checked, nor are the header's counts.
+  std::vector<BlockDamage> damaged_blocks;
+  bool ok() const { return mismatches == 0 && damaged_blocks.empty(); }
 };
 
 class Table {
@@ -155,6 +163,10 @@ class Table {
   // fastest wins, then the longest losses; ties in move order), and the
   // principal variation. Thread-safe; throws only std::bad_alloc.
   RootResult probe_root(const Position& p) const;
+
+  // start_position(info().geometry, info().max_pawns) (position.hpp): the
+  // start of a game this table covers. Thread-safe.
+  Position start_position() const noexcept;
 
   // The header's facts about the table. Thread-safe; valid while a copy of
   // the Table lives.
