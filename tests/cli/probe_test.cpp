@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pawntb/notation.hpp"
@@ -308,11 +309,72 @@ TEST(CliProbe, UnparsablePositionsAreInputErrors) {
 }
 
 TEST(CliProbe, WrongGeometryNamesBoth) {
-  const RunResult r = run_cli({"probe", "ppp/3/PPP w"});
+  const RunResult r = run_cli({"probe", "--table", kDefaultTable.string(), "ppp/3/PPP w"});
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(contains(r.err, "3x3")) << r;
   EXPECT_TRUE(contains(r.err, "4x4")) << r;
+}
+
+// Without --table, each position gets the table of its board size; with
+// none found, the error says how to make one, and the others are answered.
+TEST(CliProbe, TableChosenByBoardSize) {
+  const RunResult r = run_cli({"probe", "--json", "ppp/3/PPP w", kStart});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.err,
+            "argument 1: no table for 3x3: make one with `pawntb generate --rows 3 --cols 3`\n")
+      << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+// --moves plays moves first; --start is the table's start position.
+TEST(CliProbe, MovesAndStart) {
+  const pawntb::Position start = pawntb::start_position({4, 4}, 4);
+  const pawntb::Position after = std::get<pawntb::Position>(pawntb::play_moves(start, "a1a2,a4a3"));
+  const RunResult plain = run_cli({"probe", "--json", pawntb::format_position(after)});
+  ASSERT_EQ(plain.status, 0) << plain;
+  const json expected = json_lines(plain.out).at(0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"probe", "--json", "--start", "--moves", "a1a2,a4a3"},
+        std::vector<std::string>{"probe", "--json", pawntb::format_position(start), "--moves",
+                                 "a1a2 a4a3"}}) {
+    const RunResult r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u) << r;
+    json a = answers[0];
+    EXPECT_EQ(a.contains("start"), args[2] == "--start") << a.dump();
+    a.erase("start");
+    a.erase("argument");
+    json e = expected;
+    e.erase("argument");
+    EXPECT_EQ(a, e);
+  }
+  // The start alone: the 4x4 start, a win for white.
+  const RunResult s = run_cli({"probe", "--json", "--start"});
+  ASSERT_EQ(s.status, 0) << s;
+  EXPECT_EQ(json_lines(s.out).at(0)["position"], pawntb::format_position(start));
+  EXPECT_TRUE(s.out.starts_with("{\"start\":true,")) << s;
+}
+
+// A bad move is an input error naming the move; no value is printed.
+TEST(CliProbe, BadMoveIsAnInputError) {
+  const RunResult r = run_cli({"probe", "--start", "--moves", "a1a2,b4b2"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  EXPECT_TRUE(r.err.starts_with("--start: --moves: move 2: b4b2")) << r;
+  const RunResult j = run_cli({"probe", "--json", kStart, "--moves", "a1a2"});
+  EXPECT_EQ(j.status, 2) << j;
+  const std::vector<json> answers = json_lines(j.out);
+  ASSERT_EQ(answers.size(), 1u) << j;
+  EXPECT_FALSE(answers[0].contains("winner")) << j;
+  EXPECT_FALSE(answers[0].contains("plies")) << j;
+  EXPECT_TRUE(contains(answers[0].value("error", ""), "a1a2")) << j;
+  // --start with a position is a usage error.
+  EXPECT_EQ(run_cli({"probe", "--start", kStart}).status, 2);
 }
 
 TEST(CliProbe, TooManyPawnsIsAnInputError) {

@@ -1,6 +1,9 @@
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <variant>
 
 #include "commands.hpp"
@@ -14,16 +17,39 @@ namespace pawntb::cli {
 
 namespace {
 
-// Where a position came from: line `number` of stdin, or operand `number`
-// of the command line (both counted from 1).
+// Where a position came from: line `number` of stdin, operand `number` of
+// the command line (both counted from 1), or --start.
 struct Place {
-  bool from_stdin;
-  std::uint64_t number;
+  enum class Kind : std::uint8_t { stdin_line, argument, start };
+  Kind kind;
+  std::uint64_t number = 0;
+  // As messages name it: "stdin:3", "argument 2", "--start".
   std::string name() const {
-    return from_stdin ? stdin_line(number) : "argument " + std::to_string(number);
+    switch (kind) {
+      case Kind::stdin_line:
+        return stdin_line(number);
+      case Kind::argument:
+        return "argument " + std::to_string(number);
+      case Kind::start:
+        break;
+    }
+    return "--start";
   }
-  // Its key in JSON output, with the number as value.
-  const char* json_key() const { return from_stdin ? "input_line" : "argument"; }
+  // The first key of a JSON object: "input_line": N, "argument": N or
+  // "start": true.
+  void add_to(nlohmann::ordered_json& j) const {
+    switch (kind) {
+      case Kind::stdin_line:
+        j["input_line"] = number;
+        return;
+      case Kind::argument:
+        j["argument"] = number;
+        return;
+      case Kind::start:
+        break;
+    }
+    j["start"] = true;
+  }
 };
 
 // Why a parsed position cannot be answered, or empty if it can.
@@ -37,6 +63,7 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
   if (r.status == ProbeStatus::too_many_pawns) {
     return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
   }
+  if (r.status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
   return describe(r.status);
 }
 
@@ -71,7 +98,7 @@ std::string json_answer(const Place& place, const Position& p, int max_pawns,
   const Geometry g = p.geometry;
   Json j = Json::object();
   j.get_ref<Json::object_t&>().reserve(11);  // the keys below: no regrowing
-  j[place.json_key()] = place.number;
+  place.add_to(j);
   j["position"] = format_position(p);
   Json& geometry = j["geometry"];
   geometry["rows"] = g.rows;
@@ -103,14 +130,47 @@ std::string json_answer(const Place& place, const Position& p, int max_pawns,
 
 std::string json_error(const Place& place, std::string_view input, const std::string& what) {
   nlohmann::ordered_json j;
-  j[place.json_key()] = place.number;
+  place.add_to(j);
   j["input"] = std::string(input);
   j["error"] = what;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+// The tables answers come from: the one --table names, else for each board
+// size the one Table::find() gives, opened when first needed.
+class Tables {
+ public:
+  explicit Tables(const std::string& path) {
+    if (!path.empty()) given_.emplace(Table::open(path));
+  }
+  // The table for g, or null with `problem` set when there is none. Throws
+  // TableError when the table found cannot be opened.
+  const Table* find(Geometry g, std::string& problem) {
+    if (given_) return &*given_;
+    auto [it, added] = by_size_.try_emplace({g.rows, g.cols});
+    if (added) {
+      if (const auto path = Table::find(g)) it->second.emplace(Table::open(*path));
+    }
+    if (!it->second) {
+      problem = "no table for " + to_string(g) + ": make one with `pawntb generate --rows " +
+                std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`";
+      return nullptr;
+    }
+    return &*it->second;
+  }
+  // The table for --start: the one --table names, else the 4x4 one.
+  const Table& for_start() {
+    if (given_) return *given_;
+    return given_.emplace(Table::open(Table::default_path()));
+  }
+
+ private:
+  std::optional<Table> given_;
+  std::map<std::pair<int, int>, std::optional<Table>> by_size_;
+};
+
 int run_probe(const Options& o) {
-  const Table table = open_table(o.table);
+  Tables tables(o.table);
   Output out;
   ErrorLog errors;
   // A position that cannot be answered: on stderr, and in JSON on stdout too.
@@ -118,37 +178,46 @@ int run_probe(const Options& o) {
     errors.report(place.name(), problem);
     if (o.json) out.write(json_error(place, input, problem));
   };
+  // Answers `start` after --moves; `text` is what was given, for errors.
+  auto answer_position = [&](const Table* table, Position start, std::string_view text,
+                             const Place& place) {
+    const auto after = play_moves(start, o.moves);
+    if (const auto* e = std::get_if<ParseError>(&after)) {
+      return report(place, text, "--moves: " + e->message);
+    }
+    const Position& p = std::get<Position>(after);
+    std::string problem;
+    if (!table) table = tables.find(p.geometry, problem);
+    if (!table) return report(place, text, problem);
+    const RootResult root = table->probe_root(p);
+    check_table(*table, root.value);
+    problem = position_problem(*table, p, root.value);
+    if (!problem.empty()) return report(place, text, problem);
+    if (o.json) {
+      out.write(json_answer(place, p, table->info().max_pawns, root));
+    } else {
+      out.write(human_answer(p, root));
+    }
+  };
   auto answer = [&](std::string_view text, const Place& place) {
     const auto parsed = parse_position(text);
-    std::string problem;
-    if (const auto* e = std::get_if<ParseError>(&parsed)) {
-      problem = e->message;
-    } else {
-      const Position& p = std::get<Position>(parsed);
-      const RootResult root = table.probe_root(p);
-      check_table(table, root.value);
-      problem = position_problem(table, p, root.value);
-      if (problem.empty()) {
-        if (o.json) {
-          out.write(json_answer(place, p, table.info().max_pawns, root));
-        } else {
-          out.write(human_answer(p, root));
-        }
-        return;
-      }
-    }
-    report(place, text, problem);
+    if (const auto* e = std::get_if<ParseError>(&parsed)) return report(place, text, e->message);
+    answer_position(nullptr, std::get<Position>(parsed), text, place);
   };
+  if (o.start) {
+    const Table& table = tables.for_start();
+    answer_position(&table, table.start_position(), "", Place{Place::Kind::start});
+  }
   for (std::size_t i = 0; i < o.positions.size(); ++i) {
     if (o.positions[i] != "-") {
-      answer(o.positions[i], Place{false, i + 1});
+      answer(o.positions[i], Place{Place::Kind::argument, i + 1});
       continue;
     }
     // Every line but a blank one gets one answer or one error, in order.
     LineReader in(stdin, [&] { out.flush(); });
     LineReader::Line line;
     while (in.next(line)) {
-      const Place place{true, line.number};
+      const Place place{Place::Kind::stdin_line, line.number};
       if (line.too_long) {
         report(place, "", LineReader::too_long_message());
         continue;
@@ -164,13 +233,19 @@ int run_probe(const Options& o) {
 }
 
 void probe_options(boost::program_options::options_description& desc, Options& o) {
-  desc.add_options()("json", boost::program_options::bool_switch(&o.json),
-                     "one JSON object per line");
+  namespace po = boost::program_options;
+  desc.add_options()("json", po::bool_switch(&o.json), "one JSON object per line")(
+      "moves", po::value(&o.moves)->value_name("LIST"),
+      "play these moves first (UCI, separated by commas or spaces, e.g. c2c3,b4c3)")(
+      "start", po::bool_switch(&o.start), "the table's start position, instead of POSITION");
 }
 
 std::string validate_probe(const boost::program_options::variables_map&,
                            const std::vector<std::string>& operands, Options& o) {
-  if (operands.empty()) return "expected positions, or - to read them from stdin";
+  if (o.start && !operands.empty()) return "--start takes no POSITION";
+  if (!o.start && operands.empty()) {
+    return "expected positions, or - to read them from stdin, or --start";
+  }
   o.positions = operands;
   return {};
 }
@@ -180,15 +255,19 @@ std::string validate_probe(const boost::program_options::variables_map&,
 extern const Command kProbe{
     "probe",
     "answer positions given as arguments, or one per line with -",
-    "pawntb probe [--table FILE] [--json] POSITION... | -",
+    "pawntb probe [--table FILE] [--json] [--moves LIST] POSITION... | - | --start",
     "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
     "rows, digits for empty squares, then w or b). With - reads one per line from\n"
     "stdin, spaces around it allowed: each line gets one answer, or one error on\n"
-    "stderr, in input order; blank lines get nothing.\n"
+    "stderr, in input order; blank lines get nothing. --start answers the table's\n"
+    "start position. --moves plays the given moves from each position first and\n"
+    "answers the position they lead to:\n"
+    "  pawntb probe --start --moves a1a2,a4a3\n"
     "\n"
     "--json prints one object per line for each answer and each error, in order.\n"
-    "Each starts with where its input came from: \"input_line\": N (line N of stdin)\n"
-    "or \"argument\": N (the Nth operand). An answer then has, in this order:\n"
+    "Each starts with where its input came from: \"input_line\": N (line N of stdin),\n"
+    "\"argument\": N (the Nth operand) or \"start\": true. An answer then has, in\n"
+    "this order:\n"
     "  position   the position, normalised\n"
     "  geometry   {\"rows\", \"cols\", \"max_pawns\"}: the board and the table's K\n"
     "  to_move    \"white\" or \"black\"\n"
@@ -200,7 +279,7 @@ extern const Command kProbe{
     "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
     "  line       the moves of best play to the end\n"
     "An error object has \"input\" (the text given) and \"error\" instead.",
-    DefaultTable::four_by_four,
+    DefaultTable::by_board_size,
     probe_options,
     validate_probe,
     run_probe};
