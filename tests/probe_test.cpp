@@ -391,7 +391,7 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
 // The default table with a byte changed in the frames of blocks 3 and 1
 // (offsets from the block index: u64 little-endian at 128 + 24 * block).
 std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
-  auto bytes = read_file(kDefaultTable);
+  auto bytes = read_bytes(kDefaultTable);
   const auto frame_offset = [&](int block) {
     std::uint64_t offset = 0;
     for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];

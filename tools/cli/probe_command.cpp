@@ -137,36 +137,44 @@ std::string json_error(const Place& place, std::string_view input, const std::st
 }
 
 // The tables answers come from: the one --table names, else for each board
-// size the one Table::find() gives, opened when first needed.
+// size the one open_table() finds, opened when first needed.
 class Tables {
  public:
-  explicit Tables(const std::string& path) {
-    if (!path.empty()) given_.emplace(Table::open(path));
+  explicit Tables(std::string path) : path_(std::move(path)) {
+    if (!path_.empty()) given_.emplace(Table::open(path_));
   }
-  // The table for g, or null with `problem` set when there is none. Throws
-  // TableError when the table found cannot be opened.
+  // The table for g, or null with `problem` set when there is none (which is
+  // the position's problem, not a failure). Throws TableError when a table
+  // is found but cannot be opened.
   const Table* find(Geometry g, std::string& problem) {
     if (given_) return &*given_;
     auto [it, added] = by_size_.try_emplace({g.rows, g.cols});
+    Found& found = it->second;
     if (added) {
-      if (const auto path = Table::find(g)) it->second.emplace(Table::open(*path));
+      try {
+        found.table.emplace(open_table(path_, g));
+      } catch (const TableError& e) {
+        if (Table::find(g)) throw;
+        found.problem = e.what();
+      }
     }
-    if (!it->second) {
-      problem = "no table for " + to_string(g) + ": make one with `pawntb generate --rows " +
-                std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`";
-      return nullptr;
-    }
-    return &*it->second;
+    problem = found.problem;
+    return found.table ? &*found.table : nullptr;
   }
   // The table for --start: the one --table names, else the 4x4 one.
   const Table& for_start() {
-    if (given_) return *given_;
-    return given_.emplace(Table::open(Table::default_path()));
+    if (!given_) given_.emplace(open_table(path_));
+    return *given_;
   }
 
  private:
+  struct Found {
+    std::optional<Table> table;
+    std::string problem;  // why there is no table
+  };
+  std::string path_;
   std::optional<Table> given_;
-  std::map<std::pair<int, int>, std::optional<Table>> by_size_;
+  std::map<std::pair<int, int>, Found> by_size_;
 };
 
 int run_probe(const Options& o) {
