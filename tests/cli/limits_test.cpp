@@ -179,8 +179,12 @@ TEST(BadInputCatalogue, EveryEntryGivesItsExpectedResult) {
           EXPECT_TRUE(value["error"].is_string()) << context << line;
           EXPECT_TRUE(value.contains("input") && value["input"].is_string()) << context << line;
           EXPECT_FALSE(value.contains("winner")) << context << line;
-          ASSERT_TRUE(value.contains("where") && value["where"].is_string()) << context << line;
-          json_places.push_back(value["where"].get<std::string>());
+          if (value.contains("input_line")) {
+            json_places.push_back("stdin:" + std::to_string(value["input_line"].get<int>()));
+          } else {
+            ASSERT_TRUE(value.contains("argument")) << context << line;
+            json_places.push_back("argument " + std::to_string(value["argument"].get<int>()));
+          }
         } else {
           EXPECT_TRUE(value.contains("winner") && value.contains("plies")) << context << line;
         }
@@ -212,7 +216,7 @@ TEST(InputLimits, FiveMillionByteLineToProbe) {
     if (json_output) {
       const std::vector<json> answers = json_lines(r.out);
       ASSERT_EQ(answers.size(), 2u) << r;
-      EXPECT_EQ(answers[0].value("where", ""), "stdin:1");
+      EXPECT_EQ(answers[0].value("input_line", 0), 1);
       EXPECT_TRUE(answers[0].contains("error"));
       EXPECT_EQ(answers[1]["plies"], 7);
     } else {
@@ -308,7 +312,7 @@ TEST(InputLimits, AThousandBadLinesShowAHundredErrors) {
       const std::vector<json> answers = json_lines(r.out);
       ASSERT_EQ(answers.size(), 1000u);
       for (int i = 0; i < 1000; ++i) {
-        ASSERT_EQ(answers[i].value("where", ""), "stdin:" + std::to_string(i + 1));
+        ASSERT_EQ(answers[i].value("input_line", 0), i + 1);
         ASSERT_TRUE(answers[i].contains("error"));
       }
     } else {
@@ -360,7 +364,7 @@ TEST(InputLimits, NulAndHighBytesInPositionLines) {
   for (std::size_t i = 0; i < bad_lines; ++i) {
     const json& a = answers[i];
     ASSERT_TRUE(a.is_object()) << a.dump();
-    EXPECT_EQ(a.value("where", ""), "stdin:" + std::to_string(i + 1)) << a.dump();
+    EXPECT_EQ(a.value("input_line", 0u), i + 1) << a.dump();
     ASSERT_TRUE(a.contains("error") && a["error"].is_string()) << a.dump();
     EXPECT_TRUE(a.contains("input") && a["input"].is_string()) << a.dump();
     EXPECT_FALSE(a.contains("winner")) << a.dump();

@@ -9,6 +9,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pawntb/notation.hpp"
@@ -163,10 +164,51 @@ TEST(CliProbe, JsonMoveValuesAgreeWithTheirSuccessors) {
       ASSERT_TRUE(after.count(uci)) << uci;
       EXPECT_EQ(m["winner"], after[uci]["winner"]) << start << " " << uci;
       EXPECT_EQ(m["plies"], after[uci]["plies"]) << start << " " << uci;
+      // The position it leads to, and its category for the side then to move.
+      EXPECT_EQ(m["position"], after[uci]["position"]) << start << " " << uci;
+      EXPECT_EQ(m["category"], after[uci]["category"]) << start << " " << uci;
     }
     const json& best = a["moves"][0];
     EXPECT_EQ(a["winner"], best["winner"]) << start;
     EXPECT_EQ(a["plies"].get<int>(), best["plies"].get<int>() + 1) << start;
+  }
+}
+
+// The keys of an answer, in the order --help documents; geometry and
+// category follow from the position and its value.
+TEST(CliProbe, JsonKeysInTheDocumentedOrder) {
+  using ordered = nlohmann::ordered_json;
+  auto keys = [](const ordered& object) {
+    std::vector<std::string> names;
+    for (auto it = object.begin(); it != object.end(); ++it) names.push_back(it.key());
+    return names;
+  };
+  const RunResult r = run_cli({"probe", "--json", kStart, ".ppp/4/.PPP/4 b"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const ordered a = ordered::parse(lines[i]);
+    EXPECT_EQ(keys(a),
+              (std::vector<std::string>{"argument", "position", "geometry", "to_move", "winner",
+                                        "plies", "category", "best", "moves", "line"}));
+    EXPECT_EQ(a["argument"], i + 1);
+    EXPECT_EQ(keys(a["geometry"]), (std::vector<std::string>{"rows", "cols", "max_pawns"}));
+    EXPECT_EQ(a["geometry"], ordered::parse(R"({"rows":4,"cols":4,"max_pawns":4})"));
+    ASSERT_FALSE(a["moves"].empty());
+    for (const ordered& m : a["moves"]) {
+      EXPECT_EQ(keys(m),
+                (std::vector<std::string>{"uci", "winner", "plies", "category", "position"}));
+      const std::string after_move = m["position"].get<std::string>();
+      EXPECT_EQ(after_move.back(), a["to_move"] == "white" ? 'b' : 'w') << m.dump();
+    }
+    EXPECT_EQ(a["category"], a["winner"] == a["to_move"] ? "win" : "loss");
+  }
+  // The best move keeps the winner: for the side then to move, its category
+  // is the opposite of the position's.
+  for (const std::string& line : lines) {
+    const ordered a = ordered::parse(line);
+    EXPECT_NE(a["moves"][0]["category"], a["category"]) << line;
   }
 }
 
@@ -190,6 +232,7 @@ TEST(CliProbe, JsonFinishedPosition) {
   const json& a = answers[0];
   EXPECT_EQ(a["winner"], "black");
   EXPECT_EQ(a["plies"], 0);
+  EXPECT_EQ(a["category"], "loss");
   EXPECT_EQ(a["moves"], json::array());
   EXPECT_EQ(a["line"], json::array());
   EXPECT_TRUE(a["best"].is_null());
@@ -209,7 +252,7 @@ TEST(CliProbe, JsonFromStdin) {
   EXPECT_TRUE(answers[1]["error"].is_string()) << answers[1].dump();
   EXPECT_FALSE(answers[1].contains("winner")) << answers[1].dump();
   EXPECT_EQ(answers[1].value("input", ""), "xyz w");
-  EXPECT_EQ(answers[1].value("where", ""), "stdin:3");
+  EXPECT_EQ(answers[1].value("input_line", 0), 3);
   EXPECT_EQ(answers[2]["winner"], "black");
   EXPECT_EQ(answers[2]["plies"], 0);
   EXPECT_TRUE(contains(r.err, "stdin:3")) << r;
@@ -233,7 +276,7 @@ TEST(CliProbe, OverlongStdinLineIsAnError) {
   const std::vector<json> answers = json_lines(r.out);
   ASSERT_EQ(answers.size(), 2u) << r;
   EXPECT_TRUE(answers[0].contains("error"));
-  EXPECT_EQ(answers[0].value("where", ""), "stdin:1");
+  EXPECT_EQ(answers[0].value("input_line", 0), 1);
   EXPECT_EQ(answers[1]["plies"], 7);
 }
 
@@ -266,11 +309,72 @@ TEST(CliProbe, UnparsablePositionsAreInputErrors) {
 }
 
 TEST(CliProbe, WrongGeometryNamesBoth) {
-  const RunResult r = run_cli({"probe", "ppp/3/PPP w"});
+  const RunResult r = run_cli({"probe", "--table", kDefaultTable.string(), "ppp/3/PPP w"});
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, "");
   EXPECT_TRUE(contains(r.err, "3x3")) << r;
   EXPECT_TRUE(contains(r.err, "4x4")) << r;
+}
+
+// Without --table, each position gets the table of its board size; with
+// none found, the error says how to make one, and the others are answered.
+TEST(CliProbe, TableChosenByBoardSize) {
+  const RunResult r = run_cli({"probe", "--json", "ppp/3/PPP w", kStart});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(r.err.starts_with("argument 1: no table for 3x3")) << r;
+  EXPECT_TRUE(r.err.ends_with("make one with `pawntb generate --rows 3 --cols 3`\n")) << r;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), 2u) << r;
+  EXPECT_TRUE(answers[0].contains("error"));
+  EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+// --moves plays moves first; --start is the table's start position.
+TEST(CliProbe, MovesAndStart) {
+  const pawntb::Position start = pawntb::start_position({4, 4}, 4);
+  const pawntb::Position after = std::get<pawntb::Position>(pawntb::play_moves(start, "a1a2,a4a3"));
+  const RunResult plain = run_cli({"probe", "--json", pawntb::format_position(after)});
+  ASSERT_EQ(plain.status, 0) << plain;
+  const json expected = json_lines(plain.out).at(0);
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"probe", "--json", "--start", "--moves", "a1a2,a4a3"},
+        std::vector<std::string>{"probe", "--json", pawntb::format_position(start), "--moves",
+                                 "a1a2 a4a3"}}) {
+    const RunResult r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << r;
+    const std::vector<json> answers = json_lines(r.out);
+    ASSERT_EQ(answers.size(), 1u) << r;
+    json a = answers[0];
+    EXPECT_EQ(a.contains("start"), args[2] == "--start") << a.dump();
+    a.erase("start");
+    a.erase("argument");
+    json e = expected;
+    e.erase("argument");
+    EXPECT_EQ(a, e);
+  }
+  // The start alone: the 4x4 start, a win for white.
+  const RunResult s = run_cli({"probe", "--json", "--start"});
+  ASSERT_EQ(s.status, 0) << s;
+  EXPECT_EQ(json_lines(s.out).at(0)["position"], pawntb::format_position(start));
+  EXPECT_TRUE(s.out.starts_with("{\"start\":true,")) << s;
+}
+
+// A bad move is an input error naming the move; no value is printed.
+TEST(CliProbe, BadMoveIsAnInputError) {
+  const RunResult r = run_cli({"probe", "--start", "--moves", "a1a2,b4b2"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  EXPECT_TRUE(r.err.starts_with("--start: --moves: move 2: b4b2")) << r;
+  const RunResult j = run_cli({"probe", "--json", kStart, "--moves", "a1a2"});
+  EXPECT_EQ(j.status, 2) << j;
+  const std::vector<json> answers = json_lines(j.out);
+  ASSERT_EQ(answers.size(), 1u) << j;
+  EXPECT_FALSE(answers[0].contains("winner")) << j;
+  EXPECT_FALSE(answers[0].contains("plies")) << j;
+  EXPECT_TRUE(contains(answers[0].value("error", ""), "a1a2")) << j;
+  // --start with a position is a usage error.
+  EXPECT_EQ(run_cli({"probe", "--start", kStart}).status, 2);
 }
 
 TEST(CliProbe, TooManyPawnsIsAnInputError) {
@@ -287,9 +391,63 @@ TEST(CliProbe, GoodPositionsAreAnsweredAroundABadOne) {
   ASSERT_EQ(answers.size(), 3u) << r;
   EXPECT_EQ(answers[0]["plies"], 7);
   EXPECT_TRUE(answers[1].contains("error"));
-  EXPECT_EQ(answers[1].value("where", ""), "argument 2");
+  EXPECT_EQ(answers[1].value("argument", 0), 2);
   EXPECT_EQ(answers[2]["plies"], 0);
   EXPECT_TRUE(contains(r.err, "argument 2:")) << r;
+}
+
+// Every non-blank line of stdin gets exactly one JSON line, in order, answer
+// or error (an over-long line too), each with its line number; blank lines
+// get nothing. Operands carry their number as "argument".
+TEST(CliProbe, JsonStreamHasOneLinePerNonBlankInputLine) {
+  const std::vector<std::string> lines = {
+      kStart,         "",   "xyz w",        " \t ",   std::string(5000, 'p') + " w",
+      "4/4/4/pppp w", "\t", "PPPP/4/4/4 w", "# note", "  " + std::string(kStart) + "  ",
+  };
+  std::string input;
+  for (const std::string& line : lines) input += line + "\n";
+  const RunResult r = run_with_input({"probe", "--json", kStart, "-", "4/4/4/pppp w"}, input);
+  EXPECT_EQ(r.status, 2) << r;
+  const std::vector<json> answers = json_lines(r.out);
+  ASSERT_EQ(answers.size(), lines_of(r.out).size()) << r;
+  // The first operand, then stdin's non-blank lines, then the third operand.
+  std::vector<std::string> places, expected_places{"argument 1"};
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(" \t") != std::string::npos) {
+      expected_places.push_back("input_line " + std::to_string(i + 1));
+    }
+  }
+  expected_places.push_back("argument 3");
+  const std::vector<std::string> out_lines = lines_of(r.out);
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const json& a = answers[i];
+    ASSERT_TRUE(a.is_object()) << a.dump();
+    const std::string key = a.contains("input_line") ? "input_line" : "argument";
+    ASSERT_TRUE(a.contains(key) && a[key].is_number_unsigned()) << a.dump();
+    EXPECT_TRUE(out_lines[i].starts_with("{\"" + key + "\":")) << "the place comes first";
+    places.push_back(key + " " + std::to_string(a[key].get<int>()));
+    EXPECT_NE(a.contains("error"), a.contains("winner")) << a.dump();
+  }
+  EXPECT_EQ(places, expected_places) << r;
+  // The errors: lines 3, 5, 8 and 9, on stderr and as objects.
+  EXPECT_EQ(lines_of(r.err).size(), 4u) << r;
+  EXPECT_EQ(answers[3].value("error", ""), "line longer than 4096 bytes");
+  EXPECT_EQ(answers[3].value("input", "?"), "");
+  EXPECT_EQ(answers[5].value("input", ""), "PPPP/4/4/4 w");
+  EXPECT_EQ(answers[6].value("input", ""), "# note");
+  EXPECT_EQ(answers[7].value("position", ""), "1ppp/4/1PPP/4 w");
+}
+
+// Blank lines alone give no output at all, and exit status 0.
+TEST(CliProbe, BlankStdinLinesGiveNothing) {
+  for (const bool json_output : {false, true}) {
+    std::vector<std::string> args{"probe", "-"};
+    if (json_output) args.insert(args.begin() + 1, "--json");
+    const RunResult r = run_with_input(args, "\n \n\t\n\r\n");
+    EXPECT_EQ(r.status, 0) << r;
+    EXPECT_EQ(r.out, "") << r;
+    EXPECT_EQ(r.err, "") << r;
+  }
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ struct Options {
   bool json = false;
   // probe
   std::vector<std::string> positions;
+  std::string moves;   // played from each position first
+  bool start = false;  // the table's start position
 };
 
 enum class ParseOutcome { ok, fail, exit };

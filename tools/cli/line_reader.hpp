@@ -36,6 +36,11 @@ class LineReader {
 
   bool read_error() const { return error_; }
 
+  // The message for a line with too_long set.
+  static std::string too_long_message() {
+    return "line longer than " + std::to_string(kMaxLine) + " bytes";
+  }
+
   // For parsers that recognise whole lines in place: the bytes read but not
   // yet returned, valid until next() or consume(). The kPadding bytes after
   // them can be read too; their values are unspecified.
@@ -60,7 +65,14 @@ class LineReader {
   std::size_t begin_ = 0, end_ = 0;
   bool eof_ = false, error_ = false;
   std::uint64_t number_ = 0;
-  std::string long_line_;
 };
+
+// `text` without the spaces and tabs around it: what the readers of positions
+// and boards allow.
+inline std::string_view trim(std::string_view text) {
+  const auto first = text.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t") - first + 1);
+}
 
 }  // namespace pawntb::cli

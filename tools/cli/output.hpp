@@ -49,13 +49,6 @@ class Output {
     size_ += line.size;
     if (size_ > kFlushAt) flush();
   }
-  // Lets append(text, args...) build text in a reused string.
-  template <class Append, class... Args>
-  void append_with(Append append, const Args&... args) {
-    text_.clear();
-    append(text_, args...);
-    write(text_);
-  }
   // Writes what is buffered.
   void flush() {
     const std::size_t size = size_;
@@ -74,7 +67,6 @@ class Output {
 
   std::vector<char> buffer_;
   std::size_t size_ = 0;  // bytes of buffer_ in use, at most kFlushAt between calls
-  std::string text_;
 };
 
 // Input errors on stderr, one line each as "WHERE: WHAT". After the first
@@ -91,6 +83,10 @@ class ErrorLog {
   }
   void report(const std::string& where, const std::string& what) {
     if (++count_ <= kShown) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
+  }
+  // A remark that is not an error, always shown: "WHERE: note: WHAT".
+  void note(const std::string& where, const std::string& what) {
+    std::fprintf(stderr, "%s: note: %s\n", where.c_str(), what.c_str());
   }
   std::uint64_t count() const { return count_; }
 

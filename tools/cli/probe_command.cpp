@@ -1,6 +1,9 @@
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <stdexcept>
+#include <utility>
 #include <variant>
 
 #include "commands.hpp"
@@ -14,6 +17,41 @@ namespace pawntb::cli {
 
 namespace {
 
+// Where a position came from: line `number` of stdin, operand `number` of
+// the command line (both counted from 1), or --start.
+struct Place {
+  enum class Kind : std::uint8_t { stdin_line, argument, start };
+  Kind kind;
+  std::uint64_t number = 0;
+  // As messages name it: "stdin:3", "argument 2", "--start".
+  std::string name() const {
+    switch (kind) {
+      case Kind::stdin_line:
+        return stdin_line(number);
+      case Kind::argument:
+        return "argument " + std::to_string(number);
+      case Kind::start:
+        break;
+    }
+    return "--start";
+  }
+  // The first key of a JSON object: "input_line": N, "argument": N or
+  // "start": true.
+  void add_to(nlohmann::ordered_json& j) const {
+    switch (kind) {
+      case Kind::stdin_line:
+        j["input_line"] = number;
+        return;
+      case Kind::argument:
+        j["argument"] = number;
+        return;
+      case Kind::start:
+        break;
+    }
+    j["start"] = true;
+  }
+};
+
 // Why a parsed position cannot be answered, or empty if it can.
 std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
   if (r.ok()) return {};
@@ -25,6 +63,7 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
   if (r.status == ProbeStatus::too_many_pawns) {
     return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
   }
+  if (r.status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
   return describe(r.status);
 }
 
@@ -45,94 +84,155 @@ std::string human_answer(const Position& p, const RootResult& root) {
   return out + "\n\n";
 }
 
-// Appends one JSON object per answer to `out`. Every string in it comes from
-// format_position() or move_name() (letters, digits, '/', '.', ' '), so none
-// needs escaping and the object is written directly; the tests parse it with
-// nlohmann::json.
-void append_json(std::string& out, const Position& p, const RootResult& root) {
-  const Geometry g = p.geometry;
-  auto field = [&](const char* name, std::string_view text) {
-    out.append(",\"").append(name).append("\":\"").append(text).append("\"");
-  };
-  out.append("{\"position\":\"").append(format_position(p)).append("\"");
-  field("to_move", side_name(p.to_move));
-  field("winner", side_name(root.value.winner));
-  out.append(",\"plies\":").append(std::to_string(root.value.plies));
-  if (root.moves.empty()) {
-    out.append(",\"best\":null");
-  } else {
-    field("best", move_name(g, root.moves.front().move));
-  }
-  out.append(",\"moves\":[");
-  for (std::size_t i = 0; i < root.moves.size(); ++i) {
-    const MoveValue& m = root.moves[i];
-    out.append(i ? ",{\"uci\":\"" : "{\"uci\":\"").append(move_name(g, m.move)).append("\"");
-    field("winner", side_name(m.winner));
-    out.append(",\"plies\":").append(std::to_string(m.plies)).append("}");
-  }
-  out.append("],\"line\":[");
-  for (std::size_t i = 0; i < root.principal_variation.size(); ++i) {
-    out.append(i ? ",\"" : "\"").append(move_name(g, root.principal_variation[i])).append("\"");
-  }
-  out.append("]}\n");
+// "win" or "loss": how the game ends for `side`.
+const char* category(Side side, Side winner) {
+  return side == winner ? "win" : "loss";
 }
 
-std::string json_error(std::string_view input, const std::string& where, const std::string& what) {
-  nlohmann::json j;
+// An answer as one line of JSON, its keys in this order (documented in
+// --help): the place, position, geometry, to_move, winner, plies, category,
+// best, moves, line.
+std::string json_answer(const Place& place, const Position& p, int max_pawns,
+                        const RootResult& root) {
+  using Json = nlohmann::ordered_json;
+  const Geometry g = p.geometry;
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(11);  // the keys below: no regrowing
+  place.add_to(j);
+  j["position"] = format_position(p);
+  Json& geometry = j["geometry"];
+  geometry["rows"] = g.rows;
+  geometry["cols"] = g.cols;
+  geometry["max_pawns"] = max_pawns;
+  j["to_move"] = side_name(p.to_move);
+  j["winner"] = side_name(root.value.winner);
+  j["plies"] = root.value.plies;
+  j["category"] = category(p.to_move, root.value.winner);
+  j["best"] = root.moves.empty() ? Json() : Json(move_name(g, root.moves.front().move));
+  Json& moves = j["moves"] = Json::array();
+  moves.get_ref<Json::array_t&>().reserve(root.moves.size());
+  for (const MoveValue& m : root.moves) {
+    Json& move = moves.emplace_back(Json::object());
+    move.get_ref<Json::object_t&>().reserve(5);
+    move["uci"] = move_name(g, m.move);
+    move["winner"] = side_name(m.winner);
+    move["plies"] = m.plies;
+    move["category"] = category(opponent(p.to_move), m.winner);
+    move["position"] = format_position(play(p, m.move));
+  }
+  Json& line = j["line"] = Json::array();
+  line.get_ref<Json::array_t&>().reserve(root.principal_variation.size());
+  for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
+  std::string text = j.dump();
+  text += '\n';
+  return text;
+}
+
+std::string json_error(const Place& place, std::string_view input, const std::string& what) {
+  nlohmann::ordered_json j;
+  place.add_to(j);
   j["input"] = std::string(input);
   j["error"] = what;
-  j["where"] = where;
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-int run_probe(const Options& o) {
-  const Table table = open_table(o.table);
-  Output out;
-  ErrorLog errors;
-  auto answer = [&](std::string_view text, const std::string& where) {
-    const auto parsed = parse_position(text);
-    std::string problem;
-    if (const auto* e = std::get_if<ParseError>(&parsed)) {
-      problem = e->message;
-    } else {
-      const Position& p = std::get<Position>(parsed);
-      const RootResult root = table.probe_root(p);
-      check_table(table, root.value);
-      problem = position_problem(table, p, root.value);
-      if (problem.empty()) {
-        if (o.json) {
-          out.append_with(append_json, p, root);
-        } else {
-          out.write(human_answer(p, root));
-        }
-        return;
+// The tables answers come from: the one --table names, else for each board
+// size the one open_table() finds, opened when first needed.
+class Tables {
+ public:
+  explicit Tables(std::string path) : path_(std::move(path)) {
+    if (!path_.empty()) given_.emplace(Table::open(path_));
+  }
+  // The table for g, or null with `problem` set when there is none (which is
+  // the position's problem, not a failure). Throws TableError when a table
+  // is found but cannot be opened.
+  const Table* find(Geometry g, std::string& problem) {
+    if (given_) return &*given_;
+    auto [it, added] = by_size_.try_emplace({g.rows, g.cols});
+    Found& found = it->second;
+    if (added) {
+      try {
+        found.table.emplace(open_table(path_, g));
+      } catch (const TableError& e) {
+        if (Table::find(g)) throw;
+        found.problem = e.what();
       }
     }
-    errors.report(where, problem);
-    if (o.json) out.write(json_error(text, where, problem));
+    problem = found.problem;
+    return found.table ? &*found.table : nullptr;
+  }
+  // The table for --start: the one --table names, else the 4x4 one.
+  const Table& for_start() {
+    if (!given_) given_.emplace(open_table(path_));
+    return *given_;
+  }
+
+ private:
+  struct Found {
+    std::optional<Table> table;
+    std::string problem;  // why there is no table
   };
+  std::string path_;
+  std::optional<Table> given_;
+  std::map<std::pair<int, int>, Found> by_size_;
+};
+
+int run_probe(const Options& o) {
+  Tables tables(o.table);
+  Output out;
+  ErrorLog errors;
+  // A position that cannot be answered: on stderr, and in JSON on stdout too.
+  auto report = [&](const Place& place, std::string_view input, const std::string& problem) {
+    errors.report(place.name(), problem);
+    if (o.json) out.write(json_error(place, input, problem));
+  };
+  // Answers `start` after --moves; `text` is what was given, for errors.
+  auto answer_position = [&](const Table* table, Position start, std::string_view text,
+                             const Place& place) {
+    const auto after = play_moves(start, o.moves);
+    if (const auto* e = std::get_if<ParseError>(&after)) {
+      return report(place, text, "--moves: " + e->message);
+    }
+    const Position& p = std::get<Position>(after);
+    std::string problem;
+    if (!table) table = tables.find(p.geometry, problem);
+    if (!table) return report(place, text, problem);
+    const RootResult root = table->probe_root(p);
+    check_table(*table, root.value);
+    problem = position_problem(*table, p, root.value);
+    if (!problem.empty()) return report(place, text, problem);
+    if (o.json) {
+      out.write(json_answer(place, p, table->info().max_pawns, root));
+    } else {
+      out.write(human_answer(p, root));
+    }
+  };
+  auto answer = [&](std::string_view text, const Place& place) {
+    const auto parsed = parse_position(text);
+    if (const auto* e = std::get_if<ParseError>(&parsed)) return report(place, text, e->message);
+    answer_position(nullptr, std::get<Position>(parsed), text, place);
+  };
+  if (o.start) {
+    const Table& table = tables.for_start();
+    answer_position(&table, table.start_position(), "", Place{Place::Kind::start});
+  }
   for (std::size_t i = 0; i < o.positions.size(); ++i) {
     if (o.positions[i] != "-") {
-      answer(o.positions[i], "argument " + std::to_string(i + 1));
+      answer(o.positions[i], Place{Place::Kind::argument, i + 1});
       continue;
     }
+    // Every line but a blank one gets one answer or one error, in order.
     LineReader in(stdin, [&] { out.flush(); });
     LineReader::Line line;
     while (in.next(line)) {
-      const std::string where = stdin_line(line.number);
+      const Place place{Place::Kind::stdin_line, line.number};
       if (line.too_long) {
-        const std::string problem =
-            "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
-        errors.report(where, problem);
-        if (o.json) out.write(json_error("", where, problem));
+        report(place, "", LineReader::too_long_message());
         continue;
       }
-      // Spaces and tabs around a position are allowed; blank lines are skipped.
-      std::string_view text = line.text;
-      while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-      while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-      if (text.empty()) continue;
-      answer(text, where);
+      // Spaces and tabs around a position are allowed.
+      const std::string_view text = trim(line.text);
+      if (!text.empty()) answer(text, place);
     }
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
@@ -141,13 +241,19 @@ int run_probe(const Options& o) {
 }
 
 void probe_options(boost::program_options::options_description& desc, Options& o) {
-  desc.add_options()("json", boost::program_options::bool_switch(&o.json),
-                     "one JSON object per line");
+  namespace po = boost::program_options;
+  desc.add_options()("json", po::bool_switch(&o.json), "one JSON object per line")(
+      "moves", po::value(&o.moves)->value_name("LIST"),
+      "play these moves first (UCI, separated by commas or spaces, e.g. c2c3,b4c3)")(
+      "start", po::bool_switch(&o.start), "the table's start position, instead of POSITION");
 }
 
 std::string validate_probe(const boost::program_options::variables_map&,
                            const std::vector<std::string>& operands, Options& o) {
-  if (operands.empty()) return "expected positions, or - to read them from stdin";
+  if (o.start && !operands.empty()) return "--start takes no POSITION";
+  if (!o.start && operands.empty()) {
+    return "expected positions, or - to read them from stdin, or --start";
+  }
   o.positions = operands;
   return {};
 }
@@ -157,10 +263,31 @@ std::string validate_probe(const boost::program_options::variables_map&,
 extern const Command kProbe{
     "probe",
     "answer positions given as arguments, or one per line with -",
-    "pawntb probe [--table FILE] [--json] POSITION... | -",
+    "pawntb probe [--table FILE] [--json] [--moves LIST] POSITION... | - | --start",
     "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
-    "rows, digits for empty squares, then w or b). With - reads one per line from stdin.",
-    DefaultTable::four_by_four,
+    "rows, digits for empty squares, then w or b). With - reads one per line from\n"
+    "stdin, spaces around it allowed: each line gets one answer, or one error on\n"
+    "stderr, in input order; blank lines get nothing. --start answers the table's\n"
+    "start position. --moves plays the given moves from each position first and\n"
+    "answers the position they lead to:\n"
+    "  pawntb probe --start --moves a1a2,a4a3\n"
+    "\n"
+    "--json prints one object per line for each answer and each error, in order.\n"
+    "Each starts with where its input came from: \"input_line\": N (line N of stdin),\n"
+    "\"argument\": N (the Nth operand) or \"start\": true. An answer then has, in\n"
+    "this order:\n"
+    "  position   the position, normalised\n"
+    "  geometry   {\"rows\", \"cols\", \"max_pawns\"}: the board and the table's K\n"
+    "  to_move    \"white\" or \"black\"\n"
+    "  winner     who wins with best play\n"
+    "  plies      plies to the end with best play (0: the game is over)\n"
+    "  category   \"win\" or \"loss\" for the side to move\n"
+    "  best       the best move (UCI, e.g. \"c2c3\"), or null when the game is over\n"
+    "  moves      every legal move, best first: {\"uci\", \"winner\", \"plies\",\n"
+    "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
+    "  line       the moves of best play to the end\n"
+    "An error object has \"input\" (the text given) and \"error\" instead.",
+    DefaultTable::by_board_size,
     probe_options,
     validate_probe,
     run_probe};

@@ -4,9 +4,11 @@
 #include <array>
 #include <bit>
 #include <charconv>
+#include <limits>
 #include <utility>
 #include <variant>
 
+#include "common.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"
 
@@ -14,57 +16,19 @@ namespace pawntb::cli {
 
 namespace {
 
-bool is_space(char c) {
-  return c == ' ' || c == '\t';
-}
-
 bool blank(std::string_view s) {
-  for (const char c : s) {
-    if (!is_space(c)) return false;
-  }
-  return true;
+  return trim(s).empty();
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
-
-// Adds board row `row` (top first) to p if it is exactly p.geometry.cols
-// squares of 'P', 'p' and '.', possibly with spaces or tabs around.
-bool add_row(Position& p, int row, std::string_view text) {
-  const int cols = p.geometry.cols;
-  if (static_cast<int>(text.size()) != cols) {
-    text = trim(text);
-    if (static_cast<int>(text.size()) != cols) return false;
-  }
-  std::uint64_t white = 0, black = 0;
-  for (int c = 0; c < cols; ++c) {
-    const char square = text[c];
-    if (square == 'P') {
-      white |= 1ULL << c;
-    } else if (square == 'p') {
-      black |= 1ULL << c;
-    } else if (square != '.') {
-      return false;
-    }
-  }
-  const int shift = row * cols;
-  p.white |= white << shift;
-  p.black |= black << shift;
-  return true;
-}
-
-// Why add_row refused a row.
-std::string row_problem(std::string_view text, Geometry g) {
-  text = trim(text);
-  const auto bad = text.find_first_not_of("Pp.");
-  if (bad != std::string_view::npos) {
+// What is wrong with board row `text` (trimmed) of a board `cols` wide, or
+// empty if it is `cols` of 'P', 'p' and '.'.
+std::string row_problem(std::string_view text, int cols) {
+  if (text.find_first_not_of("Pp.") != std::string_view::npos) {
     return std::get<ParseError>(parse_board_rows(&text, 1, Side::white)).message;
   }
-  return "board row has " + std::to_string(text.size()) + " squares, expected " +
-         std::to_string(g.cols);
+  if (static_cast<int>(text.size()) == cols) return {};
+  return "board row has " + count_of(text.size(), "square", "squares") + ", expected " +
+         std::to_string(cols);
 }
 
 // The parse of boards in the read buffer, for one geometry known at compile
@@ -242,6 +206,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
 }
 
 bool UvaReader::next(UvaItem& item) {
+  item.note = false;
   if (stage_ == Stage::count) {
     stage_ = Stage::boards;
     if (read_count(item)) {
@@ -253,13 +218,18 @@ bool UvaReader::next(UvaItem& item) {
     if (read_board(item)) return true;
     stage_ = Stage::count_mismatch;
   }
+  if (stage_ == Stage::rest) {
+    for (LineReader::Line line; in_.next(line);) {
+    }
+    stage_ = Stage::read_error;
+  }
   const std::uint64_t last_line = in_.line_count();
   if (stage_ == Stage::count_mismatch) {
     stage_ = Stage::read_error;
     if (boards_ < count_) {
       item.line = last_line + (in_.read_error() ? 0 : 1);
-      item.error = "the case count says " + std::to_string(count_) + " but the input has " +
-                   std::to_string(boards_) + " boards";
+      item.error = "the case count says " + with_commas(count_) + " but the input has " +
+                   count_of(boards_, "board", "boards");
       return true;
     }
   }
@@ -287,12 +257,18 @@ bool UvaReader::read_count(UvaItem& item) {
   }
   item.line = line.number;
   if (line.too_long) {
-    item.error = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
+    item.error = LineReader::too_long_message();
     return true;
   }
   const std::string_view count_text = trim(line.text);
   const auto [end, ec] =
       std::from_chars(count_text.data(), count_text.data() + count_text.size(), count_);
+  if (ec == std::errc::result_out_of_range) {
+    count_ = 0;
+    item.error = "case count " + printable(count_text) + " is too large: expected 0.." +
+                 std::to_string(std::numeric_limits<std::uint64_t>::max());
+    return true;
+  }
   if (ec != std::errc() || end != count_text.data() + count_text.size()) {
     count_ = 0;
     item.error = "expected the number of cases, got '" + printable(count_text) + "'";
@@ -307,56 +283,62 @@ bool UvaReader::next_row(LineReader::Line& line) {
   return in_.next(line) && (line.too_long || !blank(line.text));
 }
 
-// The next board within the count, or the problem with it, or the first
-// board beyond the count; false at the end of the input.
+// The next board within the count, or the problem with it, or the note on
+// what follows the counted boards; false at the end of the input.
 bool UvaReader::read_board(UvaItem& item) {
-  for (;;) {
-    LineReader::Line line;
-    if (skip_rest_of_board_) {
-      skip_rest_of_board_ = false;
-      for (int have = 1; have < g_.rows && next_row(line); ++have) {
-      }
-    }
-    // Skip blank lines up to the next board.
-    bool more = false;
-    while ((more = in_.next(line)) && !line.too_long && blank(line.text)) {
-    }
-    if (!more) return false;
-    const std::uint64_t first_line = line.number;
-    if (++boards_ > count_) {
-      skip_rest_of_board_ = true;
-      if (boards_ > count_ + 1) continue;  // already reported
-      item.line = first_line;
-      item.error = "more boards than the case count " + std::to_string(count_);
-      return true;
-    }
-    // A board is up to `rows` consecutive non-blank lines. Well-formed rows
-    // (exactly `cols` of P, p and .) go straight into the bitboards; anything
-    // else is diagnosed.
-    item.position = Position{g_, 0, 0, Side::white};
-    item.error.clear();
+  LineReader::Line line;
+  // Skip blank lines up to the next board.
+  bool more = false;
+  while ((more = in_.next(line)) && !line.too_long && blank(line.text)) {
+  }
+  if (!more) return false;
+  const std::uint64_t first_line = line.number;
+  if (boards_ == count_) {
+    // As judges do: what follows the counted cases is not read.
+    stage_ = Stage::rest;
     item.line = first_line;
-    for (int have = 0;;) {
-      if (item.error.empty()) {
-        if (line.too_long) {
-          item.error = "line longer than " + std::to_string(LineReader::kMaxLine) + " bytes";
-          item.line = line.number;
-        } else if (!add_row(item.position, have, line.text)) {
-          item.error = row_problem(line.text, g_);
-          item.line = line.number;
-        }
-      }
-      if (++have == g_.rows) break;
-      if (!next_row(line)) {
-        if (item.error.empty()) {
-          item.error =
-              "board has " + std::to_string(have) + " rows, expected " + std::to_string(g_.rows);
-        }
-        break;
-      }
-    }
+    item.note = true;
+    item.error =
+        "input after the " + count_of(count_, "counted case", "counted cases") + " is ignored";
     return true;
   }
+  ++boards_;
+  // A board is up to `rows` consecutive non-blank lines.
+  int have = 0;
+  for (;;) {
+    Row& row = rows_[have];
+    row.line = line.number;
+    row.too_long = line.too_long;
+    row.text = trim(line.text);
+    if (++have == g_.rows || !next_row(line)) break;
+  }
+  std::array<std::string_view, kMaxSide> texts;
+  for (int r = 0; r < have; ++r) texts[r] = rows_[r].text;
+  item.line = first_line;
+  item.position = Position{g_, 0, 0, Side::white};
+  item.error.clear();
+  if (have == g_.rows) {
+    const auto parsed = parse_board_rows(texts.data(), have, Side::white);
+    const auto* position = std::get_if<Position>(&parsed);
+    if (position && position->geometry == g_ &&
+        std::none_of(rows_.begin(), rows_.begin() + have,
+                     [](const Row& r) { return r.too_long; })) {
+      item.position = *position;
+      return true;
+    }
+  }
+  // Not a board: the first wrong row says why, else it is short of rows.
+  for (int r = 0; r < have && item.error.empty(); ++r) {
+    item.line = rows_[r].line;
+    item.error =
+        rows_[r].too_long ? LineReader::too_long_message() : row_problem(texts[r], g_.cols);
+  }
+  if (item.error.empty()) {
+    item.line = first_line;
+    item.error =
+        "board has " + count_of(have, "row", "rows") + ", expected " + std::to_string(g_.rows);
+  }
+  return true;
 }
 
 }  // namespace pawntb::cli

@@ -1,6 +1,7 @@
 // Reader for UVa 10838 judge input: a case count, then that many boards of
 // `rows` lines of `cols` squares ('P', 'p', '.'), white to move, with blank
-// lines between boards. CRLF line endings are accepted.
+// lines between boards. CRLF line endings are accepted. What follows the
+// counted boards is ignored, with one note, as judges do.
 #pragma once
 
 #include <array>
@@ -16,6 +17,7 @@ namespace pawntb::cli {
 struct UvaError {
   std::uint64_t line;   // 1-based line the problem was found on
   std::string message;  // what is wrong
+  bool note = false;    // a remark on valid input, not an error
 };
 
 // A board to answer or a problem with the input.
@@ -23,6 +25,7 @@ struct UvaItem {
   std::uint64_t line = 0;  // the board's first line, or the line of the problem
   Position position;       // the board, white to move, when error is empty
   std::string error;       // what is wrong, or empty for a board
+  bool note = false;       // error is a remark on valid input, not an error
 };
 
 // A board parsed straight from the read buffer, white to move.
@@ -52,19 +55,27 @@ class UvaReader {
   bool read_board(UvaItem& item);
   bool next_row(LineReader::Line& line);
 
-  enum class Stage { count, boards, count_mismatch, read_error, done };
+  enum class Stage { count, boards, rest, count_mismatch, read_error, done };
 
   LineReader& in_;
   Geometry g_;
   Stage stage_ = Stage::count;
   std::uint64_t count_ = 0, boards_ = 0;
-  bool skip_rest_of_board_ = false;  // of a board beyond the count
+
+  // The lines of the board being read.
+  struct Row {
+    std::string text;  // trimmed; empty if too_long
+    std::uint64_t line = 0;
+    bool too_long = false;
+  };
+  std::array<Row, kMaxSide> rows_;
 };
 
 // Reads the whole input into `sink`, in input order: boards in the judge's
 // layout are parsed in the read buffer straight into sink.room() (then
 // sink.added(count)), the rest line by line into sink.add_board(UvaBoard)
-// or sink.add_error(UvaError). Returns the number of errors.
+// or sink.add_error(UvaError), notes included. Returns the number of errors
+// (notes not counted).
 template <class Sink>
 std::uint64_t read_uva(LineReader& in, Geometry g, Sink& sink) {
   UvaReader reader(in, g);
@@ -78,8 +89,8 @@ std::uint64_t read_uva(LineReader& in, Geometry g, Sink& sink) {
     if (item.error.empty()) {
       sink.add_board(UvaBoard{item.line, item.position.white, item.position.black});
     } else {
-      ++errors;
-      sink.add_error(UvaError{item.line, item.error});
+      errors += item.note ? 0 : 1;
+      sink.add_error(UvaError{item.line, item.error, item.note});
     }
   }
 }

@@ -12,15 +12,10 @@ namespace pawntb::cli {
 namespace {
 
 int run_uva(const Options& o) {
-  // UvaAnswers' helper thread starts decoding the table first; the header
-  // alone gives this thread the geometry to parse with.
-  const std::filesystem::path path =
-      o.table.empty() ? Table::default_path() : std::filesystem::path(o.table);
-  UvaAnswers answers(path);
-  const Geometry g = Table::open(path, Table::Load::on_demand).info().geometry;
-  answers.set_geometry(g);
+  const Table table = open_table(o.table);
+  UvaAnswers answers(table);
   LineReader in(stdin, [&] { answers.finish(); });
-  read_uva(in, g, answers);
+  read_uva(in, table.info().geometry, answers);
   answers.finish();
   return answers.error_count() ? kUsageError : kOk;
 }
@@ -31,7 +26,13 @@ extern const Command kUva{
     "uva",
     "answer UVa 10838 judge input from stdin",
     "pawntb uva [--table FILE] < input",
-    "Reads UVa 10838 input (a case count, then boards) and prints `white (7)` lines.",
+    "Reads UVa 10838 judge input from stdin: a line with the case count, then\n"
+    "that many boards, each a row per line of P (white), p (black) and . (empty),\n"
+    "top row first, white to move, with blank lines between boards. Prints the\n"
+    "judge's line for each, e.g. `white (7)`: the winner and the plies to the end\n"
+    "with best play. A bad board is reported on stderr as stdin:LINE and the\n"
+    "others answered (exit status 2). Input after the counted boards is ignored,\n"
+    "with a note on stderr.",
     DefaultTable::four_by_four,
     nullptr,
     nullptr,
