@@ -44,7 +44,7 @@ void UvaAnswers::answer() {
     positions_[i].white = boards_[i].white;
     positions_[i].black = boards_[i].black;
   }
-  table_.probe_many(std::span(positions_).first(size_), results_);
+  table_.probe_many(positions_.data(), size_, results_.data());
   for (std::size_t i = 0; i < size_; ++i) {
     const ProbeResult& r = results_[i];
     if (r.ok()) {
