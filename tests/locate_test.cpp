@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb {
@@ -114,6 +115,23 @@ TEST_F(Locate, EnvFileIsUsedForItsGeometryOnly) {
   EXPECT_EQ(Table::open_for(Geometry{4, 4}).info().path, file);
   // Its header says 4x4: for 3x7 the search goes on, and finds nothing.
   EXPECT_EQ(Table::find(kMissing), std::nullopt);
+}
+
+TEST_F(Locate, EnvFileOfAnotherGeometryIsTheDefaultButNotFoundFor4x4) {
+  GenerateOptions options;
+  options.geometry = Geometry{3, 3};
+  options.max_pawns = 3;
+  const fs::path small = dir_ / "small.pawntb";
+  write_table(solve(options), small);
+  table_named("4x4-k4.pawntb");
+  ::setenv("PAWNTB_TABLE", small.c_str(), 1);
+  EXPECT_EQ(Table::find(Geometry{3, 3}), small);
+  EXPECT_EQ(Table::open_for(Geometry{3, 3}).info().geometry, (Geometry{3, 3}));
+  // For 4x4 its header rules it out and the search goes on.
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path(".") / "4x4-k4.pawntb");
+  // The default table is the one $PAWNTB_TABLE names, whatever its geometry.
+  EXPECT_EQ(Table::default_path(), small);
+  EXPECT_EQ(Table::open_default().info().geometry, (Geometry{3, 3}));
 }
 
 TEST_F(Locate, EnvFileThatCannotBeReadIsNotSkipped) {

@@ -104,6 +104,9 @@ Table Table::open_for(Geometry g, Load load, unsigned threads) {
 }
 
 fs::path Table::default_path() {
+  // An explicit $PAWNTB_TABLE file is used or refused, never skipped.
+  std::error_code ec;
+  if (fs::path env = env_table(); !env.empty() && !fs::is_directory(env, ec)) return env;
   return find_or_throw(Geometry{4, 4});
 }
 

@@ -144,8 +144,9 @@ class Table {
   // search_path().
   static Table open_for(Geometry g, Load load = Load::automatic, unsigned threads = 1);
 
-  // find() of the default geometry 4x4, or throws TableError as open_for().
-  // Thread-safe as search_path().
+  // The default table, which open_default() opens: $PAWNTB_TABLE when it
+  // names a file (whatever its geometry), else find() of 4x4; throws
+  // TableError as open_for() if there is none. Thread-safe as search_path().
   static std::filesystem::path default_path();
 
   // The value of any position (either side to move). O(1): a rank and one
