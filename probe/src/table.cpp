@@ -25,7 +25,6 @@ namespace pawntb {
 namespace {
 
 constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open, at most
-constexpr char kDefaultTableName[] = "4x4-k4.pawntb";
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& what) {
   throw TableError(path.string() + ": " + what);
@@ -280,28 +279,6 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   return Table(std::move(impl));
 } catch (const std::bad_alloc&) {
   throw TableError(path.string() + ": out of memory while loading the table");
-}
-
-std::vector<std::filesystem::path> Table::default_locations() {
-  std::vector<std::filesystem::path> places;
-  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) places.emplace_back(env);
-  places.emplace_back(std::filesystem::path(PAWNTB_INSTALL_DATADIR) / kDefaultTableName);
-  places.emplace_back(std::filesystem::path(PAWNTB_SOURCE_DATADIR) / kDefaultTableName);
-  return places;
-}
-
-std::filesystem::path Table::default_path() {
-  // An explicit $PAWNTB_TABLE is used or refused, never silently skipped.
-  if (const char* env = std::getenv("PAWNTB_TABLE"); env && *env) return env;
-  const auto places = default_locations();
-  std::string tried;
-  for (const auto& place : places) {
-    std::error_code ec;
-    if (std::filesystem::exists(place, ec)) return place;
-    tried += (tried.empty() ? "" : ", ") + place.string();
-  }
-  throw TableError("no default table found (tried " + tried +
-                   "); run `pawntb generate` or pass a table file");
 }
 
 Table Table::open_default(Load load) {

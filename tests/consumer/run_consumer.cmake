@@ -1,8 +1,18 @@
 # Installs the pawntb build into a scratch prefix, builds the consumer project
 # against the installed package, and runs its programs on the installed table.
 #
-#   cmake -DPAWNTB_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=... -P run_consumer.cmake
+# Also compiles the C consumer with a C compiler and the flags of
+# `pkg-config --cflags --libs --static pawntb`, as a non-CMake user would.
+#
+#   cmake -DPAWNTB_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
+#         [-DCONSUMER_CXX_STANDARD=17] -P run_consumer.cmake
 cmake_minimum_required(VERSION 3.22)
+
+# The C++ standard the C++ consumer is compiled as. The public headers are
+# meant to be C++17: 17 once they are (branch lib), 20 until then.
+if(NOT CONSUMER_CXX_STANDARD)
+  set(CONSUMER_CXX_STANDARD 20)
+endif()
 
 foreach(var PAWNTB_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
@@ -49,7 +59,8 @@ if(EXISTS "${PAWNTB_BUILD_DIR}/CMakeCache.txt")
   file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" sanitize REGEX "^PAWNTB_SANITIZE:[A-Z]+=")
   string(REGEX REPLACE "^[^=]*=" "" sanitize "${sanitize}")
   if(sanitize)
-    list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=${sanitize}")
+    set(sanitize_flag "-fsanitize=${sanitize}")
+    list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_flag}")
   endif()
 endif()
 if(NOT build_type)
@@ -64,7 +75,8 @@ foreach(file "${table}" "${prefix}/include/pawntb/probe.hpp" "${prefix}/include/
 endforeach()
 
 step("configure" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}"
-     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${build_type}" ${configure_args})
+     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${build_type}"
+     "-DCONSUMER_CXX_STANDARD=${CONSUMER_CXX_STANDARD}" ${configure_args})
 step("build" "${CMAKE_COMMAND}" --build "${build}")
 
 foreach(program consumer c_consumer)
@@ -74,5 +86,34 @@ foreach(program consumer c_consumer)
   endif()
   step("run ${program}" "${exe}" "${table}")
 endforeach()
+
+# pkg-config, with the consumer's C compiler. --static adds the C++ runtime
+# and zstd that the static libraries need.
+find_program(PKG_CONFIG pkg-config)
+if(NOT PKG_CONFIG)
+  message(FATAL_ERROR "consumer: pkg-config not found (tools/install-deps.sh installs it)")
+endif()
+file(GLOB_RECURSE pc_file "${prefix}/*/pkgconfig/pawntb.pc")
+if(NOT pc_file)
+  message(FATAL_ERROR "consumer: the install did not produce pawntb.pc")
+endif()
+get_filename_component(pc_dir "${pc_file}" DIRECTORY)
+get_filename_component(libdir "${pc_dir}" DIRECTORY)
+file(STRINGS "${build}/CMakeCache.txt" cc REGEX "^CMAKE_C_COMPILER:[A-Z]+=")
+string(REGEX REPLACE "^[^=]*=" "" cc "${cc}")
+set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
+execute_process(COMMAND "${PKG_CONFIG}" --cflags --libs --static pawntb
+                RESULT_VARIABLE result OUTPUT_VARIABLE pc_flags ERROR_VARIABLE err
+                OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(NOT result STREQUAL "0")
+  message(FATAL_ERROR "consumer: pkg-config --static pawntb failed: ${err}")
+endif()
+message(STATUS "consumer: pkg-config --cflags --libs --static pawntb: ${pc_flags}")
+separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
+step("build c_consumer with pkg-config" "${cc}" "${CONSUMER_SOURCE_DIR}/c_main.c" ${pc_flags}
+     ${sanitize_flag} -o "${build}/c_pkgconfig")
+# LD_LIBRARY_PATH for a shared pawntb: pkg-config gives no run-time path.
+step("run c_pkgconfig" "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${libdir}"
+     "${build}/c_pkgconfig" "${table}")
 
 message(STATUS "consumer: ok")

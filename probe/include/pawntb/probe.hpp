@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -99,15 +100,28 @@ class Table {
   // Opens default_path(). Thread-safe.
   static Table open_default(Load load = Load::automatic);
 
-  // The default table (4x4, K = 4): $PAWNTB_TABLE when set (used even if it
-  // cannot be opened), else the first that exists of the installed data
-  // directory and the source tree's data/. Throws TableError naming the
-  // places tried if none exists. Thread-safe.
-  static std::filesystem::path default_path();
+  // Where tables are looked for, in order: $PAWNTB_TABLE when set (a table
+  // file, or a directory to search), the current directory ".", "data", and
+  // the installed data directory, found relative to the installed library or
+  // executable (<prefix>/share/pawntb; <build>/share/pawntb in a build tree).
+  // Reads the environment: thread-safe while nothing changes it.
+  static std::vector<std::filesystem::path> search_path();
 
-  // Where open_default() would look, in order. Reads $PAWNTB_TABLE: safe to
-  // call from any thread while nothing changes the environment.
-  static std::vector<std::filesystem::path> default_locations();
+  // The first table for boards of geometry g along search_path(): in each
+  // directory the files named RxC-kK.pawntb ("3x3-k3.pawntb"), largest K
+  // first; $PAWNTB_TABLE itself when it names a file, unless its header says
+  // another geometry (a file that cannot be read is returned, so that opening
+  // it says why). Thread-safe as search_path().
+  static std::optional<std::filesystem::path> find(Geometry g);
+
+  // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
+  // naming search_path(), if there is none, else as open(). Thread-safe as
+  // search_path().
+  static Table open_for(Geometry g, Load load = Load::automatic, unsigned threads = 1);
+
+  // find() of the default geometry 4x4, or throws TableError as open_for().
+  // Thread-safe as search_path().
+  static std::filesystem::path default_path();
 
   // The value of any position (either side to move). O(1): a rank and one
   // lookup. Thread-safe, never throws.

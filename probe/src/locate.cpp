@@ -1,0 +1,110 @@
+// Where tables are found: $PAWNTB_TABLE, the current directory, data/, and
+// the installed data directory, located at run time relative to the binary
+// that holds this code, so that an installed prefix can be moved.
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdlib>
+#include <string>
+#include <system_error>
+
+#include "pawntb/probe.hpp"
+
+namespace pawntb {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Any object of this library: dladdr() tells which file holds it.
+const char kAnchor = 0;
+
+// $PAWNTB_TABLE, or empty when it is unset or empty.
+fs::path env_table() {
+  const char* env = std::getenv("PAWNTB_TABLE");
+  return env ? fs::path(env) : fs::path();
+}
+
+// <directory of the binary>/<path from its install directory to the data
+// directory>: the shared library when this code is one (found with
+// dladdr), else the executable (/proc/self/exe). The relative paths are
+// worked out by CMake from the install directories. Empty when unknown.
+fs::path installed_data_dir() {
+  std::error_code ec;
+  Dl_info info{};
+  link_map* object = nullptr;
+  // The main program's link map has an empty name.
+  if (::dladdr1(&kAnchor, &info, reinterpret_cast<void**>(&object), RTLD_DL_LINKMAP) != 0 &&
+      object != nullptr && object->l_name != nullptr && object->l_name[0] != '\0') {
+    const fs::path library = fs::weakly_canonical(object->l_name, ec);
+    if (!ec) return (library.parent_path() / PAWNTB_LIBDIR_TO_DATADIR).lexically_normal();
+  }
+  const fs::path executable = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return (executable.parent_path() / PAWNTB_BINDIR_TO_DATADIR).lexically_normal();
+}
+
+// The table in directory dir for geometry g with the most pawns, if any.
+std::optional<fs::path> find_in_directory(const fs::path& dir, Geometry g) {
+  for (int k = g.cols; k >= 1; --k) {
+    fs::path file = dir / (to_string(g) + "-k" + std::to_string(k) + ".pawntb");
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) return file;
+  }
+  return std::nullopt;
+}
+
+// False only for a readable table of another geometry.
+bool may_hold(const fs::path& file, Geometry g) {
+  try {
+    return Table::open(file, Table::Load::on_demand).info().geometry == g;
+  } catch (const TableError&) {
+    return true;
+  }
+}
+
+fs::path find_or_throw(Geometry g) {
+  if (auto found = Table::find(g)) return *std::move(found);
+  std::string places;
+  for (const auto& place : Table::search_path()) {
+    places += (places.empty() ? "" : ", ") + place.string();
+  }
+  throw TableError("no table for " + to_string(g) + " (looked in: " + places + ")");
+}
+
+}  // namespace
+
+std::vector<fs::path> Table::search_path() {
+  // The binary does not move while it runs.
+  static const fs::path installed = installed_data_dir();
+  std::vector<fs::path> places;
+  if (fs::path env = env_table(); !env.empty()) places.push_back(std::move(env));
+  places.emplace_back(".");
+  places.emplace_back("data");
+  if (!installed.empty()) places.push_back(installed);
+  return places;
+}
+
+std::optional<fs::path> Table::find(Geometry g) {
+  if (!g.valid()) return std::nullopt;
+  const fs::path env = env_table();
+  for (const auto& place : search_path()) {
+    std::error_code ec;
+    if (fs::is_directory(place, ec)) {
+      if (auto file = find_in_directory(place, g)) return file;
+    } else if (place == env && may_hold(place, g)) {
+      return place;
+    }
+  }
+  return std::nullopt;
+}
+
+Table Table::open_for(Geometry g, Load load, unsigned threads) {
+  return open(find_or_throw(g), load, threads);
+}
+
+fs::path Table::default_path() {
+  return find_or_throw(Geometry{4, 4});
+}
+
+}  // namespace pawntb

@@ -1,0 +1,154 @@
+// Tests of where pawntb::Table looks for tables: Table::search_path, find,
+// open_for and default_path, with $PAWNTB_TABLE as a file and a directory.
+#include <gtest/gtest.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
+#include "pawntb/probe.hpp"
+
+namespace pawntb {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kTable = fs::path(PAWNTB_SOURCE_DIR) / "data" / "4x4-k4.pawntb";
+// Nobody makes a table for this board, so no place has one.
+constexpr Geometry kMissing{3, 7};
+
+// Runs each test in an empty scratch directory with $PAWNTB_TABLE unset, and
+// puts both back afterwards.
+class Locate : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    old_cwd_ = fs::current_path();
+    if (const char* env = std::getenv("PAWNTB_TABLE")) old_env_ = env;
+    ::unsetenv("PAWNTB_TABLE");
+    dir_ = fs::temp_directory_path() /
+           ("pawntb-locate-" +
+            std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()) + "-" +
+            std::to_string(::getpid()));
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    fs::current_path(dir_);
+  }
+  void TearDown() override {
+    fs::current_path(old_cwd_);
+    fs::remove_all(dir_);
+    if (old_env_.empty()) {
+      ::unsetenv("PAWNTB_TABLE");
+    } else {
+      ::setenv("PAWNTB_TABLE", old_env_.c_str(), 1);
+    }
+  }
+  // A link named name (in the scratch directory unless absolute) to the 4x4 table.
+  fs::path table_named(const fs::path& name) {
+    const fs::path link = dir_ / name;
+    fs::create_directories(link.parent_path());
+    fs::create_symlink(kTable, link);
+    return link;
+  }
+  fs::path dir_, old_cwd_;
+  std::string old_env_;
+};
+
+TEST_F(Locate, SearchPathIsEnvThenCurrentDirThenDataThenInstalledData) {
+  const auto without_env = Table::search_path();
+  ASSERT_EQ(without_env.size(), 3u);
+  EXPECT_EQ(without_env[0], ".");
+  EXPECT_EQ(without_env[1], "data");
+  // The test binary is in the build tree: its data directory is the staged one.
+  EXPECT_TRUE(fs::equivalent(without_env[2], fs::path(PAWNTB_BINARY_DIR) / "share" / "pawntb"))
+      << without_env[2];
+  EXPECT_TRUE(fs::is_regular_file(without_env[2] / "4x4-k4.pawntb"));
+
+  ::setenv("PAWNTB_TABLE", "/some/tables", 1);
+  const auto with_env = Table::search_path();
+  ASSERT_EQ(with_env.size(), 4u);
+  EXPECT_EQ(with_env[0], "/some/tables");
+  EXPECT_EQ(std::vector(with_env.begin() + 1, with_env.end()), without_env);
+}
+
+TEST_F(Locate, FindsTheInstalledDataWhenNothingIsNearer) {
+  const auto found = Table::find(Geometry{4, 4});
+  ASSERT_TRUE(found);
+  EXPECT_EQ(*found, Table::search_path().back() / "4x4-k4.pawntb");
+  EXPECT_EQ(Table::default_path(), *found);
+}
+
+TEST_F(Locate, CurrentDirectoryComesBeforeData) {
+  table_named("data/4x4-k4.pawntb");
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path("data") / "4x4-k4.pawntb");
+  table_named("4x4-k4.pawntb");
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path(".") / "4x4-k4.pawntb");
+  EXPECT_EQ(Table::default_path(), fs::path(".") / "4x4-k4.pawntb");
+}
+
+TEST_F(Locate, PrefersTheTableWithMostPawns) {
+  table_named("data/4x4-k2.pawntb");
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path("data") / "4x4-k2.pawntb");
+  table_named("data/4x4-k3.pawntb");
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path("data") / "4x4-k3.pawntb");
+  // Other names and other geometries are not tables for 4x4.
+  table_named("data/4x4-k4.pawntb.tmp");
+  table_named("data/4x5-k4.pawntb");
+  EXPECT_EQ(Table::find(Geometry{4, 4}), fs::path("data") / "4x4-k3.pawntb");
+}
+
+TEST_F(Locate, EnvDirectoryComesFirst) {
+  table_named("4x4-k4.pawntb");
+  const fs::path chosen = table_named("chosen/4x4-k4.pawntb");
+  ::setenv("PAWNTB_TABLE", (dir_ / "chosen").c_str(), 1);
+  EXPECT_EQ(Table::find(Geometry{4, 4}), chosen);
+  const Table t = Table::open_for(Geometry{4, 4});
+  EXPECT_EQ(t.info().path, chosen);
+  EXPECT_EQ(t.info().geometry, (Geometry{4, 4}));
+}
+
+TEST_F(Locate, EnvFileIsUsedForItsGeometryOnly) {
+  const fs::path file = table_named("somewhere/any-name.bin");
+  ::setenv("PAWNTB_TABLE", file.c_str(), 1);
+  EXPECT_EQ(Table::find(Geometry{4, 4}), file);
+  EXPECT_EQ(Table::open_for(Geometry{4, 4}).info().path, file);
+  // Its header says 4x4: for 3x7 the search goes on, and finds nothing.
+  EXPECT_EQ(Table::find(kMissing), std::nullopt);
+}
+
+TEST_F(Locate, EnvFileThatCannotBeReadIsNotSkipped) {
+  const fs::path missing = dir_ / "no-such.pawntb";
+  table_named("4x4-k4.pawntb");
+  ::setenv("PAWNTB_TABLE", missing.c_str(), 1);
+  EXPECT_EQ(Table::find(Geometry{4, 4}), missing);
+  try {
+    (void)Table::open_for(Geometry{4, 4});
+    FAIL() << "open_for opened something";
+  } catch (const TableError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing.string()), std::string::npos) << e.what();
+  }
+}
+
+TEST_F(Locate, MissingGeometryNamesEveryPlaceLooked) {
+  fs::create_directories(dir_ / "tables");  // an empty directory
+  ::setenv("PAWNTB_TABLE", (dir_ / "tables").c_str(), 1);
+  EXPECT_EQ(Table::find(kMissing), std::nullopt);
+  try {
+    (void)Table::open_for(kMissing);
+    FAIL() << "open_for found a table for 3x7";
+  } catch (const TableError& e) {
+    const std::string message = e.what();
+    EXPECT_EQ(message.rfind("no table for 3x7 (looked in: ", 0), 0u) << message;
+    for (const auto& place : Table::search_path()) {
+      EXPECT_NE(message.find(place.string()), std::string::npos) << place << " in " << message;
+    }
+  }
+}
+
+TEST_F(Locate, InvalidGeometryHasNoTable) {
+  EXPECT_EQ(Table::find(Geometry{2, 2}), std::nullopt);
+  EXPECT_EQ(Table::find(Geometry{9, 4}), std::nullopt);
+}
+
+}  // namespace
+}  // namespace pawntb
