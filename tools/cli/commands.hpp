@@ -1,7 +1,9 @@
 // The pawntb command line: option parsing and running a command.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,10 @@ struct Options {
   bool json = false;
   // probe
   std::vector<std::string> positions;
+  // play
+  std::string start;                  // --position; set by validation: the 4x4 start if absent
+  std::string play_as;                // "white", "black", or empty: the side to move
+  std::optional<std::uint64_t> seed;  // absent: a random seed
 };
 
 enum class ParseOutcome { ok, fail, exit };
