@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
@@ -127,6 +128,59 @@ SolvedTable small_table() {
   o.geometry = Geometry{3, 3};
   o.max_pawns = 3;
   return solve(o);
+}
+
+// Every call of a progress callback, checked when the run is over: each
+// stage in `stages` was reported, in that order, from the calling thread,
+// with fractions in 0..1 that never decrease and a last report of exactly 1.
+class ProgressRecord {
+ public:
+  ProgressCallback callback() {
+    return [this](const Progress& p) {
+      EXPECT_EQ(std::this_thread::get_id(), caller_) << p.stage;
+      calls_.emplace_back(p.stage, p.fraction_done);
+    };
+  }
+  void expect_stages(const std::vector<std::string>& stages) const {
+    std::vector<std::string> seen;
+    for (std::size_t i = 0; i < calls_.size(); ++i) {
+      const auto& [stage, fraction] = calls_[i];
+      EXPECT_GE(fraction, 0.0) << stage;
+      EXPECT_LE(fraction, 1.0) << stage;
+      if (seen.empty() || seen.back() != stage) {
+        if (!seen.empty()) {
+          EXPECT_EQ(calls_[i - 1].second, 1.0) << seen.back() << " ended early";
+        }
+        seen.push_back(stage);
+      } else {
+        EXPECT_GE(fraction, calls_[i - 1].second) << stage << " went back at call " << i;
+      }
+    }
+    EXPECT_EQ(seen, stages);
+    if (!calls_.empty()) {
+      EXPECT_EQ(calls_.back().second, 1.0) << calls_.back().first;
+    }
+  }
+
+ private:
+  std::thread::id caller_ = std::this_thread::get_id();
+  std::vector<std::pair<std::string, double>> calls_;
+};
+
+TEST(Progress, SolveAndCompressReportEveryStageUpToOne) {
+  for (const unsigned threads : {1u, 2u, 3u}) {
+    ProgressRecord record;
+    GenerateOptions o;
+    o.threads = threads;  // the 4x4 table: 5 blocks to compress
+    o.on_progress = record.callback();
+    const SolvedTable table = solve(o);
+    encode_table(table, threads, o.on_progress);
+    record.expect_stages({"index", "solve", "compress"});
+  }
+  ProgressRecord record;
+  const auto path = temp_dir() / "t.pawntb";
+  write_table(small_table(), path, 2, nullptr, record.callback());
+  record.expect_stages({"compress"});
 }
 
 TEST(Writer, WritesAtomicallyAndLeavesNoTemporaryFiles) {

@@ -124,6 +124,24 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   EXPECT_EQ(over.plies, 0);
 }
 
+// A failed probe cannot read as a result: its plies are kNoPlies, which no
+// game has, in probe() and probe_many() alike.
+TEST(Probe, FailedProbesHaveNoPlies) {
+  const Table table = Table::open(kDefaultTable);
+  const Position bad[] = {parse("ppp/3/PPP w"), parse("ppp1/pp2/PP2/PPP1 w"),
+                          parse("P3/4/4/4 w")};
+  ProbeResult many[3];
+  table.probe_many(bad, many);
+  for (int i = 0; i < 3; ++i) {
+    const ProbeResult one = table.probe(bad[i]);
+    EXPECT_FALSE(one.ok()) << i;
+    EXPECT_EQ(one.plies, ProbeResult::kNoPlies) << i;
+    EXPECT_EQ(many[i].status, one.status) << i;
+    EXPECT_EQ(many[i].plies, ProbeResult::kNoPlies) << i;
+  }
+  EXPECT_GT(ProbeResult::kNoPlies, table.info().max_plies);
+}
+
 // After the best move the winner is the same and the game one ply shorter;
 // the principal variation plays out to the end.
 TEST(Probe, BestMoveAndLineAreConsistentEverywhere) {
@@ -255,6 +273,21 @@ TEST(File, RoundTripGivesTheSolvedValues) {
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(verify(table).ok());
+}
+
+// verify() reports from the calling thread, never going back, ending at 1.
+TEST(Progress, VerifyReportsUpToOne) {
+  std::vector<double> fractions;
+  const Table table = Table::open(kDefaultTable);
+  const VerifyReport report = verify(table, [&](const Progress& p) {
+    EXPECT_STREQ(p.stage, "verify");
+    fractions.push_back(p.fraction_done);
+  });
+  EXPECT_TRUE(report.ok());
+  ASSERT_GT(fractions.size(), 2u);
+  EXPECT_TRUE(std::is_sorted(fractions.begin(), fractions.end()));
+  EXPECT_GE(fractions.front(), 0.0);
+  EXPECT_EQ(fractions.back(), 1.0);
 }
 
 std::string open_error(const std::filesystem::path& path, Table::Load load = Table::Load::all) {

@@ -36,6 +36,7 @@
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
 
@@ -55,11 +56,6 @@ std::uint64_t available_memory() {
     if (key == "MemAvailable:") return kib * 1024;
   }
   return 0;
-}
-
-int thread_count(int requested) {
-  if (requested > 0) return requested;
-  return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 // Runs body(part) for part = 0..parts-1, each on its own thread (part 0 on
@@ -291,104 +287,148 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
   return bytes + (64 << 20);
 }
 
-SolvedTable solve(const GenerateOptions& options) {
-  const Geometry g = options.geometry;
-  const std::uint64_t need = memory_needed(g, options.max_pawns);
+namespace {
+
+// Refuses a run that needs more memory than is available.
+void check_memory(Geometry g, int max_pawns) {
+  const std::uint64_t need = memory_needed(g, max_pawns);
   const std::uint64_t have = available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + to_string(g) + " with K = " +
-                        std::to_string(options.max_pawns) + " needs " + std::to_string(need >> 20) +
+                        std::to_string(max_pawns) + " needs " + std::to_string(need >> 20) +
                         " MiB, " + std::to_string(have >> 20) + " MiB available");
   }
-  const int threads = thread_count(options.threads);
-  auto report = [&](const char* stage, double done) {
-    if (options.on_progress) options.on_progress(Progress{stage, done});
-  };
+}
 
-  SolvedTable table;
-  table.geometry = g;
-  table.max_pawns = options.max_pawns;
-  Solver solver(options, table.values);
-  const std::uint64_t n = solver.index().size();
-  table.values.assign(n, 0);
+// Both passes on one team of threads, which take batches of chunks from shared
+// counters: pass 1 over the whole index, then pass 2 level by level, waiting
+// at the barrier for each other before the next level. A thread that fails
+// (or never starts) drops out of the barrier and stops the rest.
+class Team {
+ public:
+  Team(Solver& solver, int threads, const ProgressCallback& on_progress)
+      : solver_(solver),
+        threads_(threads),
+        on_progress_(on_progress),
+        batches_(detail::block_count_for(solver.chunks(), kBatchChunks)),
+        tallies_(static_cast<std::size_t>(threads)),
+        sync_(threads) {}
 
-  // Both passes on one set of threads, which take batches of chunks from a
-  // shared counter: pass 1 over the whole index, then pass 2 level by level,
-  // waiting at the barrier for each other before the next level. A thread
-  // that fails (or never starts) drops out of the barrier and stops the rest.
-  const std::uint64_t chunks = solver.chunks();
-  const std::uint64_t batches = detail::block_count_for(chunks, kBatchChunks);
-  auto batch_chunks = [&](std::uint64_t batch) {
-    return std::pair{batch * kBatchChunks, std::min((batch + 1) * kBatchChunks, chunks)};
-  };
-  std::vector<Tally> tallies(static_cast<std::size_t>(threads));
-  std::atomic<std::uint64_t> next_batch{0}, batches_done{0};
-  std::array<std::atomic<std::uint64_t>, kUnsolved> next_level_batch{};
-  std::atomic<bool> failed{false};
-  std::exception_ptr failure;
-  std::mutex failure_mutex;
-  std::barrier sync(threads);
-  auto worker = [&](int part) {
+  // Runs both passes; returns each thread's tally. Throws what a thread
+  // threw, or GenerateError if a thread could not start.
+  const std::vector<Tally>& run() {
+    const int started = run_parts(
+        threads_, [&](int part) { work(part); }, [&](int) { drop_out(); });
+    if (started < threads_) {
+      throw GenerateError("could not start " + std::to_string(threads_) + " threads (" +
+                          std::to_string(started) + " started)");
+    }
+    if (failure_) std::rethrow_exception(failure_);
+    return tallies_;
+  }
+
+ private:
+  void work(int part) {
     try {
-      Tally& tally = tallies[static_cast<std::size_t>(part)];
-      for (std::uint64_t b; !failed && (b = next_batch.fetch_add(1)) < batches;) {
-        const auto [first, last] = batch_chunks(b);
-        solver.classify(first, last, tally);
-        const std::uint64_t done = batches_done.fetch_add(1) + 1;
-        if (part == 0) report("index", static_cast<double>(done) / static_cast<double>(batches));
-      }
-      sync.arrive_and_wait();
-      std::array<std::uint64_t, kUnsolved> level_size{};
-      std::uint64_t waiting = 0;
-      for (const Tally& t : tallies) {
-        for (std::size_t phi = 0; phi < kUnsolved; ++phi) level_size[phi] += t.level[phi];
-      }
-      for (const std::uint64_t size : level_size) waiting += size;
-      std::uint64_t solved = 0;  // entries of the finished levels
-      for (std::size_t phi = 0; phi < kUnsolved; ++phi) {
-        if (level_size[phi] == 0) continue;  // every thread skips it alike
-        if (failed) {
-          sync.arrive_and_drop();  // the others must not wait for this thread
-          return;
-        }
-        for (std::uint64_t b; (b = next_level_batch[phi].fetch_add(1)) < batches;) {
-          const auto [first, last] = batch_chunks(b);
-          solver.solve_level(static_cast<int>(phi), first, last, tally);
-          if (part == 0) {
-            const double level_done = static_cast<double>(b) / static_cast<double>(batches);
-            report("solve", (static_cast<double>(solved) +
-                             level_done * static_cast<double>(level_size[phi])) /
-                                static_cast<double>(waiting));
-          }
-        }
-        solved += level_size[phi];
-        sync.arrive_and_wait();
-      }
+      Tally& tally = tallies_[static_cast<std::size_t>(part)];
+      index_pass(part, tally);
+      solve_pass(part, tally);
     } catch (...) {
       {
-        std::lock_guard lock(failure_mutex);
-        if (!failure) failure = std::current_exception();
+        std::lock_guard lock(failure_mutex_);
+        if (!failure_) failure_ = std::current_exception();
       }
-      failed = true;
-      sync.arrive_and_drop();
+      drop_out();
     }
-  };
-  const int started = run_parts(threads, worker, [&](int) {
-    failed = true;
-    sync.arrive_and_drop();
-  });
-  if (started < threads) {
-    throw GenerateError("could not start " + std::to_string(threads) + " threads (" +
-                        std::to_string(started) + " started); try --threads " +
-                        std::to_string(started));
   }
-  if (failure) std::rethrow_exception(failure);
 
+  void drop_out() {
+    failed_ = true;
+    sync_.arrive_and_drop();  // the others must not wait for this thread
+  }
+
+  std::pair<std::uint64_t, std::uint64_t> batch_chunks(std::uint64_t batch) const {
+    return {batch * kBatchChunks, std::min((batch + 1) * kBatchChunks, solver_.chunks())};
+  }
+
+  // Only part 0, the caller's thread, reports progress.
+  void report(int part, const char* stage, double done) const {
+    if (part == 0 && on_progress_) on_progress_(Progress{stage, done});
+  }
+
+  // Pass 1, then the barrier.
+  void index_pass(int part, Tally& tally) {
+    for (std::uint64_t b; !failed_ && (b = next_batch_.fetch_add(1)) < batches_;) {
+      const auto [first, last] = batch_chunks(b);
+      solver_.classify(first, last, tally);
+      const std::uint64_t done = batches_done_.fetch_add(1) + 1;
+      report(part, "index", static_cast<double>(done) / static_cast<double>(batches_));
+    }
+    sync_.arrive_and_wait();
+    report(part, "index", 1);
+  }
+
+  // Pass 2: the levels in increasing phi, each ended by the barrier.
+  void solve_pass(int part, Tally& tally) {
+    std::array<std::uint64_t, kUnsolved> level_size{};
+    for (const Tally& t : tallies_) {
+      for (std::size_t phi = 0; phi < kUnsolved; ++phi) level_size[phi] += t.level[phi];
+    }
+    std::uint64_t waiting = 0;
+    for (const std::uint64_t size : level_size) waiting += size;
+    std::uint64_t solved = 0;  // entries of the finished levels
+    for (std::size_t phi = 0; phi < kUnsolved; ++phi) {
+      if (level_size[phi] == 0) continue;  // every thread skips it alike
+      if (failed_) {
+        sync_.arrive_and_drop();
+        return;
+      }
+      for (std::uint64_t b; (b = next_level_batch_[phi].fetch_add(1)) < batches_;) {
+        const auto [first, last] = batch_chunks(b);
+        solver_.solve_level(static_cast<int>(phi), first, last, tally);
+        const double level_done = static_cast<double>(b) / static_cast<double>(batches_);
+        report(part, "solve",
+               (static_cast<double>(solved) + level_done * static_cast<double>(level_size[phi])) /
+                   static_cast<double>(waiting));
+      }
+      solved += level_size[phi];
+      sync_.arrive_and_wait();
+    }
+  }
+
+  Solver& solver_;
+  const int threads_;
+  const ProgressCallback& on_progress_;
+  const std::uint64_t batches_;
+  std::vector<Tally> tallies_;  // one per thread
+  std::atomic<std::uint64_t> next_batch_{0}, batches_done_{0};
+  std::array<std::atomic<std::uint64_t>, kUnsolved> next_level_batch_{};
+  std::atomic<bool> failed_{false};
+  std::exception_ptr failure_;
+  std::mutex failure_mutex_;
+  std::barrier<> sync_;
+};
+
+// The header statistics of the solved values.
+void summarize(SolvedTable& table, const std::vector<Tally>& tallies) {
   for (const Tally& t : tallies) table.win_count += t.white_wins;
   const auto longest = std::max_element(table.values.begin(), table.values.end());
   table.max_plies = *longest;
   table.longest_index = static_cast<std::uint64_t>(longest - table.values.begin());
-  report("solve", 1);
+}
+
+}  // namespace
+
+SolvedTable solve(const GenerateOptions& options) {
+  check_memory(options.geometry, options.max_pawns);
+  SolvedTable table;
+  table.geometry = options.geometry;
+  table.max_pawns = options.max_pawns;
+  Solver solver(options, table.values);
+  table.values.assign(solver.index().size(), 0);
+  Team team(solver, static_cast<int>(detail::thread_count(options.threads)), options.on_progress);
+  summarize(table, team.run());
+  if (options.on_progress) options.on_progress(Progress{"solve", 1});
   return table;
 }
 

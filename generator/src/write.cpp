@@ -14,18 +14,19 @@
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/stored.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
 
 namespace pawntb {
 
 namespace {
 
-// Index entries per block: small enough that the 4x4 table's 5 blocks keep
-// both threads compressing, and that a lazy block loads in well under 1 ms.
+// Index entries per block, the unit of parallel compression and of lazy
+// loading: small enough that the 4x4 table's 5 blocks keep several threads
+// busy and that a lazy block loads quickly (docs/benchmarks.md).
 constexpr std::uint32_t kBlockEntries = 1 << 16;
 
-// zstd level 13: 13,019 bytes for 4x4 in about 6 ms; level 16 saves 226
-// bytes for about twice the compression time (FORMAT.md, section 10).
+// The cheapest zstd level close in size to the slowest ones (docs/benchmarks.md).
 constexpr int kCompressionLevel = 13;
 
 // The stored values of the entries [first, first + count): the values of
@@ -80,8 +81,8 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 
 }  // namespace
 
-std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
-                                       const std::function<void(const Progress&)>& on_progress) {
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
+                                       const ProgressCallback& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
   const auto symmetry = std::make_unique<detail::BoardSymmetry>(table.geometry);  // 32 KiB
   const std::uint64_t n = table.values.size();
@@ -105,22 +106,24 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
         frames[b] = compress(values, kCompressionLevel);
       } catch (...) {
         if (!failed.exchange(true)) failure = std::current_exception();
-        const std::uint32_t finished = done.fetch_add(1) + 1;
-        if (on_progress && std::this_thread::get_id() == caller) {
-          on_progress(Progress{"compress", static_cast<double>(finished) / block_count});
-        }
+        return;
+      }
+      // Only the calling thread reports; the last report (1) follows the join.
+      const std::uint32_t finished = done.fetch_add(1) + 1;
+      if (on_progress && finished < block_count && std::this_thread::get_id() == caller) {
+        on_progress(Progress{"compress", static_cast<double>(finished) / block_count});
       }
     }
   };
   {
-    const int t = threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency());
     std::vector<std::jthread> pool;
-    for (int i = 1; i < std::min<int>(t, static_cast<int>(block_count)); ++i) {
+    for (unsigned i = 1; i < std::min(detail::thread_count(threads), block_count); ++i) {
       pool.emplace_back(worker);
     }
     worker();
   }
   if (failure) std::rethrow_exception(failure);
+  if (on_progress) on_progress(Progress{"compress", 1.0});
 
   std::vector<detail::Block> blocks(block_count);
   std::uint64_t offset = detail::blocks_offset(block_count);
@@ -154,9 +157,9 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, int threads,
   return file;
 }
 
-WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path, int threads,
-                         void (*on_temp_file)(const char* path),
-                         const std::function<void(const Progress&)>& on_progress) {
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
+                         unsigned threads, void (*on_temp_file)(const char* path),
+                         const ProgressCallback& on_progress) {
   auto announce = [&](const char* temp) {
     if (on_temp_file) on_temp_file(temp);
   };

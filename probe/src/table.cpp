@@ -16,6 +16,7 @@
 #include <variant>
 
 #include "pawntb/detail/stored.hpp"
+#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
 #include "table_impl.hpp"
@@ -91,7 +92,7 @@ struct BlockFailure {
 // Decodes every block of t into t.entries, on `threads` threads (the caller
 // and threads - 1 more), each taking the next block not yet taken. Returns
 // the failure of the lowest-numbered block that failed, if any.
-std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
+std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
   const std::uint32_t count = t.header.block_count;
   std::atomic<std::uint32_t> next{0};
   std::vector<std::optional<BlockFailure>> failures(count);
@@ -119,7 +120,7 @@ std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
   // Reserved first, so that nothing below throws once a helper runs; a helper
   // that cannot be made leaves more blocks to the others.
   const unsigned helper_count = count > 1 ? std::min<unsigned>(threads, count) - 1 : 0;
-  std::vector<std::unique_ptr<ZSTD_DCtx, Table::Impl::FreeZstd>> contexts;
+  std::vector<std::unique_ptr<ZSTD_DCtx, detail::TableData::FreeZstd>> contexts;
   std::vector<std::thread> helpers;
   contexts.reserve(helper_count);
   helpers.reserve(helper_count);
@@ -144,6 +145,7 @@ std::optional<BlockFailure> decode_all(Table::Impl& t, unsigned threads) {
 class FileDescriptor {
  public:
   explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
   FileDescriptor(const FileDescriptor&) = delete;
   FileDescriptor& operator=(const FileDescriptor&) = delete;
   ~FileDescriptor() {
@@ -174,11 +176,11 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
-Table::Impl::~Impl() {
+detail::TableData::~TableData() {
   if (fd >= 0) ::close(fd);
 }
 
-const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
+const std::uint8_t* detail::TableData::load_block(std::uint32_t b) const noexcept {
   const std::uint8_t* data = loaded[b].load(std::memory_order_acquire);
   if (data) return data;
   std::lock_guard lock(load_mutex);
@@ -201,63 +203,75 @@ const std::uint8_t* Table::Impl::load_block(std::uint32_t b) const noexcept {
   return storage[b].get();
 }
 
-const std::uint8_t* Table::Impl::entry_from_block(std::uint64_t i) const noexcept {
+const std::uint8_t* detail::TableData::entry_from_block(std::uint64_t i) const noexcept {
   const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
   if (!block) return nullptr;
   return block + (i & (header.block_entries - 1));
 }
 
-Table::Table(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
+Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
 
-// A function-try-block: running out of memory anywhere in here is reported as
-// a TableError too.
-Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
+namespace {
+
+// Opens path read-only: a regular file, else TableError.
+FileDescriptor open_file(const std::filesystem::path& path) {
   // O_NONBLOCK so that a FIFO cannot block the open; it is refused below.
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
-  const int fd = file.get();
-  if (fd < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  if (file.get() < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
+  return file;
+}
+
+std::uint64_t regular_file_size(const std::filesystem::path& path, int fd) {
   struct stat st {};
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) fail(path, "not a regular file");
-  const auto file_size = static_cast<std::uint64_t>(st.st_size);
+  return static_cast<std::uint64_t>(st.st_size);
+}
 
-  std::array<std::uint8_t, detail::kHeaderSize> header_bytes{};
-  const std::size_t header_read =
+// The header, read and checked (section 9 of FORMAT.md).
+detail::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
+  std::array<std::uint8_t, detail::kHeaderSize> bytes{};
+  const std::size_t size =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
-  if (!read_at(fd, header_bytes.data(), header_read, 0)) fail(path, "cannot read the header");
-  auto decoded = detail::decode_header(std::span(header_bytes).first(header_read), file_size);
+  if (!read_at(fd, bytes.data(), size, 0)) fail(path, "cannot read the header");
+  auto decoded = detail::decode_header(std::span(bytes).first(size), file_size);
   if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
-  const detail::Header h = std::get<detail::Header>(decoded);
+  return std::get<detail::Header>(decoded);
+}
 
-  auto impl = std::make_shared<Impl>(h.geometry, h.max_pawns);
-  impl->fd = file.release();  // closed by ~Impl from here on
-  impl->header = h;
-  impl->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
-
-  std::vector<std::uint8_t> index_bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
-  if (!read_at(fd, index_bytes.data(), index_bytes.size(), detail::kHeaderSize)) {
+// The block index, read and checked against the header.
+std::vector<detail::Block> read_block_index(const std::filesystem::path& path, int fd,
+                                            const detail::Header& h) {
+  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
+  if (!read_at(fd, bytes.data(), bytes.size(), detail::kHeaderSize)) {
     fail(path, "cannot read the block index: file truncated");
   }
-  auto blocks = detail::decode_block_index(index_bytes, h);
+  auto blocks = detail::decode_block_index(bytes, h);
   if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
-  impl->blocks = std::move(std::get<std::vector<detail::Block>>(blocks));
-  impl->zstd.reset(ZSTD_createDCtx());
-  if (!impl->zstd) throw std::bad_alloc();
+  return std::move(std::get<std::vector<detail::Block>>(blocks));
+}
 
-  if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
-    impl->entries.resize(h.entry_count);
-    if (const auto failed = decode_all(*impl, std::max(threads, 1u))) {
-      const std::string b = std::to_string(failed->block);
-      fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
-    }
-    ::close(fd);
-    impl->fd = -1;
-    impl->loaded_entries = impl->entries.data();
-  } else {
-    impl->loaded = std::vector<std::atomic<const std::uint8_t*>>(h.block_count);
-    impl->storage.resize(h.block_count);
+// Decodes every block into t.entries and closes the file; TableError names
+// the lowest damaged block.
+void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
+  t.entries.resize(t.header.entry_count);
+  if (const auto failed = decode_all(t, detail::thread_count(threads))) {
+    const std::string b = std::to_string(failed->block);
+    fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
   }
+  ::close(t.fd);
+  t.fd = -1;
+  t.loaded_entries = t.entries.data();
+}
 
-  TableInfo& info = impl->info;
+// An empty slot per block, filled on first use.
+void prepare_lazy_loading(detail::TableData& t) {
+  t.loaded = std::vector<std::atomic<const std::uint8_t*>>(t.header.block_count);
+  t.storage.resize(t.header.block_count);
+}
+
+TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {
+  const detail::Header& h = t.header;
+  TableInfo info;
   info.path = path;
   info.geometry = h.geometry;
   info.max_pawns = h.max_pawns;
@@ -266,7 +280,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   info.placements = h.placement_count;
   info.white_wins = h.win_count;
   info.max_plies = h.max_plies;
-  const auto longest = impl->index.unrank(h.longest_index);
+  const auto longest = t.index.unrank(h.longest_index);
   info.longest_example =
       format_position(Position{h.geometry, longest.white, longest.black, Side::white});
   info.blocks = h.block_count;
@@ -275,8 +289,31 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   info.header_checksum = h.header_checksum;
   info.index_checksum = h.index_checksum;
   info.rules_fingerprint = detail::rules_fingerprint();
-  info.fully_loaded = impl->fd < 0;
-  return Table(std::move(impl));
+  info.fully_loaded = t.loaded_entries != nullptr;
+  return info;
+}
+
+}  // namespace
+
+// A function-try-block: running out of memory anywhere in here is reported as
+// a TableError too.
+Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
+  FileDescriptor file = open_file(path);
+  const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
+  auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
+  data->header = h;
+  data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
+  data->blocks = read_block_index(path, file.get(), h);
+  data->zstd.reset(ZSTD_createDCtx());
+  if (!data->zstd) throw std::bad_alloc();
+  data->fd = file.release();  // closed by ~TableData from here on
+  if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
+    load_all(path, *data, threads);
+  } else {
+    prepare_lazy_loading(*data);
+  }
+  data->info = table_info(path, *data);
+  return Table(std::move(data));
 } catch (const std::bad_alloc&) {
   throw TableError(path.string() + ": out of memory while loading the table");
 }
@@ -298,7 +335,7 @@ constexpr std::uint32_t packed_result(ProbeStatus s, Side winner, std::uint8_t p
          std::uint32_t{plies} << 16;
 }
 constexpr std::uint32_t packed_status(ProbeStatus s) {
-  return packed_result(s, Side::white, 0);
+  return packed_result(s, Side::white, ProbeResult::kNoPlies);
 }
 // The side to move's result when the entry (or the game) says `plies`.
 constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
@@ -315,7 +352,7 @@ static_assert(packed_value(Side::white, 7) == packed_result(ProbeStatus::ok, Sid
 // order: one 4-byte store.
 constexpr ProbeResult unpack(std::uint32_t packed) {
   if constexpr (std::endian::native == std::endian::little) {
-    return std::bit_cast<ProbeResult>(packed);  // byte 3, `reserved`, is 0
+    return std::bit_cast<ProbeResult>(packed);  // byte 3 is padding
   } else {
     return std::bit_cast<ProbeResult>(std::array<std::uint8_t, 4>{
         static_cast<std::uint8_t>(packed), static_cast<std::uint8_t>(packed >> 8),
@@ -325,13 +362,14 @@ constexpr ProbeResult unpack(std::uint32_t packed) {
 static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
               unpack(packed_value(Side::black, 7)).plies == 7 &&
               unpack(packed_status(ProbeStatus::too_many_pawns)).status ==
-                  ProbeStatus::too_many_pawns);
+                  ProbeStatus::too_many_pawns &&
+              unpack(packed_status(ProbeStatus::too_many_pawns)).plies == ProbeResult::kNoPlies);
 
 // Where probe() finds the value of `p` in a table of geometry G::value
 // (G = FixedGeometry<rows, cols>: one copy per geometry, with every mask and
 // the rank inline): the index of its entry, or kAnswerTag | the packed answer.
 template <class G>
-[[gnu::always_inline]] inline std::uint64_t locate(const Table::Impl& t,
+[[gnu::always_inline]] inline std::uint64_t locate(const detail::TableData& t,
                                                    const Position& p) noexcept {
   constexpr Geometry g = G::value;
   constexpr int bytes = detail::board_bytes(g);
@@ -359,7 +397,7 @@ template <class G>
 }
 
 // The answer for `mover` to move from what locate() found.
-[[gnu::always_inline]] inline ProbeResult look_up(const Table::Impl& t, std::uint64_t found,
+[[gnu::always_inline]] inline ProbeResult look_up(const detail::TableData& t, std::uint64_t found,
                                                   Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
@@ -370,14 +408,14 @@ template <class G>
 }
 
 template <class G>
-ProbeResult probe_with(const Table::Impl& t, const Position& p) noexcept {
+ProbeResult probe_with(const detail::TableData& t, const Position& p) noexcept {
   return look_up(t, locate<G>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
 template <class G>
-void probe_many_with(const Table::Impl& t, std::span<const Position> positions,
+void probe_many_with(const detail::TableData& t, std::span<const Position> positions,
                      std::span<ProbeResult> results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];

@@ -1,4 +1,4 @@
-// Internals of pawntb::Table, shared by table.cpp, verify.cpp and c_api.cpp.
+// Internals of pawntb::Table, shared by table.cpp and verify.cpp.
 #pragma once
 
 #include <zstd.h>
@@ -12,23 +12,17 @@
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/probe.hpp"
 
-namespace pawntb {
+namespace pawntb::detail {
 
-struct Table::Impl {
-  Impl(Geometry g, int max_pawns)
-      : index(g, max_pawns),
-        symmetry(g),
-        board(detail::board_mask(g)),
-        white_goal(detail::white_goal(g)),
-        black_goal(detail::black_goal(g)) {}
-  ~Impl();
+struct TableData {
+  TableData(Geometry g, int max_pawns) : index(g, max_pawns), symmetry(g) {}
+  ~TableData();
 
   TableInfo info;
-  detail::Header header;
-  detail::Index index;
-  detail::BoardSymmetry symmetry;               // the header's geometry
-  std::uint64_t board, white_goal, black_goal;  // its masks (bitboard.hpp)
-  std::vector<detail::Block> blocks;
+  Header header;
+  Index index;
+  BoardSymmetry symmetry;  // the header's geometry
+  std::vector<Block> blocks;
   unsigned block_shift = 0;  // log2(header.block_entries)
 
   // Fully loaded tables: every entry, contiguous. Empty for lazy tables.
@@ -58,8 +52,4 @@ struct Table::Impl {
   const std::uint8_t* load_block(std::uint32_t b) const noexcept;
 };
 
-struct TableAccess {
-  static const Table::Impl& impl(const Table& t) { return *t.impl_; }
-};
-
-}  // namespace pawntb
+}  // namespace pawntb::detail

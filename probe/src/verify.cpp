@@ -35,8 +35,9 @@ std::string show(const ProbeResult& r) {
 
 }  // namespace
 
-VerifyReport verify(const Table& table, void (*on_progress)(double, void*), void* context) {
-  const Table::Impl& t = TableAccess::impl(table);
+VerifyReport Table::verify(const ProgressCallback& on_progress) const {
+  const Table& table = *this;
+  const detail::TableData& t = *impl_;
   const Geometry g = t.header.geometry;
   VerifyReport report;
   std::uint64_t white_wins = 0;
@@ -53,7 +54,8 @@ VerifyReport verify(const Table& table, void (*on_progress)(double, void*), void
   }
   for (std::uint64_t i = 0; i < t.header.entry_count; ++i) {
     if (on_progress && (i & 0xFFFF) == 0) {
-      on_progress(static_cast<double>(i) / static_cast<double>(t.header.entry_count), context);
+      on_progress(
+          Progress{"verify", static_cast<double>(i) / static_cast<double>(t.header.entry_count)});
     }
     const auto [white, black] = t.index.unrank(i);
     const Position p{g, white, black, Side::white};
@@ -79,7 +81,7 @@ VerifyReport verify(const Table& table, void (*on_progress)(double, void*), void
     mismatch("header: longest game " + std::to_string(t.header.max_plies) + ", table has " +
              std::to_string(max_plies));
   }
-  if (on_progress) on_progress(1.0, context);
+  if (on_progress) on_progress(Progress{"verify", 1.0});
   return report;
 }
 

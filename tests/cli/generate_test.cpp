@@ -50,11 +50,9 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_EQ(i.status, 0) << i;
   EXPECT_TRUE(contains(i.out, "3x3, up to 3 pawns a side")) << i;
 
-  // The table through $PAWNTB_TABLE, and through uva.
-  RunOptions env;
-  env.table_env = table.string();
-  env.input = "1\nppp\n...\nPPP\n";
-  const RunResult u = run_cli({"uva"}, env);
+  // The table through uva: UVa input is 4x4 unless --table names another
+  // table ($PAWNTB_TABLE is searched for the 4x4 table).
+  const RunResult u = run_with_input({"uva", "--table", table.string()}, "1\nppp\n...\nPPP\n");
   EXPECT_EQ(u.status, 0) << u;
   EXPECT_EQ(u.out, "black (6)\n");
 

@@ -58,6 +58,42 @@ TEST(CliUsage, EverySubcommandHasHelp) {
   }
 }
 
+// Each command with a table says in --help which table it uses without
+// --table and where it is looked for, with the search path as it is now.
+TEST(CliUsage, HelpSaysWhichTableIsUsed) {
+  TempDir tables, elsewhere;
+  fs::copy_file(kDefaultTable, tables / "4x4-k4.pawntb");
+  RunOptions options;
+  options.table_env = tables.path().string();
+  options.cwd = elsewhere.path();
+  for (const char* command : {"info", "verify", "uva", "probe"}) {
+    const RunResult r = run_cli({command, "--help"}, options);
+    ASSERT_EQ(r.status, 0) << r;
+    for (const char* place :
+         {"$PAWNTB_TABLE (a table file, or a directory to search)", "the current directory",
+          "./data", "installed data directory", "RxC-kK.pawntb"}) {
+      EXPECT_TRUE(contains(r.out, place)) << command << " lacks " << place << "\n" << r;
+    }
+    // The search path as it is: $PAWNTB_TABLE first.
+    EXPECT_TRUE(contains(r.out, "Here the search path is:\n  " + tables.path().string() + "\n"))
+        << r;
+    const std::size_t from = r.out.find("Without --table"), to = r.out.find("\noptions:");
+    ASSERT_NE(from, std::string::npos) << r;
+    const std::string text = r.out.substr(from, to - from);
+    if (contains(text, "the 4x4 table,")) {
+      EXPECT_TRUE(contains(text, "the 4x4 table is " + (tables / "4x4-k4.pawntb").string() + ".\n"))
+          << r;
+    }
+  }
+  // info and verify both use the 4x4 table: the same text from one place.
+  const RunResult info = run_cli({"info", "--help"}, options);
+  const RunResult verify = run_cli({"verify", "--help"}, options);
+  EXPECT_EQ(info.out.substr(info.out.find("Without --table")),
+            verify.out.substr(verify.out.find("Without --table")));
+  const RunResult generate = run_cli({"generate", "--help"}, options);
+  EXPECT_FALSE(contains(generate.out, "--table")) << generate;
+}
+
 TEST(CliUsage, UnknownCommandExitsTwo) {
   const RunResult r = run_cli({"frobnicate"});
   EXPECT_EQ(r.status, 2) << r;

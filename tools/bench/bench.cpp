@@ -25,7 +25,7 @@ void BM_Generate(benchmark::State& state) {
   GenerateOptions o;
   o.geometry = g;
   o.max_pawns = g.cols;
-  o.threads = static_cast<int>(state.range(2));
+  o.threads = static_cast<unsigned>(state.range(2));
   for (auto _ : state) {
     const WriteSummary s = write_table(solve(o), path, o.threads);
     benchmark::DoNotOptimize(s.file_size);

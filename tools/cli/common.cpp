@@ -29,15 +29,25 @@ std::string count_of(std::uint64_t n, const char* singular, const char* plural) 
   return with_commas(n) + " " + (n == 1 ? singular : plural);
 }
 
-std::string table_search_help(const char* what) {
-  return std::string("Without --table it uses ") + what +
-         ", the first found in:\n"
-         "  $PAWNTB_TABLE  a table file, or a directory to search\n"
-         "  .              the current directory\n"
-         "  ./data\n"
-         "  the installed data directory (share/pawntb under the prefix pawntb runs from)\n"
-         "In a directory, tables are the files named RxC-kK.pawntb (4x4-k4.pawntb);\n"
-         "for a board size the one with the most pawns K is taken.\n";
+std::string table_search_help(DefaultTable table) {
+  std::string text =
+      table == DefaultTable::by_board_size
+          ? "Without --table it uses, for each position, the table of its board size, the\n"
+            "first found along the search path:\n"
+          : "Without --table it uses the 4x4 table, the first found along the search path:\n";
+  text +=
+      "$PAWNTB_TABLE (a table file, or a directory to search), the current directory,\n"
+      "./data, then the installed data directory. In a directory, the tables are the\n"
+      "files RxC-kK.pawntb (4x4-k4.pawntb), most pawns K first. Here the search path is:\n";
+  for (const std::filesystem::path& place : Table::search_path()) {
+    text += "  " + place.string() + "\n";
+  }
+  if (table == DefaultTable::four_by_four) {
+    const auto found = Table::find({4, 4});
+    text += found ? "and the 4x4 table is " + found->string() + ".\n"
+                  : std::string("and no 4x4 table is there.\n");
+  }
+  return text;
 }
 
 std::string validate_table_operand(const po::variables_map& given,

@@ -18,6 +18,13 @@
 
 namespace pawntb::cli {
 
+// Which table a command uses without --table.
+enum class DefaultTable : std::uint8_t {
+  none,           // the command takes no table (no --table option)
+  four_by_four,   // the 4x4 table: Table::default_path()
+  by_board_size,  // for each position, the table of its board size: Table::find()
+};
+
 // One command: adding a command means defining one of these (next to its run
 // function) and listing it in kCommands (commands.cpp).
 struct Command {
@@ -25,9 +32,9 @@ struct Command {
   const char* summary;   // one line in `pawntb --help`
   const char* synopsis;  // "pawntb NAME [OPTIONS] ..."
   const char* details;   // the --help text after the synopsis
-  // Without --table, which table the command uses ("the 4x4 table"); the
-  // --help text then says where it is looked for. Null: no table option.
-  const char* default_table;
+  // Without --table, which table the command uses; --help then says where
+  // it is looked for (table_search_help()).
+  DefaultTable default_table;
   // Adds the command's options (besides --help, --version and --table),
   // bound to fields of `o`. May be null.
   void (*add_options)(boost::program_options::options_description& desc, Options& o);
@@ -53,9 +60,10 @@ const Command* find_command(std::string_view name);
 std::string validate_table_operand(const boost::program_options::variables_map& given,
                                    const std::vector<std::string>& operands, Options& o);
 
-// The --help paragraph on where a command finds its table without --table:
-// `what` is the table it wants ("the 4x4 table").
-std::string table_search_help(const char* what);
+// The --help paragraphs on which table a command uses without --table, where
+// it is looked for and, here and now, where the search path leads. Reads the
+// environment and the file system.
+std::string table_search_help(DefaultTable table);
 
 // The table at `path`, or the default table when `path` is empty.
 Table open_table(const std::string& path);

@@ -168,7 +168,7 @@ extern const Command kGenerate{
     "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
     "unless --output names a file, and refuses to replace an existing file unless\n"
     "--force is given. The output is checked before solving starts.",
-    nullptr,
+    DefaultTable::none,
     generate_options,
     validate_generate,
     run_generate};

@@ -53,7 +53,7 @@ extern const Command kInfo{"info",
                            "show a table's header, counts, sizes and checksums",
                            "pawntb info [--table FILE | FILE]",
                            "Shows the header, geometry, counts, sizes and checksums.",
-                           "the 4x4 table",
+                           DefaultTable::four_by_four,
                            nullptr,
                            validate_table_operand,
                            run_info};

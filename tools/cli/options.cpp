@@ -34,7 +34,8 @@ constexpr char kVersion[] = "pawntb " PAWNTB_VERSION "\n";
 std::string help(const Command& command, const po::options_description& desc) {
   std::ostringstream text;
   text << "usage: " << command.synopsis << "\n\n" << command.details << "\n\n";
-  if (command.default_table) text << table_search_help(command.default_table) << "\n";
+  if (command.default_table != DefaultTable::none)
+    text << table_search_help(command.default_table) << "\n";
   text << desc;
   return text.str();
 }
@@ -66,7 +67,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, s
   o.command = first;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("version,V", "show the version");
-  if (command->default_table) {
+  if (command->default_table != DefaultTable::none) {
     desc.add_options()("table,t", po::value(&o.table)->value_name("FILE"),
                        "table file (default: see above)");
   }

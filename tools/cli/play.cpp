@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <random>
@@ -111,7 +112,7 @@ std::string colour_board(const Position& p, bool flipped, std::optional<Move> la
 std::string end_reason(const Position& p) {
   const Side winner = opponent(p.to_move);
   const Geometry g = p.geometry;
-  const std::uint64_t row = (g.cols == 64 ? ~0ULL : (1ULL << g.cols) - 1);
+  const std::uint64_t row = (1ULL << g.cols) - 1;  // the top row
   const bool reached = winner == Side::white ? (p.white & row) != 0
                                              : (p.black & (row << (g.cols * (g.rows - 1)))) != 0;
   if (reached) {
@@ -453,7 +454,7 @@ void play_options(po::options_description& desc, Options& o) {
         }
         o.seed = n;
       }),
-      "seed for choosing among equally good replies: 0 to 2^64-1 (default: random, printed)");
+      "seed for choosing among equally good replies (default: random, printed)");
 }
 
 std::string validate_play(const po::variables_map&, const std::vector<std::string>& operands,
@@ -492,7 +493,7 @@ extern const Command kPlay{
     "play against perfect play in the terminal",
     "pawntb play [--table FILE] [--as white|black] [--position TEXT] [--seed N]",
     kDetails.c_str(),
-    "the table for the position's board size",
+    DefaultTable::by_board_size,
     play_options,
     validate_play,
     run_play};

@@ -160,7 +160,7 @@ extern const Command kProbe{
     "pawntb probe [--table FILE] [--json] POSITION... | -",
     "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
     "rows, digits for empty squares, then w or b). With - reads one per line from stdin.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     probe_options,
     validate_probe,
     run_probe};

@@ -32,7 +32,7 @@ extern const Command kUva{
     "answer UVa 10838 judge input from stdin",
     "pawntb uva [--table FILE] < input",
     "Reads UVa 10838 input (a case count, then boards) and prints `white (7)` lines.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     nullptr,
     nullptr,
     run_uva};

@@ -13,9 +13,8 @@ int run_verify(const Options& o) {
   std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
                table.info().fully_loaded ? "all block" : "lazy block");
   ProgressLine progress;
-  const VerifyReport report = verify(
-      table, [](double done, void* p) { static_cast<ProgressLine*>(p)->update("verify", done); },
-      &progress);
+  const VerifyReport report =
+      verify(table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); });
   if (!report.ok()) {
     std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", table.info().path.c_str(),
                  with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
@@ -35,7 +34,7 @@ extern const Command kVerify{
     "pawntb verify [--table FILE | FILE]",
     "Checks every checksum, then re-derives every value from its successors.\n"
     "Exits 0 only if everything holds.",
-    "the 4x4 table",
+    DefaultTable::four_by_four,
     nullptr,
     validate_table_operand,
     run_verify};

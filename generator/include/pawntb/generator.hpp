@@ -1,15 +1,20 @@
 // pawntb generator: solves every position of a geometry by backward induction
-// and writes the table file. Used by the `pawntb generate` CLI and the tests.
+// and writes the table file. Used by the `pawntb generate` CLI, the benchmarks
+// and the tests.
+//
+// THREADS. Every `threads` parameter means that many threads, the caller's
+// included; 0 means one per hardware thread. Progress callbacks are called
+// from the calling thread (progress.hpp).
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pawntb/position.hpp"
+#include "pawntb/progress.hpp"
 
 namespace pawntb {
 
@@ -20,17 +25,12 @@ class GenerateError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-struct Progress {
-  const char* stage;     // "index", "solve" (solve()), then "compress" (write_table())
-  double fraction_done;  // 0..1 within the stage
-};
-
 struct GenerateOptions {
   Geometry geometry{4, 4};
-  int max_pawns = 4;  // K, 1..cols
-  int threads = 0;    // 0: one per hardware thread; else 1..256 threads
-  // Called now and then from the calling thread; may be empty.
-  std::function<void(const Progress&)> on_progress;
+  int max_pawns = 4;     // K, 1..cols
+  unsigned threads = 0;  // 0: one per hardware thread
+  // solve() reports stages "index" then "solve"; may be empty.
+  ProgressCallback on_progress;
 };
 
 struct SolvedTable {
@@ -51,9 +51,9 @@ struct SolvedTable {
 // Throws GenerateError for parameters out of range or a board too large to index.
 std::uint64_t memory_needed(Geometry g, int max_pawns);
 
-// Solves the whole domain. Thread-safe: independent calls may run concurrently.
-// Throws GenerateError if the parameters are out of range or memory_needed()
-// exceeds the memory available.
+// Solves the whole domain on options.threads threads. Thread-safe: independent
+// calls may run concurrently. Throws GenerateError if the parameters are out of
+// range, memory_needed() exceeds the memory available or a thread cannot start.
 SolvedTable solve(const GenerateOptions& options);
 
 struct WriteSummary {
@@ -66,17 +66,17 @@ struct WriteSummary {
 // file is removed, `path` is untouched, and GenerateError names the file.
 // `on_temp_file`, if given, is called with the temporary file's path once it
 // exists and with nullptr once it is gone (renamed or removed), so that a
-// signal handler can remove it. `on_progress`, if set, is called now and then
-// from the calling thread with stage "compress". Thread-safe for distinct
-// paths; called by the CLI and the tests.
+// signal handler can remove it. `on_progress` gets stage "compress".
+// Compresses on `threads` threads. Thread-safe for distinct paths; called by
+// the CLI and the tests.
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
-                         int threads = 0, void (*on_temp_file)(const char* path) = nullptr,
-                         const std::function<void(const Progress&)>& on_progress = {});
+                         unsigned threads = 0, void (*on_temp_file)(const char* path) = nullptr,
+                         const ProgressCallback& on_progress = {});
 
-// The table file bytes write_table() would write (for tests and benchmarks).
-// Thread-safe; uses `threads` threads to compress (0: all cores).
-std::vector<std::uint8_t> encode_table(
-    const SolvedTable& table, int threads = 0,
-    const std::function<void(const Progress&)>& on_progress = {});
+// The table file bytes write_table() would write (for tests and benchmarks),
+// compressed on `threads` threads; `on_progress` gets stage "compress".
+// Thread-safe.
+std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads = 0,
+                                       const ProgressCallback& on_progress = {});
 
 }  // namespace pawntb

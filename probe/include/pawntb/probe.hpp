@@ -1,11 +1,14 @@
-// pawntb probe: exact values of pawn-chess positions from a table file.
+// pawntb probe: exact values of pawn-chess positions from a table file. For
+// applications, the `pawntb` CLI and the C API (pawntb.h).
 //
 //   pawntb::Table table = pawntb::Table::open_default();
 //   auto p = std::get<pawntb::Position>(pawntb::parse_position(".ppp/4/.PPP/4 w"));
 //   pawntb::ProbeResult r = table.probe(p);   // r.winner == Side::white, r.plies == 7
 //
 // THREADS. A Table is immutable after open(): any number of threads may call
-// probe() and probe_root() on the same Table at once. Copies share the data.
+// its const members and verify() on the same Table at once. Copies share the
+// data. A `threads` parameter counts the caller's thread; 0 means one per
+// hardware thread.
 // ERRORS. open() throws TableError. Probing never throws for any position and
 // never reads outside the table: it returns a status instead. Nothing here
 // prints, exits or aborts.
@@ -21,8 +24,13 @@
 #include <vector>
 
 #include "pawntb/position.hpp"
+#include "pawntb/progress.hpp"
 
 namespace pawntb {
+
+namespace detail {
+struct TableData;  // the opened table (probe/src/table_impl.hpp)
+}
 
 // A table that cannot be used: missing, unreadable, not a pawntb table,
 // damaged (a checksum fails) or made for other rules or another format
@@ -42,11 +50,13 @@ enum class ProbeStatus : std::uint8_t {
 // A short English phrase for a status (a static string). Thread-safe.
 const char* describe(ProbeStatus s);
 
-struct ProbeResult {
+// One 32-bit word (alignas), returned in a register. Check ok() first: a
+// failed probe has winner white and plies kNoPlies, which no game has.
+struct alignas(4) ProbeResult {
+  static constexpr std::uint8_t kNoPlies = 255;
   ProbeStatus status = ProbeStatus::ok;
   Side winner = Side::white;  // meaningful when status == ok
   std::uint8_t plies = 0;     // 0..2*K*(rows-1), plies to the end with best play; 0 = game over
-  std::uint8_t reserved = 0;  // zero: makes the result one 32-bit word, returned in a register
   bool ok() const { return status == ProbeStatus::ok; }
 };
 static_assert(sizeof(ProbeResult) == 4);
@@ -82,6 +92,13 @@ struct TableInfo {
   bool fully_loaded = false;  // all blocks decoded and checked at open
 };
 
+struct VerifyReport {
+  std::uint64_t checked = 0;     // positions re-checked against their successors
+  std::uint64_t mismatches = 0;  // positions whose value disagrees
+  std::string first_mismatch;    // the first disagreeing position and both values
+  bool ok() const { return mismatches == 0; }
+};
+
 class Table {
  public:
   enum class Load : std::uint8_t {
@@ -92,8 +109,8 @@ class Table {
 
   // Opens a table file. Throws TableError naming the file and the check that
   // failed. Thread-safe. A table loaded at open has its blocks decoded by
-  // `threads` threads: the caller and threads - 1 started for it (0 counts
-  // as 1), which have finished when open() returns.
+  // `threads` threads (0: one per hardware thread), which have finished when
+  // open() returns.
   static Table open(const std::filesystem::path& path, Load load = Load::automatic,
                     unsigned threads = 1);
 
@@ -143,26 +160,20 @@ class Table {
   // the Table lives.
   const TableInfo& info() const noexcept;
 
-  struct Impl;
+  // Re-checks every indexed position against its one-ply successors (code
+  // independent of the generator) and the header's statistics, loading and
+  // checksumming every block; reports stage "verify". For the verify()
+  // function below. Thread-safe.
+  VerifyReport verify(const ProgressCallback& on_progress) const;
 
  private:
-  explicit Table(std::shared_ptr<const Impl> impl);
-  std::shared_ptr<const Impl> impl_;
-  friend struct TableAccess;
+  explicit Table(std::shared_ptr<const detail::TableData> data);
+  std::shared_ptr<const detail::TableData> impl_;
 };
 
-struct VerifyReport {
-  std::uint64_t checked = 0;     // positions re-checked against their successors
-  std::uint64_t mismatches = 0;  // positions whose value disagrees
-  std::string first_mismatch;    // the first disagreeing position and both values
-  bool ok() const { return mismatches == 0; }
-};
-
-// Re-checks every indexed position against its one-ply successors (code
-// independent of the generator) and the header's statistics, loading and
-// checksumming every block. Calls on_progress(fraction) now and then from the
-// calling thread. Thread-safe.
-VerifyReport verify(const Table& table, void (*on_progress)(double, void*) = nullptr,
-                    void* context = nullptr);
+// Table::verify(); for `pawntb verify` and the tests. Thread-safe.
+inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {}) {
+  return table.verify(on_progress);
+}
 
 }  // namespace pawntb
