@@ -316,6 +316,7 @@ TEST(CliPlay, UsageErrors) {
       {"--position", "P3/4/4/4 w"},
       {"extra"},
       {"--position", "pppp/p3/4/PPPP w"},  // five black pawns: more than the table's 4
+      {"--table", kDefaultTable.string(), "--position", "ppp/3/PPP w"},  // a 4x4 table
   };
   for (const auto& args : cases) {
     const RunResult r = play(args, "");

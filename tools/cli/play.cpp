@@ -208,8 +208,8 @@ class Game {
       return;
     }
     const ProbeResult v = probe_root(p).value;
-    say(std::string(side_name(p.to_move)) + " to move: " + side_name(v.winner) + " wins in " +
-        std::to_string(v.plies) + (v.plies == 1 ? " ply\n" : " plies\n"));
+    say(std::string(side_name(p.to_move)) + " to move: " + value_text(v.winner, v.plies) +
+        (v.plies == 1 ? " ply\n" : " plies\n"));
   }
 
   void play(Move m) {
