@@ -270,6 +270,20 @@ TEST(CliPlay, TheEndOfAGameIsSummedUp) {
   EXPECT_TRUE(summary_moves(r.out).empty()) << r;
 }
 
+TEST(CliPlay, NewStartsAgainAndHelpListsTheCommands) {
+  const RunResult r = play({"--seed", "4"}, "a1a2\nnew\nhelp\n");
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const std::vector<std::string> summaries = lines_after(r.out, "moves: ");
+  ASSERT_EQ(summaries.size(), 2u) << r;  // the abandoned game's, then the new one's
+  EXPECT_EQ(summaries[0].rfind("a1a2 ", 0), 0u) << r;
+  EXPECT_EQ(summaries[1], "none") << r;
+  EXPECT_TRUE(contains(r.out, "\nnew game\n4 pppp\n")) << r;
+  for (const char* command : {"hint", "moves", "undo", "new", "flip", "help", "quit"}) {
+    EXPECT_TRUE(contains(r.out, "\n  " + std::string(command) + " ")) << command << "\n" << r;
+  }
+}
+
 TEST(CliPlay, FlipTurnsTheBoardAround) {
   const RunResult r = play({"--position", ".ppp/4/.PPP/4 w"}, "flip\n");
   ASSERT_EQ(r.status, 0) << r;
