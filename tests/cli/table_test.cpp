@@ -2,6 +2,8 @@
 // subprocess, on good, damaged and foreign files.
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -9,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "cli/common.hpp"
+#include "pawntb/probe.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -65,6 +69,187 @@ TEST(CliTable, InfoAndVerifyTakeTheTableOption) {
         run_cli({command, "--table", kDefaultTable.string(), kDefaultTable.string()});
     EXPECT_EQ(twice.status, 2) << twice;
     EXPECT_TRUE(contains(twice.err, "give the table once")) << twice;
+  }
+}
+
+// A copy of the default table with one byte of its last block flipped: the
+// header and block index are intact.
+fs::path damaged_copy(const TempDir& dir) {
+  std::string bytes = read_file(kDefaultTable);
+  bytes.back() = static_cast<char>(bytes.back() ^ 0x10);
+  const fs::path copy = dir / "damaged.pawntb";
+  write_file(copy, bytes);
+  return copy;
+}
+
+// info prints the header of a table with a damaged block, then the error.
+TEST(CliTable, InfoShowsTheHeaderThenTheDamage) {
+  TempDir dir;
+  const fs::path copy = damaged_copy(dir);
+  const RunResult good = run_cli({"info", kDefaultTable.string()});
+  ASSERT_EQ(good.status, 0) << good;
+  EXPECT_TRUE(contains(good.out, "blocks checked:    every block's checksum is right\n")) << good;
+  const RunResult r = run_cli({"info", copy.string()});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.out, "file:              " + copy.string() + "\n")) << r;
+  EXPECT_TRUE(contains(r.out, "geometry:          4x4, up to 4 pawns a side\n")) << r;
+  EXPECT_TRUE(contains(r.out, "file checksum:")) << r;
+  EXPECT_FALSE(contains(r.out, "blocks checked")) << r;
+  EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
+  EXPECT_EQ(r.err.rfind("pawntb info: " + copy.string() + ": block ", 0), 0u) << r;
+  // The header lines are those of the intact table, but for the file's name
+  // and checksum.
+  const std::vector<std::string> damaged_lines = lines_of(r.out), good_lines = lines_of(good.out);
+  ASSERT_EQ(damaged_lines.size() + 1, good_lines.size()) << r;
+  for (std::size_t i = 1; i + 1 < damaged_lines.size(); ++i) {
+    EXPECT_EQ(damaged_lines[i], good_lines[i]);
+  }
+  const RunResult j = run_cli({"info", "--json", copy.string()});
+  EXPECT_EQ(j.status, 1) << j;
+  ASSERT_EQ(json_lines(j.out).size(), 1u) << j;
+  EXPECT_EQ(json_lines(j.out)[0]["entries"], 281328) << j;
+  EXPECT_TRUE(contains(j.err, "block ")) << j;
+}
+
+// info --json: the header and counts as one object, keys in the documented
+// order, the same facts as the text.
+TEST(CliTable, InfoJsonIsOneObjectInAFixedOrder) {
+  const RunResult r = run_cli({"info", "--json", kDefaultTable.string()});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const std::vector<json> objects = json_lines(r.out);
+  ASSERT_EQ(objects.size(), 1u) << r;
+  const nlohmann::ordered_json info = nlohmann::ordered_json::parse(lines_of(r.out).at(0));
+  std::vector<std::string> keys;
+  for (const auto& item : info.items()) keys.push_back(item.key());
+  const std::vector<std::string> expected = {"file",
+                                             "format_version",
+                                             "geometry",
+                                             "max_pawns",
+                                             "entries",
+                                             "placements",
+                                             "white_wins",
+                                             "longest_game_plies",
+                                             "longest_game_example",
+                                             "file_size",
+                                             "blocks",
+                                             "block_entries",
+                                             "header_checksum",
+                                             "index_checksum",
+                                             "rules_fingerprint",
+                                             "file_checksum",
+                                             "file_checksum_listed_in"};
+  EXPECT_EQ(keys, expected);
+  const RunResult help = run_cli({"info", "--help"});
+  std::string documented;
+  for (const std::string& key : expected) {
+    const std::size_t at = help.out.find(key, documented.empty() ? 0 : help.out.find(documented));
+    EXPECT_NE(at, std::string::npos) << key << " is not documented in order\n" << help;
+    documented = key;
+  }
+  // The same facts as the text, which this test does not compute again.
+  const RunResult text = run_cli({"info", kDefaultTable.string()});
+  EXPECT_EQ(info["file"], kDefaultTable.string());
+  EXPECT_EQ(info["geometry"], "4x4");
+  EXPECT_EQ(info["max_pawns"], 4);
+  EXPECT_EQ(info["longest_game_plies"], 13);
+  EXPECT_TRUE(contains(text.out, "entries:           281,328 ")) << text;
+  EXPECT_EQ(info["entries"], 281328);
+  EXPECT_EQ(info["file_size"], fs::file_size(kDefaultTable));
+  EXPECT_TRUE(contains(text.out, info["file_checksum"].get<std::string>())) << text;
+  EXPECT_TRUE(contains(text.out, info["header_checksum"].get<std::string>())) << text;
+  EXPECT_EQ(info["file_checksum"], "6d2decdbae2cacd8");  // data/checksums.txt, by hand
+  EXPECT_EQ(info["file_checksum_listed_in"], (kDataDir / "checksums.txt").string());
+}
+
+// "as in .../checksums.txt" only where a checksums.txt lists the file's name
+// with its checksum: next to the table, or in a directory of the search path.
+TEST(CliTable, ChecksumIsListedOnlyWhenItIs) {
+  TempDir dir, elsewhere;
+  RunOptions options;
+  options.table_env = std::nullopt;
+  options.cwd = elsewhere.path();
+  const fs::path copy = dir / "copy.pawntb";
+  fs::copy_file(kDefaultTable, copy);
+  const RunResult unlisted = run_cli({"info", copy.string()}, options);
+  ASSERT_EQ(unlisted.status, 0) << unlisted;
+  EXPECT_TRUE(contains(unlisted.out,
+                       "6d2decdbae2cacd8 (XXH3-64 of the whole file, not listed in "
+                       "a checksums.txt)\n"))
+      << unlisted;
+  EXPECT_FALSE(contains(unlisted.out, "as in")) << unlisted;
+
+  write_file(dir / "checksums.txt", "# ours\n0123456789abcdef  copy.pawntb\n");  // wrong sum
+  const RunResult wrong = run_cli({"info", copy.string()}, options);
+  EXPECT_TRUE(contains(wrong.out, "not listed")) << wrong;
+
+  write_file(dir / "checksums.txt", "# ours\n6d2decdbae2cacd8  copy.pawntb\n");
+  const RunResult next_to_it = run_cli({"info", copy.string()}, options);
+  EXPECT_TRUE(contains(next_to_it.out, "(XXH3-64 of the whole file, as in " +
+                                           (dir / "checksums.txt").string() + ")\n"))
+      << next_to_it;
+  const RunResult as_json = run_cli({"info", "--json", copy.string()}, options);
+  ASSERT_EQ(json_lines(as_json.out).size(), 1u) << as_json;
+  EXPECT_EQ(json_lines(as_json.out)[0]["file_checksum_listed_in"],
+            (dir / "checksums.txt").string());
+
+  // A checksums.txt in a directory of the search path ($PAWNTB_TABLE here).
+  TempDir listing;
+  write_file(listing / "checksums.txt", "6d2decdbae2cacd8  other.pawntb\n");
+  fs::copy_file(kDefaultTable, elsewhere / "other.pawntb");
+  RunOptions env = options;
+  env.table_env = listing.path().string();
+  const RunResult on_path = run_cli({"info", (elsewhere / "other.pawntb").string()}, env);
+  EXPECT_TRUE(contains(on_path.out, "as in " + (listing / "checksums.txt").string())) << on_path;
+}
+
+// verify: results on stdout, nothing on stderr when all is well.
+TEST(CliTable, VerifyResultsGoToStdout) {
+  const RunResult r = run_cli({"verify", kDefaultTable.string()});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_EQ(lines.size(), 2u) << r;
+  EXPECT_EQ(lines[0], kDefaultTable.string() + ": header, block index and all block checksums ok");
+  EXPECT_EQ(lines[1],
+            kDefaultTable.string() + ": ok, 281,328 positions agree with their successors");
+}
+
+// The helper the commands that answer positions share: --table when given,
+// else the table for the board size, else advice on making one.
+TEST(CliTable, OpenTableForABoardSize) {
+  using pawntb::cli::open_table;
+  EXPECT_EQ(open_table(kDefaultTable.string(), {3, 3}).info().geometry, (pawntb::Geometry{4, 4}))
+      << "--table is used as given";
+  EXPECT_EQ(open_table("", {4, 4}).info().geometry, (pawntb::Geometry{4, 4}));
+  // No 5x7 table anywhere on the search path.
+  try {
+    open_table("", {5, 7});
+    ADD_FAILURE() << "opened a 5x7 table";
+  } catch (const pawntb::TableError& e) {
+    const std::string message = e.what();
+    EXPECT_TRUE(contains(message, "no table for 5x7")) << message;
+    EXPECT_TRUE(contains(message, "make one with `pawntb generate --rows 5 --cols 7`")) << message;
+  }
+  // A table that exists but cannot be read is reported as such, no advice.
+  TempDir dir;
+  write_file(dir / "5x7-k7.pawntb", "not a table");
+  const char* env = std::getenv("PAWNTB_TABLE");
+  const std::optional<std::string> saved = env ? std::optional<std::string>(env) : std::nullopt;
+  ::setenv("PAWNTB_TABLE", dir.path().c_str(), 1);
+  for (const std::string& given : {std::string(), (dir / "5x7-k7.pawntb").string()}) {
+    try {
+      open_table(given, {5, 7});
+      ADD_FAILURE() << "opened junk";
+    } catch (const pawntb::TableError& e) {
+      EXPECT_TRUE(contains(e.what(), (dir / "5x7-k7.pawntb").string())) << e.what();
+      EXPECT_FALSE(contains(e.what(), "make one")) << e.what();
+    }
+  }
+  if (saved) {
+    ::setenv("PAWNTB_TABLE", saved->c_str(), 1);
+  } else {
+    ::unsetenv("PAWNTB_TABLE");
   }
 }
 

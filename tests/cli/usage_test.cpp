@@ -88,8 +88,11 @@ TEST(CliUsage, HelpSaysWhichTableIsUsed) {
   // info and verify both use the 4x4 table: the same text from one place.
   const RunResult info = run_cli({"info", "--help"}, options);
   const RunResult verify = run_cli({"verify", "--help"}, options);
-  EXPECT_EQ(info.out.substr(info.out.find("Without --table")),
-            verify.out.substr(verify.out.find("Without --table")));
+  auto table_text = [](const std::string& help) {
+    const std::size_t from = help.find("Without --table");
+    return help.substr(from, help.find("\noptions:") - from);
+  };
+  EXPECT_EQ(table_text(info.out), table_text(verify.out));
   const RunResult generate = run_cli({"generate", "--help"}, options);
   EXPECT_FALSE(contains(generate.out, "--table")) << generate;
 }

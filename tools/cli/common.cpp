@@ -6,8 +6,15 @@ namespace pawntb::cli {
 
 namespace po = boost::program_options;
 
-Table open_table(const std::string& path) {
-  return path.empty() ? Table::open_default() : Table::open(path);
+Table open_table(const std::string& given, Geometry g, Table::Load load, unsigned threads) {
+  if (!given.empty()) return Table::open(given, load, threads);
+  if (const auto found = Table::find(g)) return Table::open(*found, load, threads);
+  try {
+    return Table::open_for(g, load, threads);  // throws "no table for RxC (looked in: ...)"
+  } catch (const TableError& e) {
+    throw TableError(std::string(e.what()) + "; make one with `pawntb generate --rows " +
+                     std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`");
+  }
 }
 
 std::string with_commas(std::uint64_t n) {

@@ -7,6 +7,7 @@
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <iostream>
 #include <span>
 #include <sstream>
@@ -65,8 +66,14 @@ std::string validate_table_operand(const boost::program_options::variables_map& 
 // environment and the file system.
 std::string table_search_help(DefaultTable table);
 
-// The table at `path`, or the default table when `path` is empty.
-Table open_table(const std::string& path);
+// The table for boards of geometry `g`: the file `given` (--table) when not
+// empty, else the first Table::find(g) finds (the 4x4 one: the default
+// table). Throws TableError; when no table for `g` exists, the message ends
+// with "make one with `pawntb generate --rows R --cols C`". For the commands
+// that answer positions (probe, uva, play, serve) and those that read a
+// table (info, verify); call from the command's thread.
+Table open_table(const std::string& given, Geometry g = {4, 4},
+                 Table::Load load = Table::Load::automatic, unsigned threads = 1);
 
 // 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t n);

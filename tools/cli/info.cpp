@@ -1,6 +1,9 @@
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <vector>
 
 #include "commands.hpp"
@@ -14,16 +17,56 @@ namespace po = boost::program_options;
 
 namespace {
 
-std::uint64_t file_checksum(const std::filesystem::path& path) {
+namespace fs = std::filesystem;
+
+std::uint64_t file_checksum(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
   if (!in && !in.eof()) throw TableError(path.string() + ": read error");
   return detail::checksum64(bytes);
 }
 
-int run_info(const Options& o) {
-  const Table table = open_table(o.table);
-  const TableInfo& i = table.info();
+// The checksums.txt that lists `table` with `checksum` ("<16 hex digits>
+// <file name>" lines, as data/checksums.txt): the one next to the table, else
+// one in a directory of the search path. Empty if none does.
+fs::path listing_checksums(const fs::path& table, std::uint64_t checksum) {
+  std::vector<fs::path> lists{table.parent_path() / "checksums.txt"};
+  for (const fs::path& place : Table::search_path()) lists.push_back(place / "checksums.txt");
+  const std::string wanted = hex(checksum) + "  " + table.filename().string();
+  for (const fs::path& list : lists) {
+    std::ifstream in(list);
+    for (std::string line; std::getline(in, line);) {
+      if (line == wanted) return list;
+    }
+  }
+  return {};
+}
+
+// What info prints, in this order; the --json keys are the same facts.
+nlohmann::ordered_json describe(const TableInfo& i, std::uint64_t checksum,
+                                const fs::path& listed_in) {
+  nlohmann::ordered_json j;
+  j["file"] = i.path.string();
+  j["format_version"] = i.format_version;
+  j["geometry"] = to_string(i.geometry);
+  j["max_pawns"] = i.max_pawns;
+  j["entries"] = i.entries;
+  j["placements"] = i.placements;
+  j["white_wins"] = i.white_wins;
+  j["longest_game_plies"] = i.max_plies;
+  j["longest_game_example"] = i.longest_example;
+  j["file_size"] = i.file_size;
+  j["blocks"] = i.blocks;
+  j["block_entries"] = i.block_entries;
+  j["header_checksum"] = hex(i.header_checksum);
+  j["index_checksum"] = hex(i.index_checksum);
+  j["rules_fingerprint"] = hex(i.rules_fingerprint);
+  j["file_checksum"] = hex(checksum);
+  j["file_checksum_listed_in"] = listed_in.empty() ? nullptr : nlohmann::ordered_json(listed_in);
+  return j;
+}
+
+void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& listed_in) {
   std::printf("file:              %s\n", i.path.c_str());
   std::printf("format version:    %d\n", i.format_version);
   std::printf("geometry:          %s, up to %s a side\n", to_string(i.geometry).c_str(),
@@ -33,28 +76,64 @@ int run_info(const Options& o) {
   std::printf("placements:        %s (0..%d pawns a side), either side to move\n",
               with_commas(i.placements).c_str(), i.max_pawns);
   std::printf("white wins:        %s of the entries\n", with_commas(i.white_wins).c_str());
-  std::printf("longest game:      %d plies, e.g. %s\n", i.max_plies, i.longest_example.c_str());
-  std::printf("file size:         %s bytes (%s raw entries)\n", with_commas(i.file_size).c_str(),
-              with_commas(i.entries).c_str());
-  std::printf("blocks:            %u of %s entries, zstd\n", i.blocks,
+  std::printf("longest game:      %s, e.g. %s\n", count_of(i.max_plies, "ply", "plies").c_str(),
+              i.longest_example.c_str());
+  std::printf("file size:         %s (%s raw entries)\n",
+              count_of(i.file_size, "byte", "bytes").c_str(), with_commas(i.entries).c_str());
+  std::printf("blocks:            %s of %s entries, zstd\n", with_commas(i.blocks).c_str(),
               with_commas(i.block_entries).c_str());
   std::printf("header checksum:   %s (XXH3-64)\n", hex(i.header_checksum).c_str());
   std::printf("index checksum:    %s (XXH3-64)\n", hex(i.index_checksum).c_str());
   std::printf("rules fingerprint: %s\n", hex(i.rules_fingerprint).c_str());
-  std::printf("file checksum:     %s (XXH3-64 of the whole file, as in data/checksums.txt)\n",
-              hex(file_checksum(i.path)).c_str());
-  std::printf("checked at open:   %s\n", i.fully_loaded ? "every block" : "header and block index");
+  const std::string listed =
+      listed_in.empty() ? "not listed in a checksums.txt" : "as in " + listed_in.string();
+  std::printf("file checksum:     %s (XXH3-64 of the whole file, %s)\n", hex(checksum).c_str(),
+              listed.c_str());
+}
+
+// The header first (from a table opened on demand), then every block is
+// checked: a damaged block is reported after the header, on stderr.
+int run_info(const Options& o) {
+  const TableInfo info = open_table(o.table, {4, 4}, Table::Load::on_demand).info();
+  const std::uint64_t checksum = file_checksum(info.path);
+  const fs::path listed_in = listing_checksums(info.path, checksum);
+  if (o.json) {
+    std::printf("%s\n", describe(info, checksum, listed_in)
+                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                            .c_str());
+  } else {
+    print_text(info, checksum, listed_in);
+  }
+  check_stdout();  // the header is out before a damaged block is reported
+  Table::open(info.path, Table::Load::all, 0);  // checks every block; throws TableError
+  if (!o.json) std::printf("blocks checked:    every block's checksum is right\n");
   return kOk;
 }
+
+void info_options(po::options_description& desc, Options& o) {
+  desc.add_options()("json", po::bool_switch(&o.json), "the header and counts as one JSON object");
+}
+
+constexpr char kInfoDetails[] =
+    "Shows the header, geometry, counts, sizes and checksums, then checks every\n"
+    "block's checksum. A damaged block is reported after the header (exit 1).\n"
+    "The file checksum is said to be listed when a checksums.txt next to the table\n"
+    "or in a directory of the search path has it for the table's file name.\n"
+    "\n"
+    "With --json, one object on one line, keys in this order: file, format_version,\n"
+    "geometry (\"4x4\"), max_pawns, entries, placements, white_wins,\n"
+    "longest_game_plies, longest_game_example, file_size, blocks, block_entries,\n"
+    "header_checksum, index_checksum, rules_fingerprint, file_checksum (16 hex\n"
+    "digits each), file_checksum_listed_in (the checksums.txt, or null).";
 
 }  // namespace
 
 extern const Command kInfo{"info",
                            "show a table's header, counts, sizes and checksums",
                            "pawntb info [--table FILE | FILE]",
-                           "Shows the header, geometry, counts, sizes and checksums.",
+                           kInfoDetails,
                            DefaultTable::four_by_four,
-                           nullptr,
+                           info_options,
                            validate_table_operand,
                            run_info};
 

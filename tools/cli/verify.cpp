@@ -10,8 +10,8 @@ namespace {
 
 int run_verify(const Options& o) {
   const Table table = open_table(o.table);
-  std::fprintf(stderr, "%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
-               table.info().fully_loaded ? "all block" : "lazy block");
+  std::printf("%s: header, block index and %s checksums ok\n", table.info().path.c_str(),
+              table.info().fully_loaded ? "all block" : "lazy block");
   ProgressLine progress;
   const VerifyReport report =
       verify(table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); });
