@@ -352,7 +352,8 @@ TEST(CliPlay, NoTableForTheBoardIsARuntimeFailure) {
   options.table_env = empty.path().string();
   const RunResult r = run_cli({"play", "--position", "ppp/3/PPP w"}, options);
   EXPECT_EQ(r.status, 1) << r;
-  EXPECT_TRUE(contains(r.err, "3x3")) << r;
+  EXPECT_TRUE(contains(r.err, "no table for 3x3")) << r;
+  EXPECT_TRUE(contains(r.err, "make one with `pawntb generate --rows 3 --cols 3`")) << r;
 }
 
 // In a terminal: colours and a prompt.

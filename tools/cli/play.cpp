@@ -419,9 +419,7 @@ std::string start_problem(const Table& table, const Position& p) {
 
 int run_play(const Options& o) {
   const Position start = std::get<Position>(parse_position(o.start));
-  // TODO: use the shared open-by-geometry helper of common.hpp once branch cli
-  // has it (it adds the `pawntb generate` advice when no table is found).
-  const Table table = o.table.empty() ? Table::open_for(start.geometry) : open_table(o.table);
+  const Table table = open_table(o.table, start.geometry);
   if (const std::string problem = start_problem(table, start); !problem.empty()) {
     std::cerr << "pawntb play: --position: " << problem << "\n";
     return kUsageError;
