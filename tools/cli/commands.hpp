@@ -1,7 +1,9 @@
 // The pawntb command line: option parsing and running a command.
 #pragma once
 
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +29,10 @@ struct Options {
   std::vector<std::string> positions;
   std::string moves;   // played from each position first
   bool start = false;  // the table's start position
+  // play
+  std::string first_position;         // --position; set by validation: the 4x4 start if absent
+  std::string play_as;                // "white", "black", or empty: the side to move
+  std::optional<std::uint64_t> seed;  // absent: a random seed
 };
 
 enum class ParseOutcome { ok, fail, exit };
