@@ -83,9 +83,8 @@ mkdir -p "$outer"
 cat >"$outer/CMakeLists.txt" <<CMAKE
 cmake_minimum_required(VERSION 3.22)
 project(outer CXX)
-# The public headers become C++17 with branch lib's changes; until then a
-# consumer needs C++20.
-set(CMAKE_CXX_STANDARD 20)
+# A consumer on C++17: the public headers must compile as C++17.
+set(CMAKE_CXX_STANDARD 17)
 add_subdirectory("$src" pawntb)
 foreach(pkg GTest benchmark Boost nlohmann_json)
   if(\${pkg}_FOUND OR DEFINED CACHE{\${pkg}_DIR})

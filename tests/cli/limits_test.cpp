@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -248,7 +247,8 @@ TEST(InputLimits, FiveMillionByteBoardRowToUva) {
 }
 
 // 20,000,000 lines (empty ones, which probe skips, to keep the input at 20 MB):
-// bounded memory, a few seconds at most, and line numbers still right. One
+// bounded memory and line numbers still right (its speed is a benchmark's
+// business, not a unit test's). One
 // input buffer serves both runs.
 TEST(InputLimits, TwentyMillionLinesToProbe) {
   constexpr std::size_t kLines = 20'000'000;
@@ -258,10 +258,7 @@ TEST(InputLimits, TwentyMillionLinesToProbe) {
   options.input->assign(kLines, '\n');
   *options.input += std::string(kStart) + "\n";
   {
-    const auto start = std::chrono::steady_clock::now();
     const RunResult r = run_cli({"probe", "--json", "-"}, options);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_FALSE(r.signaled) << r;
     EXPECT_EQ(r.status, 0) << r;
     EXPECT_EQ(r.err, "") << r;
@@ -269,15 +266,11 @@ TEST(InputLimits, TwentyMillionLinesToProbe) {
     ASSERT_EQ(answers.size(), 1u) << r;
     EXPECT_EQ(answers[0]["plies"], 7);
     EXPECT_LT(r.peak_rss_kib, kRssLimitKib) << "peak RSS " << r.peak_rss_kib << " KiB";
-    EXPECT_LT(seconds, 10.0);
   }
   {
     options.input->resize(kLines);
     *options.input += "xyz w";  // line 20,000,001, without a newline
-    const auto start = std::chrono::steady_clock::now();
     const RunResult r = run_cli({"probe", "-"}, options);
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     EXPECT_FALSE(r.signaled) << r;
     EXPECT_EQ(r.status, 2) << r;
     EXPECT_EQ(r.out, "") << r;
@@ -286,7 +279,6 @@ TEST(InputLimits, TwentyMillionLinesToProbe) {
         std::vector<std::string>{"stdin:20000001: bad character 'x' in board: use P, p, . or 1-8"})
         << r;
     EXPECT_LT(r.peak_rss_kib, kRssLimitKib) << "peak RSS " << r.peak_rss_kib << " KiB";
-    EXPECT_LT(seconds, 10.0);
   }
 }
 

@@ -11,7 +11,7 @@ cmake_minimum_required(VERSION 3.22)
 # The C++ standard the C++ consumer is compiled as. The public headers are
 # meant to be C++17: 17 once they are (branch lib), 20 until then.
 if(NOT CONSUMER_CXX_STANDARD)
-  set(CONSUMER_CXX_STANDARD 20)
+  set(CONSUMER_CXX_STANDARD 17)
 endif()
 
 foreach(var PAWNTB_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR)

@@ -27,7 +27,6 @@ namespace {
 
 namespace po = boost::program_options;
 
-constexpr char kStartPosition[] = "pppp/4/4/PPPP w";
 
 constexpr char kCommandHelp[] =
     "  c2c3   play a move: from-square, to-square (b2c3 captures on c3)\n"
@@ -461,12 +460,11 @@ std::string validate_play(const po::variables_map&, const std::vector<std::strin
   if (!o.play_as.empty() && o.play_as != "white" && o.play_as != "black") {
     return "--as: expected white or black, not '" + printable(o.play_as) + "'";
   }
-  if (o.first_position.empty()) o.first_position = kStartPosition;
+  if (o.first_position.empty()) o.first_position = format_position(start_position({4, 4}, 4));
   const auto parsed = parse_position(o.first_position);
   if (const auto* e = std::get_if<ParseError>(&parsed)) return "--position: " + e->message;
   if (classify(std::get<Position>(parsed)) == Status::invalid) {
-    return "--position: not a legal position (overlapping pawns, or the side to move on its goal "
-           "row)";
+    return "--position: " + invalid_reason(std::get<Position>(parsed));
   }
   return {};
 }
