@@ -12,7 +12,7 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva, &kProbe};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva, &kProbe, &kStats};
 
 }  // namespace
 

@@ -25,6 +25,8 @@ struct Options {
   bool json = false;
   // probe
   std::vector<std::string> positions;
+  // stats
+  std::string svg_dir;  // empty: no plots
 };
 
 enum class ParseOutcome { ok, fail, exit };

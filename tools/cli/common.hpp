@@ -40,7 +40,7 @@ struct Command {
 };
 
 // The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe;
+extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kStats;
 
 // Every command, in the order `pawntb --help` lists them.
 std::span<const Command* const> all_commands();
