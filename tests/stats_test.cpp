@@ -297,6 +297,23 @@ TEST(StatsSvg, DistanceHistogram) {
   EXPECT_NE(svg.find(last), std::string::npos);
 }
 
+TEST(StatsSvg, NarrowBarsGetShortLabels) {
+  stats::TableStats s;
+  s.geometry = {6, 6};
+  s.max_pawns = 6;
+  s.distances.resize(40);
+  s.distances[1].wins = 1234567;
+  s.distances[2].losses = 999;
+  s.distances[3].wins = 123456789012;
+  const std::string svg = stats::distance_histogram_svg(s);
+  EXPECT_EQ(xml_problem(svg), "");
+  EXPECT_EQ(occurrences(svg, "<rect class=\"win\""), 2u);
+  EXPECT_EQ(occurrences(svg, "<rect class=\"loss\""), 1u);
+  for (const char* label : {">1.2M<", ">999<", ">123G<", ">38<"}) {
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  }
+}
+
 TEST(StatsSvg, MaterialHeatMap) {
   const stats::TableStats s = stats::compute_stats(Table::open(pawntb_test::kDefaultTable));
   const std::string svg = stats::material_heatmap_svg(s);

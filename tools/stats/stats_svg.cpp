@@ -19,6 +19,17 @@ std::string grouped(std::uint64_t n) {
   return s;
 }
 
+// 1234 -> "1.2k", 47624884 -> "47.6M": a count in at most 5 characters.
+std::string compact(std::uint64_t n) {
+  if (n < 1000) return std::to_string(n);
+  const char* units = "kMGTPE";
+  double v = static_cast<double>(n) / 1000;
+  for (; v >= 999.95; v /= 1000) ++units;
+  char text[16];
+  std::snprintf(text, sizeof text, v < 99.95 ? "%.1f%c" : "%.0f%c", v, *units);
+  return text;
+}
+
 std::string fixed(double v, int decimals) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", decimals, v);
@@ -80,7 +91,7 @@ std::string share_colour(double share) {
 
 std::string distance_histogram_svg(const TableStats& s) {
   constexpr int kWidth = 960, kHeight = 520;
-  constexpr double kLeft = 100, kRight = 30, kTop = 90, kBottom = 80;
+  constexpr double kLeft = 130, kRight = 30, kTop = 90, kBottom = 80;
   const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
   std::uint64_t highest = 1;
   for (const DistanceCount& d : s.distances) highest = std::max(highest, d.wins + d.losses);
@@ -123,9 +134,13 @@ std::string distance_histogram_svg(const TableStats& s) {
       svg << rect("win", x, y_of(c.losses + c.wins), bar, y_of(c.losses) - y_of(c.losses + c.wins),
                   kWinColour, plies + ": side to move wins in " + grouped(c.wins) + " positions");
     }
-    // The count above the bar, where there is room for it.
-    if (slot >= 44 && c.wins + c.losses) {
-      svg << text(x + bar / 2, y_of(c.wins + c.losses) - 5, grouped(c.wins + c.losses),
+    // The count above the bar, shortened where the bar is narrow.
+    if (c.wins + c.losses) {
+      const std::string full = grouped(c.wins + c.losses);
+      const double char_width = 7;  // at font size 11
+      const std::string label =
+          static_cast<double>(full.size()) * char_width <= slot ? full : compact(c.wins + c.losses);
+      svg << text(x + bar / 2, y_of(c.wins + c.losses) - 5, label,
                   "text-anchor=\"middle\" font-size=\"11\" fill=\"#333\"");
     }
     if (d % label_every == 0) {
