@@ -134,7 +134,7 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
 
 extern const Command kStats{
     "stats",
-    "count a table's positions by distance and material, find the zugzwangs",
+    "a table's positions by distance and material, and its zugzwangs",
     "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--threads N]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
