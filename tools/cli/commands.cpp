@@ -12,7 +12,8 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva, &kProbe, &kPlay};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva,
+                                        &kProbe,    &kPlay, &kStats};
 
 }  // namespace
 

@@ -33,6 +33,8 @@ struct Options {
   std::string first_position;         // --position; set by validation: the 4x4 start if absent
   std::string play_as;                // "white", "black", or empty: the side to move
   std::optional<std::uint64_t> seed;  // absent: a random seed
+  // stats
+  std::string svg_dir;  // empty: no plots
 };
 
 enum class ParseOutcome { ok, fail, exit };

@@ -66,4 +66,18 @@ std::string validate_table_operand(const po::variables_map& given,
   return {};
 }
 
+namespace {
+constexpr unsigned kMaxThreads = 256;
+}
+
+void add_threads_option(po::options_description& desc, Options& o) {
+  desc.add_options()("threads,j", po::value(&o.threads)->default_value(0)->value_name("N"),
+                     ("threads, 0.." + std::to_string(kMaxThreads) + " (0: all cores)").c_str());
+}
+
+std::string check_threads(const Options& o) {
+  if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
+  return {};
+}
+
 }  // namespace pawntb::cli

@@ -48,7 +48,7 @@ struct Command {
 };
 
 // The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay;
+extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats;
 
 // Every command, in the order `pawntb --help` lists them.
 std::span<const Command* const> all_commands();
@@ -60,6 +60,12 @@ const Command* find_command(std::string_view name);
 // file (the same as --table FILE).
 std::string validate_table_operand(const boost::program_options::variables_map& given,
                                    const std::vector<std::string>& operands, Options& o);
+
+// The --threads (-j) option of the commands that use several threads, bound
+// to o.threads (0: one per hardware thread, as in the library), and its check
+// (a usage error message, or empty).
+void add_threads_option(boost::program_options::options_description& desc, Options& o);
+std::string check_threads(const Options& o);
 
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the

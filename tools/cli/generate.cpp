@@ -122,8 +122,6 @@ int run_generate(const Options& o) {
   return kOk;
 }
 
-constexpr unsigned kMaxThreads = 256;
-
 void generate_options(po::options_description& desc, Options& o) {
   desc.add_options()("rows", po::value(&o.rows)->default_value(4)->value_name("R"),
                      "board rows, 3..8")("cols",
@@ -132,9 +130,8 @@ void generate_options(po::options_description& desc, Options& o) {
       "pawns", po::value(&o.pawns)->value_name("K"), "most pawns a side, 1..cols (default: cols)")(
       "output,o", po::value(&o.output)->value_name("FILE"),
       "table file to write (default: ./RxC-kK.pawntb)")("force,f", po::bool_switch(&o.force),
-                                                        "overwrite the output file if it exists")(
-      "threads,j", po::value(&o.threads)->default_value(0)->value_name("N"),
-      "threads, 0..256 (0: all cores)");
+                                                        "overwrite the output file if it exists");
+  add_threads_option(desc, o);
 }
 
 std::string validate_generate(const po::variables_map& given,
@@ -148,7 +145,7 @@ std::string validate_generate(const po::variables_map& given,
   if (o.pawns < 1 || o.pawns > o.cols) {
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
-  if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
+  if (std::string problem = check_threads(o); !problem.empty()) return problem;
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                std::to_string(o.pawns) + ".pawntb";

@@ -1,0 +1,118 @@
+// Tests of `pawntb stats`, run as a subprocess. The figures themselves are
+// checked against the oracle in tests/stats_test.cpp; here the command must
+// print the library's figures, write the plots and refuse bad input.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "pawntb/probe.hpp"
+#include "stats/stats_svg.hpp"
+#include "stats/table_stats.hpp"
+#include "support/cli_support.hpp"
+
+namespace {
+
+using namespace pawntb_test;
+
+const pawntb::stats::TableStats& default_stats() {
+  static const pawntb::stats::TableStats s =
+      pawntb::stats::compute_stats(pawntb::Table::open(kDefaultTable));
+  return s;
+}
+
+TEST(CliStats, JsonIsTheLibrarysDocument) {
+  for (const char* threads : {"1", "2"}) {
+    const RunResult r = run_cli({"stats", "--json", "--threads", threads});
+    ASSERT_EQ(r.status, 0) << r;
+    EXPECT_EQ(r.err, "");
+    const nlohmann::ordered_json printed = nlohmann::ordered_json::parse(r.out);
+    EXPECT_EQ(printed, pawntb::stats::to_json(default_stats())) << threads << " threads";
+  }
+}
+
+TEST(CliStats, TextShowsEveryFigure) {
+  const RunResult r = run_cli({"stats", "--table", kDefaultTable.string()});
+  ASSERT_EQ(r.status, 0) << r;
+  const auto& s = default_stats();
+  EXPECT_TRUE(contains(r.out, kDefaultTable.string() + " (4x4, up to 4 pawns a side)")) << r;
+  EXPECT_TRUE(contains(r.out, "zugzwangs:")) << r;
+  // One line per distance ("plies wins losses") and per material, and the examples.
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : lines_of(r.out)) {
+    std::istringstream in(line);
+    rows.emplace_back(std::istream_iterator<std::string>(in), std::istream_iterator<std::string>());
+  }
+  for (std::size_t d = 0; d < s.distances.size(); ++d) {
+    bool found = false;
+    for (const auto& row : rows) found |= row.size() == 3 && row[0] == std::to_string(d);
+    EXPECT_TRUE(found) << d << " plies\n" << r;
+  }
+  for (const auto& m : s.materials) {
+    const std::string name =
+        std::to_string(m.white_pawns) + "P " + std::to_string(m.black_pawns) + "p";
+    bool found = false;
+    for (const auto& row : rows) found |= row.size() >= 2 && row[0] + " " + row[1] == name;
+    EXPECT_TRUE(found) << name << "\n" << r;
+    if (m.longest_win >= 0) {
+      EXPECT_TRUE(contains(r.out, m.longest_win_example)) << name;
+    }
+    for (const std::string& example : m.zugzwang_examples) EXPECT_TRUE(contains(r.out, example));
+  }
+}
+
+TEST(CliStats, SvgWritesBothPlots) {
+  TempDir dir;
+  const fs::path plots = dir / "plots";  // made by the command
+  const RunResult r = run_cli({"stats", "--svg", plots.string()});
+  ASSERT_EQ(r.status, 0) << r;
+  EXPECT_EQ(read_file(plots / "distances.svg"),
+            pawntb::stats::distance_histogram_svg(default_stats()));
+  EXPECT_EQ(read_file(plots / "material.svg"),
+            pawntb::stats::material_heatmap_svg(default_stats()));
+  EXPECT_EQ(std::distance(fs::directory_iterator(plots), fs::directory_iterator()), 2);
+}
+
+TEST(CliStats, SvgIntoAFileFails) {
+  TempDir dir;
+  write_file(dir / "file", "x");
+  const RunResult r = run_cli({"stats", "--svg", (dir / "file").string()});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, (dir / "file").string())) << r;
+}
+
+TEST(CliStats, UsageErrors) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"stats", "--svg", ""},
+           {"stats", "--threads", "257"},
+           {"stats", "a.pawntb", "b.pawntb"},
+           {"stats", "--table", kDefaultTable.string(), kDefaultTable.string()},
+           {"stats", "--frob"}}) {
+    const RunResult r = run_cli(args);
+    EXPECT_EQ(r.status, 2) << args.back() << "\n" << r;
+    EXPECT_TRUE(contains(r.err, "stats")) << r;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
+TEST(CliStats, MissingTable) {
+  const RunResult r = run_cli({"stats", "/nonexistent/t.pawntb"});
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, "/nonexistent/t.pawntb")) << r;
+  EXPECT_EQ(r.out, "");
+}
+
+TEST(CliStats, HelpDefinesTheCountedPositions) {
+  const RunResult r = run_cli({"stats", "--help"});
+  ASSERT_EQ(r.status, 0) << r;
+  for (const char* text : {"--json", "--svg DIR", "--threads", "zugzwang", "Positions counted",
+                           "either side to move", "goal row"}) {
+    EXPECT_TRUE(contains(r.out, text)) << text << "\n" << r;
+  }
+}
+
+}  // namespace

@@ -1,0 +1,155 @@
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "pawntb/detail/threads.hpp"
+#include "pawntb/probe.hpp"
+#include "stats/stats_svg.hpp"
+#include "stats/table_stats.hpp"
+
+namespace pawntb::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string percent(std::uint64_t part, std::uint64_t whole) {
+  char text[16];
+  std::snprintf(text, sizeof text, "%.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0);
+  return text;
+}
+
+void print_text(const Table& table, const stats::TableStats& s) {
+  std::printf("table:             %s (%s, up to %s a side)\n", table.info().path.c_str(),
+              to_string(s.geometry).c_str(), count_of(s.max_pawns, "pawn", "pawns").c_str());
+  std::printf("positions:         %s, either side to move\n", with_commas(s.positions).c_str());
+  std::printf("side to move wins: %s (%s)\n", with_commas(s.side_to_move_wins).c_str(),
+              percent(s.side_to_move_wins, s.positions).c_str());
+  std::printf("zugzwangs:         %s (the side to move loses, but would win if it could pass)\n",
+              with_commas(s.zugzwangs).c_str());
+  std::printf("\n%5s  %13s  %13s\n", "plies", "wins", "losses");
+  for (std::size_t d = 0; d < s.distances.size(); ++d) {
+    std::printf("%5zu  %13s  %13s\n", d, with_commas(s.distances[d].wins).c_str(),
+                with_commas(s.distances[d].losses).c_str());
+  }
+  std::printf("\n%-8s  %13s  %6s  %-30s  %s\n", "material", "positions", "won", "longest win",
+              "zugzwangs");
+  for (const stats::MaterialStats& m : s.materials) {
+    const std::string material =
+        std::to_string(m.white_pawns) + "P " + std::to_string(m.black_pawns) + "p";
+    const std::string longest =
+        m.longest_win < 0 ? "-" : std::to_string(m.longest_win) + " " + m.longest_win_example;
+    std::printf("%-8s  %13s  %6s  %-30s  %s\n", material.c_str(), with_commas(m.positions).c_str(),
+                percent(m.side_to_move_wins, m.positions).c_str(), longest.c_str(),
+                with_commas(m.zugzwangs).c_str());
+  }
+  bool any = false;
+  for (const stats::MaterialStats& m : s.materials) {
+    if (m.zugzwang_examples.empty()) continue;
+    if (!any) std::printf("\nzugzwang examples:\n");
+    any = true;
+    std::printf("  %dP %dp:", m.white_pawns, m.black_pawns);
+    for (const std::string& p : m.zugzwang_examples) std::printf("  %s", p.c_str());
+    std::printf("\n");
+  }
+}
+
+// Writes `text` to dir/name through a temporary file renamed into place.
+// Throws std::runtime_error naming the file.
+void write_atomically(const fs::path& dir, const char* name, const std::string& text) {
+  const fs::path path = dir / name;
+  const fs::path temp = dir / ("." + std::string(name) + ".tmp");
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.close();
+    if (!out) {
+      std::error_code ignored;
+      fs::remove(temp, ignored);
+      throw std::runtime_error("cannot write " + temp.string());
+    }
+  }
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) {
+    fs::remove(temp, ec);
+    throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
+  }
+}
+
+void write_plots(const fs::path& dir, const stats::TableStats& s) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    throw std::runtime_error("cannot make the directory " + dir.string() +
+                             (ec ? ": " + ec.message() : ""));
+  }
+  write_atomically(dir, "distances.svg", stats::distance_histogram_svg(s));
+  write_atomically(dir, "material.svg", stats::material_heatmap_svg(s));
+}
+
+int run_stats(const Options& o) {
+  const unsigned threads = detail::thread_count(o.threads);
+  // Every block is read anyway: decode them all at open, on every thread.
+  const Table table = open_table(o.table, {4, 4}, Table::Load::all, threads);
+  ProgressLine progress;
+  stats::StatsOptions options;
+  options.threads = threads;
+  options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
+  const stats::TableStats s = stats::compute_stats(table, options);
+  if (!o.svg_dir.empty()) write_plots(o.svg_dir, s);
+  if (o.json) {
+    std::printf("%s\n", stats::to_json(s).dump(2).c_str());
+  } else {
+    print_text(table, s);
+  }
+  return kOk;
+}
+
+void stats_options(po::options_description& desc, Options& o) {
+  desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
+      "svg", po::value(&o.svg_dir)->value_name("DIR"),
+      "also write DIR/distances.svg and DIR/material.svg");
+  add_threads_option(desc, o);
+}
+
+std::string validate_stats(const po::variables_map& given, const std::vector<std::string>& operands,
+                           Options& o) {
+  if (given.count("svg") && o.svg_dir.empty()) return "--svg needs a directory";
+  if (std::string problem = check_threads(o); !problem.empty()) return problem;
+  return validate_table_operand(given, operands, o);
+}
+
+}  // namespace
+
+extern const Command kStats{
+    "stats",
+    "a table's positions by distance and material, and its zugzwangs",
+    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--threads N]",
+    "Walks every entry of the table and shows, for the side to move:\n"
+    "  - the positions at each distance to the end, in plies, split into wins and\n"
+    "    losses (wins take an odd number of plies, losses an even one);\n"
+    "  - per material (white pawns P, black pawns p): the positions, the share won,\n"
+    "    and the longest win with an example;\n"
+    "  - zugzwangs: positions the side to move loses, but would win if it could\n"
+    "    pass (the same pawns with the other side to move lose for that side).\n"
+    "    They come in pairs: the same pawns with either side to move.\n"
+    "Positions counted: every placement of at most K pawns a side with no white pawn\n"
+    "on the top row and no black pawn on the bottom row, with either side to move,\n"
+    "where the side to move has a pawn: the table's entries and their colour flips.\n"
+    "A side to move with no legal move counts as a loss in 0 plies. Positions over\n"
+    "by rule (a pawn on its goal row, no pawns to move) are not counted.\n"
+    "Examples are the first positions in table index order.\n"
+    "--svg DIR writes a histogram of the distances and a heat map of the win share\n"
+    "by material. Progress is shown on a terminal.",
+    DefaultTable::four_by_four,
+    stats_options,
+    validate_stats,
+    run_stats};
+
+}  // namespace pawntb::cli

@@ -1,0 +1,21 @@
+// The two plots of a table's statistics, as standalone SVG documents.
+#pragma once
+
+#include <string>
+
+#include "stats/table_stats.hpp"
+
+namespace pawntb::stats {
+
+// A histogram of the distances to the end: one bar per distance in plies,
+// made of a rect of class "win" or "loss" (the side to move's result) for
+// each nonzero count. Thread-safe; for any caller.
+std::string distance_histogram_svg(const TableStats& stats);
+
+// A heat map of the side to move's win share by material: white pawns
+// across, black pawns down, one rect of class "cell" per material that has
+// positions, holding its share and number of positions. Thread-safe; for
+// any caller.
+std::string material_heatmap_svg(const TableStats& stats);
+
+}  // namespace pawntb::stats
