@@ -321,7 +321,7 @@ TEST(CliProbe, WrongGeometryNamesBoth) {
 TEST(CliProbe, TableChosenByBoardSize) {
   const RunResult r = run_cli({"probe", "--json", "ppp/3/PPP w", kStart});
   EXPECT_EQ(r.status, 2) << r;
-  EXPECT_TRUE(r.err.starts_with("argument 1: no table for 3x3")) << r;
+  EXPECT_TRUE(r.err.starts_with("pawntb probe: argument 1: no table for 3x3")) << r;
   EXPECT_TRUE(r.err.ends_with("make one with `pawntb generate --rows 3 --cols 3`\n")) << r;
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
   const std::vector<json> answers = json_lines(r.out);
@@ -365,7 +365,7 @@ TEST(CliProbe, BadMoveIsAnInputError) {
   const RunResult r = run_cli({"probe", "--start", "--moves", "a1a2,b4b2"});
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, "") << r;
-  EXPECT_TRUE(r.err.starts_with("--start: --moves: move 2: b4b2")) << r;
+  EXPECT_TRUE(r.err.starts_with("pawntb probe: --start: --moves: move 2: b4b2")) << r;
   const RunResult j = run_cli({"probe", "--json", kStart, "--moves", "a1a2"});
   EXPECT_EQ(j.status, 2) << j;
   const std::vector<json> answers = json_lines(j.out);
@@ -451,3 +451,15 @@ TEST(CliProbe, BlankStdinLinesGiveNothing) {
 }
 
 }  // namespace
+
+// Spaces and tabs around an operand are dropped, as on stdin, and an
+// operand's error names the command and the operand.
+TEST(CliProbe, OperandsAreTrimmedAndTheirErrorsNameTheCommand) {
+  const RunResult ok = run_cli({"probe", " \t.ppp/4/.PPP/4 w \t"});
+  EXPECT_EQ(ok.status, 0) << ok;
+  EXPECT_TRUE(contains(ok.out, "white to move: white wins in 7 plies")) << ok;
+  const RunResult bad = run_cli({"probe", "pp/pp/4/PPPP w"});
+  EXPECT_EQ(bad.status, 2) << bad;
+  EXPECT_EQ(bad.err, "pawntb probe: argument 1: ragged board: rank 4 has 2 squares, rank 1 has 4\n")
+      << bad;
+}

@@ -23,17 +23,18 @@ struct Place {
   enum class Kind : std::uint8_t { stdin_line, argument, start };
   Kind kind;
   std::uint64_t number = 0;
-  // As messages name it: "stdin:3", "argument 2", "--start".
+  // As messages name it: "stdin:3" (a file and line, as compilers do),
+  // "pawntb probe: argument 2", "pawntb probe: --start".
   std::string name() const {
     switch (kind) {
       case Kind::stdin_line:
         return stdin_line(number);
       case Kind::argument:
-        return "argument " + std::to_string(number);
+        return "pawntb probe: argument " + std::to_string(number);
       case Kind::start:
         break;
     }
-    return "--start";
+    return "pawntb probe: --start";
   }
   // The first key of a JSON object: "input_line": N, "argument": N or
   // "start": true.
@@ -217,8 +218,9 @@ int run_probe(const Options& o) {
     answer_position(&table, table.start_position(), "", Place{Place::Kind::start});
   }
   for (std::size_t i = 0; i < o.positions.size(); ++i) {
-    if (o.positions[i] != "-") {
-      answer(o.positions[i], Place{Place::Kind::argument, i + 1});
+    // Spaces and tabs around a position are dropped, as on stdin.
+    if (const std::string_view text = trim(o.positions[i]); text != "-") {
+      answer(text, Place{Place::Kind::argument, i + 1});
       continue;
     }
     // Every line but a blank one gets one answer or one error, in order.

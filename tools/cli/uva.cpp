@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "common.hpp"
+#include "pawntb/detail/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"
 
@@ -173,22 +174,10 @@ BoardRun parse_boards(std::string_view text, std::uint64_t line, std::span<UvaBo
 using BoardParser = BoardRun (*)(std::string_view text, std::uint64_t line,
                                  std::span<UvaBoard> out);
 
-// parse_boards for every geometry, by [rows - kMinSide][cols - kMinSide].
-constexpr int kSides = kMaxSide - kMinSide + 1;
-
-template <int kRows, int... kColsAboveMin>
-constexpr std::array<BoardParser, kSides> parsers_for_rows(
-    std::integer_sequence<int, kColsAboveMin...>) {
-  return {&parse_boards<kRows, kMinSide + kColsAboveMin>...};
-}
-
-template <int... kRowsAboveMin>
-constexpr std::array<std::array<BoardParser, kSides>, kSides> all_parsers(
-    std::integer_sequence<int, kRowsAboveMin...>) {
-  return {parsers_for_rows<kMinSide + kRowsAboveMin>(std::make_integer_sequence<int, kSides>())...};
-}
-
-constexpr auto kBoardParsers = all_parsers(std::make_integer_sequence<int, kSides>());
+// parse_boards for every geometry, by detail::geometry_number.
+constexpr auto kBoardParsers = detail::per_geometry([]<class G>(G) -> BoardParser {
+  return &parse_boards<G::value.rows, G::value.cols>;
+});
 
 }  // namespace
 
@@ -198,7 +187,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
   // Only boards within the count: the line-by-line reader reports the rest.
   if (boards_ >= count_ || !g_.valid()) return 0;
   const std::size_t max = std::min<std::uint64_t>(count_ - boards_, out.size());
-  const BoardRun run = kBoardParsers[g_.rows - kMinSide][g_.cols - kMinSide](
+  const BoardRun run = kBoardParsers[detail::geometry_number(g_)](
       in_.buffered(), in_.line_count() + 1, out.first(max));
   in_.consume(run.bytes, run.lines);
   boards_ += run.boards;
