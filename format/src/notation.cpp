@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <span>
 #include <vector>
 
 #include "pawntb/detail/bitboard.hpp"
@@ -31,14 +32,15 @@ std::string rank_name(std::size_t row, std::size_t row_count) {
 // Checks the shape and builds the position from rows of 'P', 'p' and '.'. A
 // ragged board blames the first rank from the top whose width differs from
 // the most common one (on a tie, the bottom rank's).
-Parsed<Position> build(const std::vector<std::string>& rows, Side to_move) {
+// Rows: a range of std::string or std::string_view (none is copied).
+template <class Rows>
+Parsed<Position> build(const Rows& rows, Side to_move) {
   const std::size_t row_count = rows.size();
   const std::size_t width = rows.empty() ? 0 : rows.back().size();
   std::size_t common = width, common_count = 0;
-  for (const std::string& row : rows) {
-    const auto n = static_cast<std::size_t>(
-        std::count_if(rows.begin(), rows.end(),
-                      [&](const std::string& other) { return other.size() == row.size(); }));
+  for (const auto& row : rows) {
+    const auto n = static_cast<std::size_t>(std::count_if(
+        rows.begin(), rows.end(), [&](const auto& other) { return other.size() == row.size(); }));
     if (n > common_count || (n == common_count && row.size() == width)) {
       common = row.size();
       common_count = n;
@@ -48,7 +50,7 @@ Parsed<Position> build(const std::vector<std::string>& rows, Side to_move) {
     if (rows[r].size() == common) continue;
     const auto reference = static_cast<std::size_t>(
         std::find_if(rows.rbegin(), rows.rend(),
-                     [&](const std::string& row) { return row.size() == common; }) -
+                     [&](const auto& row) { return row.size() == common; }) -
         rows.rbegin());
     return error("ragged board: " + rank_name(r, row_count) + " has " +
                  std::to_string(rows[r].size()) + " squares, rank " +
@@ -57,7 +59,7 @@ Parsed<Position> build(const std::vector<std::string>& rows, Side to_move) {
   const Geometry g{static_cast<int>(row_count), static_cast<int>(common)};
   if (!g.valid()) {
     return error("board is " + to_string(g) + "; rows and columns must each be " +
-                 std::to_string(kMinSide) + " to " + std::to_string(kMaxSide));
+                 std::to_string(kMinSide) + ".." + std::to_string(kMaxSide));
   }
   Position p{g, 0, 0, to_move};
   for (int r = 0; r < g.rows; ++r) {
@@ -134,14 +136,13 @@ Parsed<Position> parse_position(std::string_view text) {
 }
 
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move) {
-  std::vector<std::string> grid;
-  for (int r = 0; r < row_count; ++r) {
-    for (const char c : rows[r]) {
+  const std::span<const std::string_view> grid(rows, static_cast<std::size_t>(row_count));
+  for (const std::string_view row : grid) {
+    for (const char c : row) {
       if (c != 'P' && c != 'p' && c != '.') {
         return error("bad character " + show_byte(c) + " in board: use P, p or .");
       }
     }
-    grid.emplace_back(rows[r]);
   }
   return build(grid, to_move);
 }
