@@ -50,11 +50,17 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_EQ(i.status, 0) << i;
   EXPECT_TRUE(contains(i.out, "3x3, up to 3 pawns a side")) << i;
 
-  // The table through uva: UVa input is 4x4 unless --table names another
-  // table ($PAWNTB_TABLE is searched for the 4x4 table).
+  // The table through uva, named by --table or by $PAWNTB_TABLE: uva has no
+  // board size to go by, so a $PAWNTB_TABLE file is its table whatever its size.
   const RunResult u = run_with_input({"uva", "--table", table.string()}, "1\nppp\n...\nPPP\n");
   EXPECT_EQ(u.status, 0) << u;
   EXPECT_EQ(u.out, "black (6)\n");
+  RunOptions env;
+  env.input = "1\nppp\n...\nPPP\n";
+  env.table_env = table.string();
+  const RunResult ue = run_cli({"uva"}, env);
+  EXPECT_EQ(ue.status, 0) << ue;
+  EXPECT_EQ(ue.out, "black (6)\n");
 
   // The 4x4 table refuses the 3x3 board, and the 3x3 table the 4x4 one.
   const RunResult wrong = run_cli({"probe", "--table", table.string(), kStart});

@@ -6,15 +6,35 @@ namespace pawntb::cli {
 
 namespace po = boost::program_options;
 
+namespace {
+
+// The library's "no table for RxC (looked in: ...)" with the CLI's advice.
+TableError no_table(const TableError& e, Geometry g) {
+  return TableError(std::string(e.what()) + "; make one with `pawntb generate --rows " +
+                    std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`");
+}
+
+}  // namespace
+
 Table open_table(const std::string& given, Geometry g, Table::Load load, unsigned threads) {
   if (!given.empty()) return Table::open(given, load, threads);
   if (const auto found = Table::find(g)) return Table::open(*found, load, threads);
   try {
     return Table::open_for(g, load, threads);  // throws "no table for RxC (looked in: ...)"
   } catch (const TableError& e) {
-    throw TableError(std::string(e.what()) + "; make one with `pawntb generate --rows " +
-                     std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`");
+    throw no_table(e, g);
   }
+}
+
+Table open_default_table(const std::string& given, Table::Load load, unsigned threads) {
+  if (!given.empty()) return Table::open(given, load, threads);
+  std::filesystem::path path;
+  try {
+    path = Table::default_path();  // throws only when there is no table at all
+  } catch (const TableError& e) {
+    throw no_table(e, Geometry{4, 4});
+  }
+  return Table::open(path, load, threads);
 }
 
 std::string with_commas(std::uint64_t n) {
@@ -41,7 +61,8 @@ std::string table_search_help(DefaultTable table) {
       table == DefaultTable::by_board_size
           ? "Without --table it uses, for each position, the table of its board size, the\n"
             "first found along the search path:\n"
-          : "Without --table it uses the 4x4 table, the first found along the search path:\n";
+          : "Without --table it uses $PAWNTB_TABLE when that names a file, else the 4x4\n"
+            "table, the first found along the search path:\n";
   text +=
       "$PAWNTB_TABLE (a table file, or a directory to search), the current directory,\n"
       "./data, then the installed data directory. In a directory, the tables are the\n"
@@ -50,9 +71,11 @@ std::string table_search_help(DefaultTable table) {
     text += "  " + place.string() + "\n";
   }
   if (table == DefaultTable::four_by_four) {
-    const auto found = Table::find({4, 4});
-    text += found ? "and the 4x4 table is " + found->string() + ".\n"
-                  : std::string("and no 4x4 table is there.\n");
+    try {
+      text += "and the table is " + Table::default_path().string() + ".\n";
+    } catch (const TableError&) {
+      text += "and no 4x4 table is there.\n";
+    }
   }
   return text;
 }

@@ -73,13 +73,20 @@ std::string check_threads(const Options& o);
 std::string table_search_help(DefaultTable table);
 
 // The table for boards of geometry `g`: the file `given` (--table) when not
-// empty, else the first Table::find(g) finds (the 4x4 one: the default
-// table). Throws TableError; when no table for `g` exists, the message ends
-// with "make one with `pawntb generate --rows R --cols C`". For the commands
-// that answer positions (probe, uva, play, serve) and those that read a
-// table (info, verify); call from the command's thread.
-Table open_table(const std::string& given, Geometry g = {4, 4},
-                 Table::Load load = Table::Load::automatic, unsigned threads = 1);
+// empty, else the first Table::find(g) finds. Throws TableError; when no
+// table for `g` exists, the message ends with "make one with `pawntb generate
+// --rows R --cols C`". For the commands that pick a table by board size
+// (probe, play); call from the command's thread.
+Table open_table(const std::string& given, Geometry g, Table::Load load = Table::Load::automatic,
+                 unsigned threads = 1);
+
+// The default table: the file `given` (--table) when not empty, else
+// Table::default_path() ($PAWNTB_TABLE when it names a file, whatever its
+// board size, else the 4x4 table along the search path). Throws TableError as
+// open_table(). For the commands without a board size to go by (uva, info,
+// verify, stats, probe --start); call from the command's thread.
+Table open_default_table(const std::string& given, Table::Load load = Table::Load::automatic,
+                         unsigned threads = 1);
 
 // 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t n);

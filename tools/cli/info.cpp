@@ -94,7 +94,7 @@ void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& list
 // The header first (from a table opened on demand), then every block is
 // checked: a damaged block is reported after the header, on stderr.
 int run_info(const Options& o) {
-  const TableInfo info = open_table(o.table, {4, 4}, Table::Load::on_demand).info();
+  const TableInfo info = open_default_table(o.table, Table::Load::on_demand).info();
   const std::uint64_t checksum = file_checksum(info.path);
   const fs::path listed_in = listing_checksums(info.path, checksum);
   if (o.json) {

@@ -162,9 +162,9 @@ class Tables {
     problem = found.problem;
     return found.table ? &*found.table : nullptr;
   }
-  // The table for --start: the one --table names, else the 4x4 one.
+  // The table for --start: the one --table names, else the default table.
   const Table& for_start() {
-    if (!given_) given_.emplace(open_table(path_));
+    if (!given_) given_.emplace(open_default_table(path_));
     return *given_;
   }
 

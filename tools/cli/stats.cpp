@@ -96,7 +96,7 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
 int run_stats(const Options& o) {
   const unsigned threads = detail::thread_count(o.threads);
   // Every block is read anyway: decode them all at open, on every thread.
-  const Table table = open_table(o.table, {4, 4}, Table::Load::all, threads);
+  const Table table = open_default_table(o.table, Table::Load::all, threads);
   ProgressLine progress;
   stats::StatsOptions options;
   options.threads = threads;

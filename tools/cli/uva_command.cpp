@@ -12,7 +12,7 @@ namespace pawntb::cli {
 namespace {
 
 int run_uva(const Options& o) {
-  const Table table = open_table(o.table);
+  const Table table = open_default_table(o.table);
   UvaAnswers answers(table);
   LineReader in(stdin, [&] { answers.finish(); });
   read_uva(in, table.info().geometry, answers);

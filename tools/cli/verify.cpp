@@ -12,7 +12,7 @@ namespace {
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
 int run_verify(const Options& o) {
-  const Table table = open_table(o.table, {4, 4}, Table::Load::on_demand);
+  const Table table = open_default_table(o.table, Table::Load::on_demand);
   const char* path = table.info().path.c_str();
   ProgressLine progress;
   const VerifyReport report =
