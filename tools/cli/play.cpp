@@ -27,7 +27,6 @@ namespace {
 
 namespace po = boost::program_options;
 
-
 constexpr char kCommandHelp[] =
     "  c2c3   play a move: from-square, to-square (b2c3 captures on c3)\n"
     "  hint   the best move and its value\n"
@@ -325,12 +324,12 @@ class Game {
     const Side mover = current().to_move;
     if (over()) {
       const bool won = opponent(mover) == player_;
-      text += std::string(side_name(opponent(mover))) + " won in " + std::to_string(plies()) +
-              (plies() == 1 ? " ply" : " plies") + ": you " + (won ? "won" : "lost");
+      text += std::string(side_name(opponent(mover))) + " won in " +
+              count_of(plies(), "ply", "plies") + ": you " + (won ? "won" : "lost");
     } else {
       const ProbeResult v = probe_root(current()).value;
-      text += "unfinished after " + std::to_string(plies()) + (plies() == 1 ? " ply" : " plies") +
-              ", " + side_name(mover) + " to move: " + value_text(v.winner, v.plies);
+      text += "unfinished after " + count_of(plies(), "ply", "plies") + ", " + side_name(mover) +
+              " to move: " + value_text(v.winner, v.plies);
     }
     text += "\nyour mistakes: " + std::to_string(mistakes_.size()) + "\n";
     for (const Mistake& m : mistakes_)

@@ -74,7 +74,7 @@ std::string human_answer(const Position& p, const RootResult& root) {
   const ProbeResult& v = root.value;
   out += std::string(side_name(p.to_move)) + " to move: " + side_name(v.winner) + " wins";
   if (v.plies == 0) return out + ", game over\n\n";
-  out += " in " + std::to_string(v.plies) + (v.plies == 1 ? " ply\n" : " plies\n");
+  out += " in " + count_of(v.plies, "ply", "plies") + "\n";
   out += "best move: " + move_name(g, root.moves.front().move) + "\nline:";
   for (const Move m : root.principal_variation) out += " " + move_name(g, m);
   out += "\nmoves:";
