@@ -1,0 +1,1 @@
+// The pawntb explorer page (placeholder).
