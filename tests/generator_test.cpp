@@ -118,7 +118,7 @@ TEST(Generator, RefusesParametersOutOfRange) {
 }
 
 TEST(Generator, RefusesRunsThatDoNotFitInMemory) {
-  const std::string big = solve_error(Geometry{8, 8}, 8);
+  const std::string big = solve_error(Geometry{8, 8}, 6);
   EXPECT_NE(big.find("needs"), std::string::npos) << big;
   EXPECT_NE(big.find("MiB"), std::string::npos) << big;
 }

@@ -47,7 +47,7 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h) {
   d.cols = static_cast<std::uint8_t>(h.geometry.cols);
   d.max_pawns = static_cast<std::uint8_t>(h.max_pawns);
   d.value_encoding = kValueEncodingPlies;
-  d.index_scheme = kIndexSchemeRegions;
+  d.index_scheme = kIndexSchemeTiers;
   d.filler_rules = kFillerRules;
   d.rules_fingerprint.set(rules_fingerprint());
   d.entry_count.set(h.entry_count);
@@ -86,7 +86,7 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
   if (d.rules_fingerprint.get() != rules_fingerprint()) {
     return fail("rules fingerprint mismatch: the table was made under other rules");
   }
-  if (d.value_encoding != kValueEncodingPlies || d.index_scheme != kIndexSchemeRegions ||
+  if (d.value_encoding != kValueEncodingPlies || d.index_scheme != kIndexSchemeTiers ||
       d.filler_rules != kFillerRules || d.compression != kCompressionZstd) {
     return fail("unknown value encoding, index scheme, filler rules or compression");
   }
@@ -109,7 +109,11 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
   h.longest_index = d.longest_index.get();
   h.header_checksum = d.header_checksum.get();
   const Index index(h.geometry, h.max_pawns);
-  if (index.too_large() || h.entry_count != index.size()) {
+  if (index.too_large()) {
+    return fail(to_string(h.geometry) + " with K = " + std::to_string(h.max_pawns) +
+                " is too large to index");
+  }
+  if (h.entry_count != index.size()) {
     return fail("entry count " + std::to_string(h.entry_count) + " does not match the " +
                 std::to_string(index.size()) + " positions of " + to_string(h.geometry) +
                 " with K = " + std::to_string(h.max_pawns));

@@ -159,7 +159,7 @@ TEST(CliTable, InfoJsonIsOneObjectInAFixedOrder) {
   EXPECT_EQ(info["file_size"], fs::file_size(kDefaultTable));
   EXPECT_TRUE(contains(text.out, info["file_checksum"].get<std::string>())) << text;
   EXPECT_TRUE(contains(text.out, info["header_checksum"].get<std::string>())) << text;
-  EXPECT_EQ(info["file_checksum"], "6d2decdbae2cacd8");  // data/checksums.txt, by hand
+  EXPECT_EQ(info["file_checksum"], "46d61cf37f9b4956");  // data/checksums.txt, by hand
   EXPECT_EQ(info["file_checksum_listed_in"], (kDataDir / "checksums.txt").string());
 }
 
@@ -175,7 +175,7 @@ TEST(CliTable, ChecksumIsListedOnlyWhenItIs) {
   const RunResult unlisted = run_cli({"info", copy.string()}, options);
   ASSERT_EQ(unlisted.status, 0) << unlisted;
   EXPECT_TRUE(contains(unlisted.out,
-                       "6d2decdbae2cacd8 (XXH3-64 of the whole file, not listed in "
+                       "46d61cf37f9b4956 (XXH3-64 of the whole file, not listed in "
                        "a checksums.txt)\n"))
       << unlisted;
   EXPECT_FALSE(contains(unlisted.out, "as in")) << unlisted;
@@ -184,7 +184,7 @@ TEST(CliTable, ChecksumIsListedOnlyWhenItIs) {
   const RunResult wrong = run_cli({"info", copy.string()}, options);
   EXPECT_TRUE(contains(wrong.out, "not listed")) << wrong;
 
-  write_file(dir / "checksums.txt", "# ours\n6d2decdbae2cacd8  copy.pawntb\n");
+  write_file(dir / "checksums.txt", "# ours\n46d61cf37f9b4956  copy.pawntb\n");
   const RunResult next_to_it = run_cli({"info", copy.string()}, options);
   EXPECT_TRUE(contains(next_to_it.out, "(XXH3-64 of the whole file, as in " +
                                            (dir / "checksums.txt").string() + ")\n"))
@@ -196,7 +196,7 @@ TEST(CliTable, ChecksumIsListedOnlyWhenItIs) {
 
   // A checksums.txt in a directory of the search path ($PAWNTB_TABLE here).
   TempDir listing;
-  write_file(listing / "checksums.txt", "6d2decdbae2cacd8  other.pawntb\n");
+  write_file(listing / "checksums.txt", "46d61cf37f9b4956  other.pawntb\n");
   fs::copy_file(kDefaultTable, elsewhere / "other.pawntb");
   RunOptions env = options;
   env.table_env = listing.path().string();

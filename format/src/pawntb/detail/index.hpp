@@ -1,5 +1,6 @@
-// The combinatorial index: a bijection between the table's positions and the
-// integers 0..size()-1. Reader and writer share this one copy.
+// The tiered index: a bijection between the table's positions and the
+// integers 0..size()-1, cut into tiers that can be solved one at a time.
+// Reader and writer share this one copy.
 //
 // DOMAIN. The table stores only WHITE-TO-MOVE positions that are not terminal
 // by rule. Three exact reductions lead there:
@@ -11,14 +12,35 @@
 //      So W lies in rows 1..R-1 and B in rows 0..R-2.
 //   3. White with no pawns has lost: 1 <= |W| <= K, 0 <= |B| <= K.
 //
-// REGIONS. Split the board into the top row T (C squares, only black pawns can
-// stand there), the middle M (rows 1..R-2, m = (R-2)*C squares, both colours)
-// and the home row H (row R-1, C squares, only white pawns). Then
-//   W = W_H u W_M,  B = B_T u B_M,
-// and the group key is (a, b, c, d) = (|W_H|, |W_M|, |B_T|, |B_M|) with
-// 1 <= a+b <= K and c+d <= K. Within a group the four sets are independent,
-// except that B_M avoids W_M; squeezing the m-b free middle squares together
-// (software PEXT) makes B_M a plain d-subset of m-b squares.
+// TIERS. A pawn's advancement is the rows it has moved from its home row:
+// R-1-r for a white pawn on row r, r for a black one. The tier of a position
+// is (w, b, sw, sb): the pawn counts and the advancement sums of white and
+// black. A white move advances one pawn one row and may remove a black pawn,
+// and its successor, seen from black (the colour flip), is white to move in
+//   (b, w, sb, sw + 1)        after a step or a capture of an unmoved pawn,
+//   (b - 1, w, sb - x, sw + 1) after capturing a pawn of advancement x >= 1.
+// So every successor has fewer pawns, or as many and a larger total
+// advancement sw + sb: no tier reaches itself, and the TIER ORDER
+//   fewer pawns (w + b) first; then larger sw + sb; then smaller w; then
+//   smaller sw
+// puts every tier after all the tiers its positions move to. The index lists
+// the tiers in that order, so solving in index order needs nothing unsolved,
+// and a tier needs in memory only the tiers it moves to.
+//   Example, 4x4 K = 4: 580 tiers; the largest, (4, 4, 3, 3), has 6,208
+//   entries. 6x6 K = 6: 8,178 tiers, the largest 1,670,423,076 entries.
+//
+// SLICES. Within a tier, positions are grouped by their row profile: the
+// number of white pawns on each of rows 1..R-1 and of black pawns on each of
+// rows 0..R-2. A profile (c_1, ..., c_n), n = R-1 counts of 0..C with sum
+// <= K, has a number (profile_number): with P(j, s) the number of profiles
+// of j counts with sum <= s,
+//   number = sum over i of sum over x < c_i of P(n-1-i, K - c_1 - ... - c_(i-1) - x).
+// A slice is a pair (white profile, black profile) that fits on the board
+// (w_r + b_r <= C on every row). Its positions are independent row by row: row
+// r holds C(C, w_r) white subsets and, for each, C(C - w_r, b_r) black subsets
+// of the squares the white pawns leave free (squeezed together, software
+// PEXT). Slices follow the tier order, and within a tier increasing (white
+// profile number, black profile number).
 //
 // SUBSET RANK (combinatorial number system, colex order). A k-subset
 // {s_1 < s_2 < ... < s_k} of 0..n-1 has rank
@@ -26,28 +48,33 @@
 // Unranking is greedy from the top: s_k is the largest s with C(s, k) <= rank,
 // subtract, repeat with k-1.
 //
-// POSITION RANK. With r1..r4 the subset ranks of W_H, W_M, B_T, squeeze(B_M):
-//   index = offset(a,b,c,d) + ((r1 * C(m,b) + r2) * C(C,c) + r3) * C(m-b,d) + r4
-// where offset() sums the sizes C(C,a')C(m,b')C(C,c')C(m-b',d') of all groups
-// before (a,b,c,d) in lexicographic order.
+// POSITION RANK. With W_r the white pawns of row r and B'_r the black pawns of
+// row r squeezed onto the squares W_r leaves free, the digits are, most
+// significant first, rank(W_1), ..., rank(W_(R-1)), rank(B'_0), ...,
+// rank(B'_(R-2)), with radices C(C, w_r) and C(C - w_r, b_r):
+//   index = first(slice) + mixed-radix value of the digits.
+// White's digits come first so that entries sharing W are contiguous (the
+// mirror rule of stored.hpp depends on W), and black's row 0 next so that a
+// RUN, the entries sharing W and B_0, is contiguous too: a win in one depends
+// on nothing else.
 //
-// WORKED EXAMPLE (4x4, K = 4, m = 8): ".ppp/4/.PPP/4 w".
-//   B_T = {1,2,3} (c = 3), W_M = squares 9,10,11 = middle-local {5,6,7} (b = 3),
-//   W_H = {} (a = 0), B_M = {} (d = 0).
-//   r1 = 0; r2 = C(5,1)+C(6,2)+C(7,3) = 5+15+35 = 55; r3 = C(1,1)+C(2,2)+C(3,3) = 3;
-//   r4 = 0.  In-group rank = ((0*C(8,3) + 55)*C(4,3) + 3)*C(5,0) + 0 = 223.
-//   offset(0,3,3,0) = 28240, the sizes of the groups before it, (0,1,*,*),
-//   (0,2,*,*) and (0,3,0..2,*), so index = 28463; pinned by a static_assert below.
+// WORKED EXAMPLE (4x4, K = 4): ".ppp/4/.PPP/4 w", W = 0x0E00, B = 0x000E.
+//   White profile (rows 1, 2, 3) = (0, 3, 0), black (rows 0, 1, 2) = (3, 0, 0):
+//   tier (3, 3, 3, 0). Profile numbers: 15 (white) and 31 (black).
+//   Digits: W_1 = {} -> 0; W_2 = {1,2,3} -> C(1,1)+C(2,2)+C(3,3) = 3 of C(4,3) = 4;
+//   W_3 = {} -> 0; B'_0 = {1,2,3} -> 3 of 4; B'_1, B'_2 = {} -> 0.
+//   Mixed radix: ((0*4 + 3)*1 + 3)... = 3*4 + 3 = 15.
+//   first(slice) = 52,392, so index = 52,407; pinned by a test (format_test.cpp).
 //   (This position is a mirror image, so its entry is filler: the reader
-//   looks up "ppp./4/PPP./4 w", index 28376, instead; see values.hpp.)
+//   looks up "ppp./4/PPP./4 w", index 52,392, instead; see values.hpp.)
 #pragma once
 
 #include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
-#include <optional>
-#include <type_traits>
+#include <span>
+#include <vector>
 
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/position.hpp"
@@ -101,8 +128,6 @@ inline constexpr ByteRankTable kByteRank{};
 // Colex rank of the subset `set` (bit i = element i, at most 8 members) of
 // the first 8 * bytes elements (bytes 1..8),
 // 0 <= result < C(n, |set|): C(s_1, 1) + C(s_2, 2) + ... + C(s_k, k).
-// The hot paths pass a byte count fixed by the geometry, so the loop's
-// branches are always predicted.
 constexpr std::uint64_t subset_rank(std::uint64_t set, int bytes) {
   std::uint64_t rank = 0;
   int below = 0;
@@ -115,6 +140,10 @@ constexpr std::uint64_t subset_rank(std::uint64_t set, int bytes) {
 }
 constexpr std::uint64_t subset_rank(std::uint64_t set) {
   return subset_rank(set, static_cast<int>((std::bit_width(set) + 7) / 8));
+}
+// The rank of a subset of one row (0..7): one lookup.
+constexpr std::uint64_t row_subset_rank(std::uint64_t row) {
+  return kByteRank.part[0][0][row];
 }
 
 // Inverse of subset_rank over the k-subsets of 0..n-1.
@@ -157,288 +186,165 @@ constexpr bool advance_subset(std::uint64_t& set, int n) {
   return true;
 }
 
+// The last k-subset of 0..n-1 in colex order: the top k elements.
+constexpr std::uint64_t last_subset(int k, int n) {
+  return low_bits(k) << (n - k);
+}
+
 class Index {
  public:
-  static constexpr int kGroupSide = kMaxPawns + 1;  // each of a, b, c, d is 0..8
-  static constexpr int kGroups = kGroupSide * kGroupSide * kGroupSide * kGroupSide;
+  // A tier: the positions with w white and b black pawns whose advancement
+  // sums are sw and sb (TIERS above), entries [first, first + size).
+  struct Tier {
+    int w = 0, b = 0, sw = 0, sb = 0;
+    std::uint64_t first = 0, size = 0;
+  };
 
   // Requires g.valid() and 1 <= max_pawns <= g.cols (checked by the callers
-  // that build tables; see valid_parameters()).
-  constexpr Index(Geometry g, int max_pawns)
-      : geometry_(g),
-        max_pawns_(max_pawns),
-        middle_(g.valid() ? (g.rows - 2) * g.cols : 0),
-        middle_bytes_(g.valid() ? middle_bytes_of(g) : 0),
-        home_shift_(g.valid() ? (g.rows - 1) * g.cols : 0),
-        middle_mask_(low_bits(middle_)),
-        top_mask_(g.valid() ? low_bits(g.cols) : 0) {
-    const int m = middle_squares();
-    std::uint64_t total = 0;
-    for (int key = 0; key < kGroups; ++key) {
-      offset_[key] = total;
-      const auto [a, b, c, d] = group_counts(key);
-      if (a + b < 1 || a + b > max_pawns || c + d > max_pawns || b + d > m) continue;
-      // The size of one group, C(C,a) C(m,b) C(C,c) C(m-b,d), with overflow
-      // checks so that a board too large to index is reported, not wrapped.
-      std::uint64_t size = binomial(g.cols, a);
-      const bool wrapped = __builtin_mul_overflow(size, binomial(m, b), &size) ||
-                           __builtin_mul_overflow(size, binomial(g.cols, c), &size) ||
-                           __builtin_mul_overflow(size, binomial(m - b, d), &size);
-      if (wrapped || size > kMaxSize || total + size > kMaxSize) {
-        overflow_ = true;
-        continue;
-      }
-      total += size;
-    }
-    offset_[kGroups] = total;
-  }
+  // that build tables; see valid_parameters()). Builds the slice and tier
+  // tables: for 6x6 with K = 6, 213,444 slice offsets (1.7 MB).
+  Index(Geometry g, int max_pawns);
 
   static constexpr bool valid_parameters(Geometry g, int max_pawns) {
     return g.valid() && max_pawns >= 1 && max_pawns <= g.cols;
   }
 
   // Number of positions indexed; meaningless when too_large().
-  constexpr std::uint64_t size() const { return offset_[kGroups]; }
-  // True when the domain has more than 2^62 positions and cannot be indexed.
-  constexpr bool too_large() const { return overflow_; }
-  constexpr Geometry geometry() const { return geometry_; }
-  constexpr int max_pawns() const { return max_pawns_; }
+  std::uint64_t size() const { return size_; }
+  // True when the domain has more than 2^62 positions, or more row-profile
+  // pairs than kMaxProfilePairs: it cannot be indexed.
+  bool too_large() const { return too_large_; }
+  Geometry geometry() const { return geometry_; }
+  int max_pawns() const { return max_pawns_; }
 
-  // A group: (|W_H|, |W_M|, |B_T|, |B'_M|), each 0..8.
-  struct Counts {
-    int a, b, c, d;
-  };
-  // The first group after `group`, in the index's order, that holds
-  // positions; requires one to exist.
-  constexpr Counts next_group(Counts group) const {
-    int key = group_key(group.a, group.b, group.c, group.d);
-    do {
-      ++key;
-    } while (offset_[key + 1] == offset_[key]);
-    return group_counts(key);
+  // The tiers in index order, which is a solving order.
+  std::span<const Tier> tiers() const { return tiers_; }
+  // The number of the tier that holds entry i; requires i < size().
+  std::size_t tier_of(std::uint64_t i) const {
+    return static_cast<std::size_t>(std::upper_bound(tier_firsts_.begin(), tier_firsts_.end(), i) -
+                                    tier_firsts_.begin() - 1);
   }
-
-  // A position's region-local subsets (REGIONS above): W_H, W_M, B_T, and
-  // B'_M, black's middle squeezed onto the squares W_M leaves free.
-  struct Regions {
-    std::uint64_t w_home, w_mid, b_top, b_mid;
-  };
 
   // Whether white-to-move (white, black) is in the domain: on the board,
   // disjoint, W in rows 1..R-1, B in rows 0..R-2, 1 <= |W| <= K, |B| <= K.
-  constexpr bool contains(std::uint64_t white, std::uint64_t black) const {
+  bool contains(std::uint64_t white, std::uint64_t black) const {
     const Geometry g = geometry_;
     const int w = std::popcount(white), k = std::popcount(black);
     return !(white & black) && !((white | black) & ~board_mask(g)) && !(white & white_goal(g)) &&
            !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
-  // Bytes a set of middle-region squares spans, ceil(m / 8): 1..6.
-  static constexpr int middle_bytes_of(Geometry g) { return ((g.rows - 2) * g.cols + 7) / 8; }
-
-  // rank() for an index with middle_bytes_of(geometry()) == MiddleBytes, for callers that
-  // pick the width once for many ranks; with Fixed = geometry() as well when
-  // the caller is compiled per geometry (rank_in), so that every shift and
-  // mask is a constant. Defined before rank() so that clang can evaluate it
-  // in constant expressions.
-  template <int MiddleBytes, Geometry Fixed = Geometry{0, 0}>
-  [[gnu::always_inline]] constexpr std::uint64_t rank_with(std::uint64_t white,
-                                                           std::uint64_t black) const {
-    const int cols = Fixed.valid() ? Fixed.cols : geometry_.cols;
-    const int m = Fixed.valid() ? (Fixed.rows - 2) * Fixed.cols : middle_;
-    const auto [w_home, w_mid, b_top, b_mid] = regions_with<MiddleBytes, Fixed>(white, black);
-    const int a = std::popcount(w_home), b = std::popcount(w_mid);
-    const int c = std::popcount(b_top), d = std::popcount(b_mid);
-    std::uint64_t r = subset_rank(w_home, 1);
-    r = r * binomial(m, b) + subset_rank(w_mid, MiddleBytes);
-    r = r * binomial(cols, c) + subset_rank(b_top, 1);
-    r = r * binomial(m - b, d) + subset_rank(b_mid, MiddleBytes);
-    return offset_[group_key(a, b, c, d)] + r;
-  }
-
-  // regions() for rank_with: the same template arguments.
-  template <int MiddleBytes, Geometry Fixed = Geometry{0, 0}>
-  [[gnu::always_inline]] constexpr Regions regions_with(std::uint64_t white,
-                                                        std::uint64_t black) const {
+  // The index of a position, with the geometry fixed at compile time when
+  // Fixed is valid (probes: every shift and mask a constant) or taken from
+  // geometry() otherwise. Requires contains(white, black).
+  template <Geometry Fixed = Geometry{0, 0}>
+  [[gnu::always_inline]] std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
     constexpr bool fixed = Fixed.valid();
+    const int rows = fixed ? Fixed.rows : geometry_.rows;
     const int cols = fixed ? Fixed.cols : geometry_.cols;
-    const int home_shift = fixed ? (Fixed.rows - 1) * Fixed.cols : home_shift_;
-    const std::uint64_t middle = fixed ? low_bits((Fixed.rows - 2) * Fixed.cols) : middle_mask_;
-    const std::uint64_t top = fixed ? low_bits(cols) : top_mask_;
-    const std::uint64_t w_mid = (white >> cols) & middle;
-    const std::uint64_t free_mid = middle & ~w_mid;
-    return Regions{white >> home_shift,  // one byte: cols <= 8
-                   w_mid, black & top, squeeze((black >> cols) & free_mid, free_mid, MiddleBytes)};
-  }
-
-  // rank() compiled for one geometry, G = FixedGeometry<rows, cols> (bitboard.hpp)
-  // with G::value == geometry().
-  template <class G>
-  [[gnu::always_inline]] constexpr std::uint64_t rank_in(std::uint64_t white,
-                                                         std::uint64_t black) const {
-    return rank_with<middle_bytes_of(G::value), G::value>(white, black);
-  }
-
-  // Calls f(std::integral_constant<int, N>{}) with N = middle_bytes_of(geometry()), so
-  // that f can use a copy of its code unrolled for that width. The switch
-  // goes the same way every time for a given index.
-  template <class F>
-  constexpr decltype(auto) with_middle_bytes(F&& f) const {
-    switch (middle_bytes_) {
-      case 1:
-        return f(std::integral_constant<int, 1>{});
-      case 2:
-        return f(std::integral_constant<int, 2>{});
-      case 3:
-        return f(std::integral_constant<int, 3>{});
-      case 4:
-        return f(std::integral_constant<int, 4>{});
-      case 5:
-        return f(std::integral_constant<int, 5>{});
-      default:
-        return f(std::integral_constant<int, 6>{});  // m <= 48
+    const std::uint64_t row = low_bits(cols);
+    std::uint64_t digits = 0;
+    int white_profile = 0, used = 0;
+    for (int r = 1; r < rows; ++r) {
+      const std::uint64_t w = white >> (r * cols) & row;
+      const int count = std::popcount(w);
+      white_profile += profile_step_[r - 1][used][count];
+      used += count;
+      digits = digits * binomial(cols, count) + row_subset_rank(w);
     }
+    int black_profile = 0;
+    used = 0;
+    for (int r = 0; r < rows - 1; ++r) {
+      const std::uint64_t free = ~(white >> (r * cols)) & row;
+      const std::uint64_t b = black >> (r * cols) & row;
+      const int count = std::popcount(b);
+      black_profile += profile_step_[r][used][count];
+      used += count;
+      digits = digits * binomial(std::popcount(free), count) +
+               row_subset_rank(kByteGatherScatter.gather[free][b]);
+    }
+    return slice_first_[static_cast<std::size_t>(white_profile) * profiles_ +
+                        static_cast<std::size_t>(black_profile)] +
+           digits;
+  }
+
+  // rank_with compiled for one geometry, G = FixedGeometry<rows, cols>
+  // (bitboard.hpp) with G::value == geometry().
+  template <class G>
+  [[gnu::always_inline]] std::uint64_t rank_in(std::uint64_t white, std::uint64_t black) const {
+    return rank_with<G::value>(white, black);
   }
 
   // The index of a position; requires contains(white, black).
-  constexpr std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
-    return with_middle_bytes([&](auto bytes) { return rank_with<bytes>(white, black); });
-  }
-
-  // The regions of a position; requires contains(white, black).
-  constexpr Regions regions(std::uint64_t white, std::uint64_t black) const {
-    return with_middle_bytes([&](auto bytes) { return regions_with<bytes>(white, black); });
+  std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
+    return rank_with(white, black);
   }
 
   // The position with index `index`; requires index < size().
-  constexpr Pawns unrank(std::uint64_t index) const {
-    const int cols = geometry_.cols, m = middle_squares();
-    const int key = static_cast<int>(std::upper_bound(offset_.begin(), offset_.end(), index) -
-                                     offset_.begin() - 1);
-    const auto [a, b, c, d] = group_counts(key);
-    std::uint64_t r = index - offset_[key];
-    const std::uint64_t r4 = r % binomial(m - b, d);
-    r /= binomial(m - b, d);
-    const std::uint64_t r3 = r % binomial(cols, c);
-    r /= binomial(cols, c);
-    const std::uint64_t r2 = r % binomial(m, b);
-    const std::uint64_t r1 = r / binomial(m, b);
-    const std::uint64_t w_mid = subset_unrank(r2, b, m);
-    const std::uint64_t b_mid = unsqueeze(subset_unrank(r4, d, m - b), low_bits(m) & ~w_mid);
-    return Pawns{(subset_unrank(r1, a, cols) << ((geometry_.rows - 1) * cols)) | (w_mid << cols),
-                 subset_unrank(r3, c, cols) | (b_mid << cols)};
-  }
+  Pawns unrank(std::uint64_t index) const;
 
   // Walks the positions in index order, one step costing a few bit
   // operations instead of an unrank.
   class Cursor {
    public:
     // Starts at `index`; requires index < size().
-    constexpr Cursor(const Index& owner, std::uint64_t index) : owner_(&owner), index_(index) {
-      const Pawns p = owner.unrank(index);
-      const Regions r = owner.regions(p.white, p.black);
-      w_home_ = r.w_home;
-      w_mid_ = r.w_mid;
-      b_top_ = r.b_top;
-      b_mid_ = r.b_mid;
-      key_ = group_key(std::popcount(w_home_), std::popcount(w_mid_), std::popcount(b_top_),
-                       std::popcount(b_mid_));
-      update_boards();
-    }
-    constexpr std::uint64_t index() const { return index_; }
-    constexpr std::uint64_t white() const { return white_; }
-    constexpr std::uint64_t black() const { return black_; }
+    Cursor(const Index& owner, std::uint64_t index);
+    std::uint64_t index() const { return index_; }
+    std::uint64_t white() const { return white_; }
+    std::uint64_t black() const { return black_; }
+    // The number of black pawns off row 0, the same for the whole run.
+    int black_off_row_0() const { return black_off_row_0_; }
 
     // Moves to index() + 1; requires index() + 1 < size().
-    constexpr void next() {
-      ++index_;
-      // Within a run only B_M changes: the common, cheap case.
-      if (advance_subset(b_mid_, free_count_)) {
-        black_ = b_top_ | (unsqueeze(b_mid_, free_mid_) << owner_->geometry_.cols);
-        return;
-      }
-      const Geometry g = owner_->geometry_;
-      const int m = owner_->middle_squares();
-      b_mid_ = low_bits(std::popcount(b_mid_));
-      if (!advance_subset(b_top_, g.cols)) {
-        b_top_ = low_bits(std::popcount(b_top_));
-        if (!advance_subset(w_mid_, m)) {
-          w_mid_ = low_bits(std::popcount(w_mid_));
-          if (!advance_subset(w_home_, g.cols)) next_group();
-        }
-      }
-      update_boards();
-    }
+    void next();
 
-    // Entries from here to the end of the run of positions that differ only in
-    // B_M, the innermost radix (so share W and B_T), this one included.
-    constexpr std::uint64_t run_remaining() const {
-      const int free_mid = owner_->middle_squares() - std::popcount(w_mid_);
-      return binomial(free_mid, std::popcount(b_mid_)) - subset_rank(b_mid_);
-    }
+    // Entries from here to the end of the run (the entries sharing W and
+    // B_0; POSITION RANK above), this one included.
+    std::uint64_t run_remaining() const;
 
     // Moves to the first entry after this run; requires that one to exist.
-    constexpr void next_run() {
-      const int d = std::popcount(b_mid_);
-      index_ += run_remaining() - 1;
-      b_mid_ = low_bits(d) << (free_count_ - d);  // the run's last subset
-      next();
-    }
+    void next_run();
 
    private:
-    constexpr void next_group() {
-      const auto [a, b, c, d] = owner_->next_group(group_counts(key_));
-      key_ = group_key(a, b, c, d);
-      w_home_ = low_bits(a);
-      w_mid_ = low_bits(b);
-      b_top_ = low_bits(c);
-      b_mid_ = low_bits(d);
-    }
-
-    // white_, black_ and the free middle squares from the four subsets.
-    constexpr void update_boards() {
-      const Geometry g = owner_->geometry_;
-      free_mid_ = owner_->middle_mask_ & ~w_mid_;
-      free_count_ = owner_->middle_squares() - std::popcount(w_mid_);
-      white_ = (w_home_ << owner_->home_shift_) | (w_mid_ << g.cols);
-      black_ = b_top_ | (unsqueeze(b_mid_, free_mid_) << g.cols);
-    }
+    void enter_slice(std::size_t slice);  // at the slice's first entry
+    void update_boards();
 
     const Index* owner_;
-    std::uint64_t index_;
-    int key_ = 0;
-    std::uint64_t w_home_ = 0, w_mid_ = 0, b_top_ = 0, b_mid_ = 0;  // region-local subsets
-    std::uint64_t free_mid_ = 0;  // middle squares without white pawns
-    int free_count_ = 0;          // their number, m - |W_M|
+    std::uint64_t index_ = 0;
+    std::size_t slice_ = 0;
+    // Per row: white's subset, black's squeezed subset (row-local bits).
+    std::array<std::uint64_t, kMaxSide> white_rows_{}, black_rows_{};
+    int black_off_row_0_ = 0;
     std::uint64_t white_ = 0, black_ = 0;
   };
 
  private:
-  static constexpr std::uint64_t kMaxSize = 1ULL << 62;
+  // A slice: a white and a black row profile (SLICES above).
+  struct Slice {
+    std::uint64_t first = 0, size = 0;
+    std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
+  };
+  friend class Cursor;
 
-  static constexpr int group_key(int a, int b, int c, int d) {
-    return ((a * kGroupSide + b) * kGroupSide + c) * kGroupSide + d;
-  }
-  static constexpr Counts group_counts(int key) {
-    return Counts{key / (kGroupSide * kGroupSide * kGroupSide),
-                  key / (kGroupSide * kGroupSide) % kGroupSide, key / kGroupSide % kGroupSide,
-                  key % kGroupSide};
-  }
-  constexpr int middle_squares() const { return middle_; }
+  // Profile pairs beyond this (8 M offsets, 64 MiB) are refused: only boards
+  // of 7 or 8 rows with K >= 7 have that many, and none can be solved.
+  static constexpr std::uint64_t kMaxProfilePairs = std::uint64_t{1} << 23;
+  static constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 62;
+  static constexpr std::uint64_t kNoSlice = ~std::uint64_t{0};
 
   Geometry geometry_;
-  int max_pawns_;              // K, 1..cols
-  int middle_;                 // m = (rows - 2) * cols, squares of the middle region, 1..48
-  int middle_bytes_;           // ceil(m / 8), bytes a middle-region set spans
-  int home_shift_;             // (rows - 1) * cols, the first square of the home row
-  std::uint64_t middle_mask_;  // low_bits(m)
-  std::uint64_t top_mask_;     // low_bits(cols), the top row
-  bool overflow_ = false;
-  std::array<std::uint64_t, kGroups + 1> offset_{};  // offset_[key]: first index of group key
+  int max_pawns_;
+  std::uint64_t size_ = 0;
+  bool too_large_ = false;
+  int profiles_ = 0;  // profiles of one side
+  // profile_step_[i][used][c]: what count c at position i adds to the profile
+  // number after `used` pawns (SLICES above).
+  std::uint32_t profile_step_[kMaxSide][kMaxPawns + 1][kMaxPawns + 1]{};
+  std::vector<std::uint64_t> slice_first_;   // [white profile * profiles_ + black profile]
+  std::vector<Slice> slices_;                // in index order
+  std::vector<std::uint64_t> slice_firsts_;  // slices_[s].first, for the binary search
+  std::vector<Tier> tiers_;                  // in index order
+  std::vector<std::uint64_t> tier_firsts_;   // tiers_[t].first
 };
-
-// The worked example above, pinned.
-static_assert(Index(Geometry{4, 4}, 4).rank(0x0E00, 0x000E) == 28463);
-static_assert(Index(Geometry{4, 4}, 4).size() == 281328);
 
 }  // namespace pawntb::detail

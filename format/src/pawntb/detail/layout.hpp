@@ -38,9 +38,9 @@ using Le32 = LittleEndian<std::uint32_t>;
 using Le64 = LittleEndian<std::uint64_t>;
 
 inline constexpr std::array<std::uint8_t, 8> kMagic = {'P', 'A', 'W', 'N', 'T', 'B', 0x1A, '\n'};
-inline constexpr std::uint16_t kFormatVersion = 2;
+inline constexpr std::uint16_t kFormatVersion = 3;
 inline constexpr std::uint8_t kValueEncodingPlies = 1;  // entry = plies, odd = mover wins
-inline constexpr std::uint8_t kIndexSchemeRegions = 1;  // detail/index.hpp
+inline constexpr std::uint8_t kIndexSchemeTiers = 2;  // the tiered index, detail/index.hpp
 inline constexpr std::uint8_t kCompressionZstd = 1;     // each block one zstd frame
 
 // Entries that are filler, left out of the blocks because the reader knows
@@ -69,7 +69,7 @@ struct DiskHeader {
   std::uint8_t cols;                       // 3..8, rows * cols <= 64
   std::uint8_t max_pawns;                  // K, 1..cols
   std::uint8_t value_encoding;             // kValueEncodingPlies
-  std::uint8_t index_scheme;               // kIndexSchemeRegions
+  std::uint8_t index_scheme;               // kIndexSchemeTiers
   std::uint8_t filler_rules;               // kFillerRules
   Le64 rules_fingerprint;                  // rules_fingerprint()
   Le64 entry_count;                        // N, entries in the index, 1..2^62

@@ -47,27 +47,20 @@ constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, int d) {
 // together cover [begin, end) exactly, in index order, no two adjacent ones of
 // the same kind. Requires begin <= end <= index.size().
 //
-// The walk follows the index's radices as nested loops: group (a, b, c, d),
-// then W (W_H, then W_M), B_T and B_M, each subset in colex order. A W-block
-// shares W and the group; a run shares W and B_T and varies B_M. What
-// decides a kind is worked out at the outermost loop it depends on:
-//   per W-block: the mirror image of W, the row-0 squares S that white's
-//   row-1 pawns step onto and X that they capture on, and whether any entry
-//   can leave white without a move (run_may_have_no_move, by W and d);
-//   per run: a win in one depends on W and B_T only: some square of S is not
-//   in B_T, or some square of X is. So a run is all win_in_one or none; then
-//   all mirror_image when mirror_files(W) < W, or all stored when
-//   mirror_files(W) > W and no entry can lack a move;
-//   per entry, the other runs: mirror_image when W is its own mirror and
-//   mirror_files(B) < B, else no_move or stored by white_can_move.
+// The walk goes run by run (index.hpp: a run shares W and black's row 0).
+// A win in one depends on W and B_0 only, so a run is all win_in_one or
+// none; then all mirror_image when mirror_files(W) < W, or all stored when
+// mirror_files(W) > W and no entry can lack a move (run_may_have_no_move,
+// by W and the number of black pawns off row 0). The other runs are walked
+// entry by entry: mirror_image when W is its own mirror and
+// mirror_files(B) < B, else no_move or stored by white_can_move.
 // `symmetry` must be of the index's geometry.
 template <class OnSpan>
-constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
-                             std::uint64_t end, OnSpan&& on_span) {
+void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
+                   std::uint64_t end, OnSpan&& on_span) {
   if (begin >= end) return;
   const Geometry g = index.geometry();
-  const int cols = g.cols, m = (g.rows - 2) * g.cols, home_shift = (g.rows - 1) * g.cols;
-  const std::uint64_t middle = low_bits(m), row_1 = row_mask(g, 1);
+  const std::uint64_t row_1 = row_mask(g, 1);
   // The entries from `span_begin` on are of `span_kind`, up to the next mark.
   std::uint64_t span_begin = begin;
   EntryKind span_kind = EntryKind::stored;
@@ -77,73 +70,46 @@ constexpr void for_each_span(const Index& index, const BoardSymmetry& symmetry, 
     span_begin = first;
     span_kind = kind;
   };
-
-  // The loops start at the regions of `begin`, and each inner loop restarts
-  // at its first subset.
-  const Pawns start = index.unrank(begin);
-  auto [w_home, w_mid, b_top, b_mid] = index.regions(start.white, start.black);
-  auto [a, b, c, d] = Index::Counts{std::popcount(w_home), std::popcount(w_mid),
-                                    std::popcount(b_top), std::popcount(b_mid)};
-  std::uint64_t at = begin;  // the index of the entry at (w_home, w_mid, b_top, b_mid)
-  std::uint64_t run_done = subset_rank(b_mid);  // entries of this run before `at`; 0 later
+  Index::Cursor cursor(index, begin);
   for (;;) {
-    const std::uint64_t run_size = binomial(m - b, d);
-    do {    // W_H
-      do {  // W_M: one W-block per W
-        const std::uint64_t white = (w_home << home_shift) | (w_mid << cols);
-        const std::uint64_t mirror_white = symmetry.mirror(white);
-        const std::uint64_t row_1_pawns = white & row_1;
-        const std::uint64_t steps = white_pushes(g, row_1_pawns);
-        const std::uint64_t captures =
-            white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
-        const bool may_have_no_move = run_may_have_no_move(g, white, d);
-        const std::uint64_t free_mid = middle & ~w_mid;
-        do {  // B_T: one run per B_T
-          const std::uint64_t first = at;
-          const std::uint64_t run_end = std::min(at + run_size - run_done, end);
-          if ((steps & ~b_top) || (captures & b_top)) {
-            mark(first, EntryKind::win_in_one);
-          } else if (mirror_white < white) {
-            mark(first, EntryKind::mirror_image);
-          } else if (mirror_white != white && !may_have_no_move) {
-            mark(first, EntryKind::stored);
-          } else {
-            const bool symmetric = mirror_white == white;
-            for (std::uint64_t set = b_mid, i = first; i < run_end; ++i) {
-              const std::uint64_t black = b_top | (unsqueeze(set, free_mid) << cols);
-              mark(i, symmetric && symmetry.mirror(black) < black ? EntryKind::mirror_image
-                      : !white_can_move(g, white, black)          ? EntryKind::no_move
-                                                                  : EntryKind::stored);
-              advance_subset(set, m - b);
-            }
-          }
-          at = run_end;
-          if (at == end) {
-            on_span(span_begin, end - span_begin, span_kind);
-            return;
-          }
-          b_mid = low_bits(d);
-          run_done = 0;
-        } while (advance_subset(b_top, cols));
-        b_top = low_bits(c);
-      } while (advance_subset(w_mid, m));
-      w_mid = low_bits(b);
-    } while (advance_subset(w_home, cols));
-    const Index::Counts next = index.next_group({a, b, c, d});  // exists: at < end
-    a = next.a;
-    b = next.b;
-    c = next.c;
-    d = next.d;
-    w_home = low_bits(a);
-    w_mid = low_bits(b);
-    b_top = low_bits(c);
-    b_mid = low_bits(d);
+    const std::uint64_t first = cursor.index();
+    const std::uint64_t run_end = std::min(first + cursor.run_remaining(), end);
+    const std::uint64_t white = cursor.white(), black = cursor.black();
+    const std::uint64_t mirror_white = symmetry.mirror(white);
+    const std::uint64_t row_1_pawns = white & row_1;
+    const std::uint64_t b_top = black & white_goal(g);
+    const std::uint64_t steps = white_pushes(g, row_1_pawns);
+    const std::uint64_t captures =
+        white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
+    if ((steps & ~b_top) || (captures & b_top)) {
+      mark(first, EntryKind::win_in_one);
+    } else if (mirror_white < white) {
+      mark(first, EntryKind::mirror_image);
+    } else if (mirror_white != white && !run_may_have_no_move(g, white, cursor.black_off_row_0())) {
+      mark(first, EntryKind::stored);
+    } else {
+      const bool symmetric = mirror_white == white;
+      for (std::uint64_t i = first;; ++i) {
+        const std::uint64_t b = cursor.black();
+        mark(i, symmetric && symmetry.mirror(b) < b ? EntryKind::mirror_image
+                : !white_can_move(g, white, b)      ? EntryKind::no_move
+                                                    : EntryKind::stored);
+        if (i + 1 == run_end) break;
+        cursor.next();
+      }
+      if (run_end == end) break;
+      cursor.next();
+      continue;
+    }
+    if (run_end == end) break;
+    cursor.next_run();
   }
+  on_span(span_begin, end - span_begin, span_kind);
 }
 
 // The number of stored entries in [begin, end).
-constexpr std::uint64_t stored_count(const Index& index, const BoardSymmetry& symmetry,
-                                     std::uint64_t begin, std::uint64_t end) {
+inline std::uint64_t stored_count(const Index& index, const BoardSymmetry& symmetry,
+                                  std::uint64_t begin, std::uint64_t end) {
   std::uint64_t count = 0;
   for_each_span(index, symmetry, begin, end, [&](std::uint64_t, std::uint64_t n, EntryKind kind) {
     if (kind == EntryKind::stored) count += n;

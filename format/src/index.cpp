@@ -1,0 +1,273 @@
+// The tiered index's tables, unrank and cursor (pawntb/detail/index.hpp has
+// the derivation).
+#include "pawntb/detail/index.hpp"
+
+#include <tuple>
+
+namespace pawntb::detail {
+
+namespace {
+
+using Counts = std::array<std::uint8_t, kMaxSide>;
+
+// Every profile of n counts (0..cols each) with sum <= k, in profile-number
+// order (lexicographic).
+std::vector<Counts> all_profiles(int n, int cols, int k) {
+  std::vector<Counts> out;
+  Counts counts{};
+  const auto add = [&](auto&& self, int i, int left) -> void {
+    if (i == n) {
+      out.push_back(counts);
+      return;
+    }
+    for (int c = 0; c <= std::min(cols, left); ++c) {
+      counts[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(c);
+      self(self, i + 1, left - c);
+    }
+    counts[static_cast<std::size_t>(i)] = 0;
+  };
+  add(add, 0, k);
+  return out;
+}
+
+}  // namespace
+
+Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
+  if (!valid_parameters(g, max_pawns)) {
+    too_large_ = true;
+    return;
+  }
+  const int rows = g.rows, cols = g.cols, n = rows - 1;
+  // fewer[j][s]: profiles of j counts with sum <= s.
+  std::uint64_t fewer[kMaxSide + 1][kMaxPawns + 1]{};
+  for (int s = 0; s <= max_pawns; ++s) fewer[0][s] = 1;
+  for (int j = 1; j <= n; ++j) {
+    for (int s = 0; s <= max_pawns; ++s) {
+      for (int x = 0; x <= std::min(cols, s); ++x) fewer[j][s] += fewer[j - 1][s - x];
+    }
+  }
+  for (int i = 0; i < n; ++i) {
+    for (int used = 0; used <= max_pawns; ++used) {
+      std::uint64_t sum = 0;
+      for (int c = 0; c <= std::min(cols, max_pawns - used); ++c) {
+        profile_step_[i][used][c] = static_cast<std::uint32_t>(sum);
+        sum += fewer[n - 1 - i][max_pawns - used - c];
+      }
+    }
+  }
+  const std::vector<Counts> profiles = all_profiles(n, cols, max_pawns);
+  profiles_ = static_cast<int>(profiles.size());
+  const auto pairs = static_cast<std::uint64_t>(profiles_) * static_cast<std::uint64_t>(profiles_);
+  if (pairs > kMaxProfilePairs) {
+    too_large_ = true;
+    return;
+  }
+
+  // Every slice that fits on the board, with its tier and size.
+  struct Candidate {
+    int w, b, sw, sb, white_profile, black_profile;
+    Slice slice;
+  };
+  std::vector<Candidate> candidates;
+  for (int wp = 0; wp < profiles_; ++wp) {
+    Candidate c{};
+    c.white_profile = wp;
+    for (int r = 1; r < rows; ++r) {
+      const int count = profiles[static_cast<std::size_t>(wp)][static_cast<std::size_t>(r - 1)];
+      c.slice.white[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(count);
+      c.w += count;
+      c.sw += count * (rows - 1 - r);
+    }
+    if (c.w == 0) continue;
+    for (int bp = 0; bp < profiles_; ++bp) {
+      c.black_profile = bp;
+      c.b = c.sb = 0;
+      std::uint64_t size = 1;
+      bool fits = true, wrapped = false;
+      for (int r = 0; r < rows; ++r) {
+        const int black =
+            r < n ? profiles[static_cast<std::size_t>(bp)][static_cast<std::size_t>(r)] : 0;
+        const int white = c.slice.white[static_cast<std::size_t>(r)];
+        c.slice.black[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(black);
+        c.b += black;
+        c.sb += black * r;
+        fits = fits && white + black <= cols;
+        wrapped = wrapped || __builtin_mul_overflow(size, binomial(cols, white), &size) ||
+                  __builtin_mul_overflow(size, binomial(cols - white, black), &size);
+      }
+      if (!fits) continue;
+      if (wrapped || size > kMaxSize) {
+        too_large_ = true;
+        return;
+      }
+      c.slice.size = size;
+      candidates.push_back(c);
+    }
+  }
+  // The tier order (TIERS in index.hpp), then the profile numbers.
+  const auto order = [](const Candidate& c) {
+    return std::tuple(c.w + c.b, -(c.sw + c.sb), c.w, c.sw, c.white_profile, c.black_profile);
+  };
+  std::sort(candidates.begin(), candidates.end(),
+            [&](const Candidate& x, const Candidate& y) { return order(x) < order(y); });
+
+  slice_first_.assign(pairs, kNoSlice);
+  slices_.reserve(candidates.size());
+  slice_firsts_.reserve(candidates.size());
+  std::uint64_t total = 0;
+  for (const Candidate& c : candidates) {
+    if (total + c.slice.size > kMaxSize) {
+      too_large_ = true;
+      return;
+    }
+    Slice slice = c.slice;
+    slice.first = total;
+    const Tier key{c.w, c.b, c.sw, c.sb, total, 0};
+    if (tiers_.empty() || tiers_.back().w != c.w || tiers_.back().b != c.b ||
+        tiers_.back().sw != c.sw || tiers_.back().sb != c.sb) {
+      tiers_.push_back(key);
+      tier_firsts_.push_back(total);
+    }
+    tiers_.back().size += slice.size;
+    slice_first_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
+                 static_cast<std::size_t>(c.black_profile)] = total;
+    slices_.push_back(slice);
+    slice_firsts_.push_back(total);
+    total += slice.size;
+  }
+  size_ = total;
+}
+
+namespace {
+
+// The row subsets of entry `local` of a slice (POSITION RANK in index.hpp):
+// white's subsets and black's squeezed ones, row-local bits.
+template <class SliceT>
+void decode_digits(Geometry g, const SliceT& s, std::uint64_t local,
+                   std::array<std::uint64_t, kMaxSide>& white_rows,
+                   std::array<std::uint64_t, kMaxSide>& black_rows) {
+  const int rows = g.rows, cols = g.cols;
+  for (int r = rows - 2; r >= 0; --r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const int free = cols - s.white[ur];
+    const std::uint64_t radix = binomial(free, s.black[ur]);
+    black_rows[ur] = subset_unrank(local % radix, s.black[ur], free);
+    local /= radix;
+  }
+  black_rows[static_cast<std::size_t>(rows - 1)] = 0;
+  for (int r = rows - 1; r >= 1; --r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const std::uint64_t radix = binomial(cols, s.white[ur]);
+    white_rows[ur] = subset_unrank(local % radix, s.white[ur], cols);
+    local /= radix;
+  }
+  white_rows[0] = 0;
+}
+
+// The boards of a set of row subsets.
+Pawns boards(Geometry g, const std::array<std::uint64_t, kMaxSide>& white_rows,
+             const std::array<std::uint64_t, kMaxSide>& black_rows) {
+  const std::uint64_t row = low_bits(g.cols);
+  Pawns p{0, 0};
+  for (int r = 0; r < g.rows; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const int shift = r * g.cols;
+    p.white |= white_rows[ur] << shift;
+    p.black |= std::uint64_t{kByteGatherScatter.scatter[~white_rows[ur] & row][black_rows[ur]]}
+               << shift;
+  }
+  return p;
+}
+
+}  // namespace
+
+Pawns Index::unrank(std::uint64_t index) const {
+  const auto s =
+      static_cast<std::size_t>(std::upper_bound(slice_firsts_.begin(), slice_firsts_.end(), index) -
+                               slice_firsts_.begin() - 1);
+  std::array<std::uint64_t, kMaxSide> white_rows{}, black_rows{};
+  decode_digits(geometry_, slices_[s], index - slices_[s].first, white_rows, black_rows);
+  return boards(geometry_, white_rows, black_rows);
+}
+
+Index::Cursor::Cursor(const Index& owner, std::uint64_t index) : owner_(&owner), index_(index) {
+  slice_ = static_cast<std::size_t>(
+      std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -
+      owner.slice_firsts_.begin() - 1);
+  const Slice& s = owner.slices_[slice_];
+  decode_digits(owner.geometry_, s, index - s.first, white_rows_, black_rows_);
+  int off_row_0 = 0;
+  for (int r = 1; r < owner.geometry_.rows; ++r) off_row_0 += s.black[static_cast<std::size_t>(r)];
+  black_off_row_0_ = off_row_0;
+  update_boards();
+}
+
+void Index::Cursor::enter_slice(std::size_t slice) {
+  slice_ = slice;
+  const Slice& s = owner_->slices_[slice];
+  int off_row_0 = 0;
+  for (int r = 0; r < owner_->geometry_.rows; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    white_rows_[ur] = low_bits(s.white[ur]);
+    black_rows_[ur] = low_bits(s.black[ur]);
+    if (r > 0) off_row_0 += s.black[ur];
+  }
+  black_off_row_0_ = off_row_0;
+  update_boards();
+}
+
+void Index::Cursor::update_boards() {
+  const Pawns p = boards(owner_->geometry_, white_rows_, black_rows_);
+  white_ = p.white;
+  black_ = p.black;
+}
+
+void Index::Cursor::next() {
+  ++index_;
+  const Slice& s = owner_->slices_[slice_];
+  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
+  // The odometer of POSITION RANK: black's rows innermost, from row R-2 up.
+  for (int r = rows - 2; r >= 0; --r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (advance_subset(black_rows_[ur], cols - s.white[ur])) {
+      update_boards();
+      return;
+    }
+    black_rows_[ur] = low_bits(s.black[ur]);
+  }
+  for (int r = rows - 1; r >= 1; --r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (advance_subset(white_rows_[ur], cols)) {
+      update_boards();
+      return;
+    }
+    white_rows_[ur] = low_bits(s.white[ur]);
+  }
+  enter_slice(slice_ + 1);
+}
+
+std::uint64_t Index::Cursor::run_remaining() const {
+  const Slice& s = owner_->slices_[slice_];
+  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
+  std::uint64_t size = 1, done = 0;
+  for (int r = 1; r <= rows - 2; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const std::uint64_t radix = binomial(cols - s.white[ur], s.black[ur]);
+    size *= radix;
+    done = done * radix + row_subset_rank(black_rows_[ur]);
+  }
+  return size - done;
+}
+
+void Index::Cursor::next_run() {
+  const Slice& s = owner_->slices_[slice_];
+  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
+  index_ += run_remaining() - 1;
+  for (int r = 1; r <= rows - 2; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    black_rows_[ur] = last_subset(s.black[ur], cols - s.white[ur]);
+  }
+  next();
+}
+
+}  // namespace pawntb::detail
