@@ -38,25 +38,13 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     return;
   }
   const int rows = g.rows, cols = g.cols, n = rows - 1;
-  // fewer[j][s]: profiles of j counts with sum <= s.
-  std::uint64_t fewer[kMaxSide + 1][kMaxPawns + 1]{};
-  for (int s = 0; s <= max_pawns; ++s) fewer[0][s] = 1;
-  for (int j = 1; j <= n; ++j) {
-    for (int s = 0; s <= max_pawns; ++s) {
-      for (int x = 0; x <= std::min(cols, s); ++x) fewer[j][s] += fewer[j - 1][s - x];
-    }
-  }
-  for (int i = 0; i < n; ++i) {
-    for (int used = 0; used <= max_pawns; ++used) {
-      std::uint64_t sum = 0;
-      for (int c = 0; c <= std::min(cols, max_pawns - used); ++c) {
-        profile_step_[i][used][c] = static_cast<std::uint32_t>(sum);
-        sum += fewer[n - 1 - i][max_pawns - used - c];
-      }
-    }
-  }
   const std::vector<Counts> profiles = all_profiles(n, cols, max_pawns);
   profiles_ = static_cast<int>(profiles.size());
+  std::uint64_t keys = 1;
+  for (int i = 0; i < n; ++i) {
+    profile_weight_[static_cast<std::size_t>(i)] = keys;
+    keys *= static_cast<std::uint64_t>(max_pawns + 1);
+  }
   const auto pairs = static_cast<std::uint64_t>(profiles_) * static_cast<std::uint64_t>(profiles_);
   if (pairs > kMaxProfilePairs) {
     too_large_ = true;
@@ -111,7 +99,8 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
   std::sort(candidates.begin(), candidates.end(),
             [&](const Candidate& x, const Candidate& y) { return order(x) < order(y); });
 
-  slice_first_.assign(pairs, kNoSlice);
+  build_row_tables(profiles, keys);
+  slice_start_.assign(pairs, SliceStart{});
   slices_.reserve(candidates.size());
   slice_firsts_.reserve(candidates.size());
   std::uint64_t total = 0;
@@ -129,13 +118,48 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
       tier_firsts_.push_back(total);
     }
     tiers_.back().size += slice.size;
-    slice_first_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
-                 static_cast<std::size_t>(c.black_profile)] = total;
+    std::uint64_t black_size = 1;
+    for (int r = 0; r < rows - 1; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      black_size *= binomial(cols - slice.white[ur], slice.black[ur]);
+    }
+    slice_start_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
+                 static_cast<std::size_t>(c.black_profile)] = SliceStart{total, black_size};
     slices_.push_back(slice);
     slice_firsts_.push_back(total);
     total += slice.size;
   }
   size_ = total;
+}
+
+void Index::build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
+                             std::uint64_t keys) {
+  const int rows = geometry_.rows, cols = geometry_.cols;
+  profile_of_key_.assign(keys, 0);
+  for (std::size_t number = 0; number < profiles.size(); ++number) {
+    std::uint64_t key = 0;
+    for (int i = 0; i < rows - 1; ++i) {
+      key += profiles[number][static_cast<std::size_t>(i)] *
+             profile_weight_[static_cast<std::size_t>(i)];
+    }
+    profile_of_key_[key] = static_cast<std::uint16_t>(number);
+  }
+  const std::uint64_t row_subsets = std::uint64_t{1} << cols;
+  row_digits_.assign(static_cast<std::size_t>(rows) * row_subsets * row_subsets, 0);
+  for (int r = 0; r < rows; ++r) {
+    for (std::uint64_t w = 0; w < row_subsets; ++w) {
+      const int white_count = std::popcount(w);
+      const std::uint64_t free = ~w & (row_subsets - 1);
+      for (std::uint64_t b = free;; b = (b - 1) & free) {  // every subset of the free squares
+        const int black_count = std::popcount(b);
+        row_digits_[(static_cast<std::size_t>(r) << (2 * cols)) | (w << cols) | b] =
+            static_cast<std::uint32_t>(row_subset_rank(w) | binomial(cols, white_count) << 8 |
+                                       row_subset_rank(kByteGatherScatter.gather[free][b]) << 16 |
+                                       binomial(cols - white_count, black_count) << 24);
+        if (b == 0) break;
+      }
+    }
+  }
 }
 
 namespace {

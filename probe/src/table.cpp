@@ -397,10 +397,13 @@ template <class G>
     return kAnswerTag | packed_status(ProbeStatus::invalid_position);
   if ((black & detail::black_goal(g)) || !white) return kAnswerTag | packed_value(p.to_move, 0);
   // Rule entries (win in one, no move) hold their values since decoding.
+  // The slice comes from the row profiles, which the mirror keeps: its
+  // lookup need not wait for the choice of the canonical image.
+  const auto& slice = t.index.slice_with<g>(white, black);
   const detail::Pawns c = detail::canonical(
       detail::Pawns{white, black},
       detail::Pawns{t.symmetry.mirror<bytes>(white), t.symmetry.mirror<bytes>(black)});
-  return t.index.rank_in<G>(c.white, c.black);
+  return t.index.rank_with<g>(slice, c.white, c.black);
 }
 
 // The answer for `mover` to move from what locate() found.

@@ -234,38 +234,61 @@ class Index {
            !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
-  // The index of a position, with the geometry fixed at compile time when
-  // Fixed is valid (probes: every shift and mask a constant) or taken from
-  // geometry() otherwise. Requires contains(white, black).
+  // Where a slice starts (SLICES above), and the number of black placements
+  // per white one.
+  struct SliceStart {
+    std::uint64_t first = ~std::uint64_t{0}, black_size = 0;
+  };
+
+  // The slice of a position, from its row profiles, with the geometry fixed
+  // at compile time when Fixed is valid (probes: every shift and mask a
+  // constant) or taken from geometry() otherwise. A position and its mirror
+  // image have the same row profiles, so a caller may look the slice up
+  // before it chooses between them. Requires contains(white, black).
   template <Geometry Fixed = Geometry{0, 0}>
-  [[gnu::always_inline]] std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
+  [[gnu::always_inline]] const SliceStart& slice_with(std::uint64_t white,
+                                                      std::uint64_t black) const {
     constexpr bool fixed = Fixed.valid();
     const int rows = fixed ? Fixed.rows : geometry_.rows;
     const int cols = fixed ? Fixed.cols : geometry_.cols;
     const std::uint64_t row = low_bits(cols);
-    std::uint64_t digits = 0;
-    int white_profile = 0, used = 0;
-    for (int r = 1; r < rows; ++r) {
-      const std::uint64_t w = white >> (r * cols) & row;
-      const int count = std::popcount(w);
-      white_profile += profile_step_[r - 1][used][count];
-      used += count;
-      digits = digits * binomial(cols, count) + row_subset_rank(w);
-    }
-    int black_profile = 0;
-    used = 0;
+    std::uint64_t white_key = 0, black_key = 0;
     for (int r = 0; r < rows - 1; ++r) {
-      const std::uint64_t free = ~(white >> (r * cols)) & row;
-      const std::uint64_t b = black >> (r * cols) & row;
-      const int count = std::popcount(b);
-      black_profile += profile_step_[r][used][count];
-      used += count;
-      digits = digits * binomial(std::popcount(free), count) +
-               row_subset_rank(kByteGatherScatter.gather[free][b]);
+      const auto ur = static_cast<std::size_t>(r);
+      white_key += std::popcount(white >> ((r + 1) * cols) & row) * profile_weight_[ur];
+      black_key += std::popcount(black >> (r * cols) & row) * profile_weight_[ur];
     }
-    return slice_first_[static_cast<std::size_t>(white_profile) * profiles_ +
-                        static_cast<std::size_t>(black_profile)] +
-           digits;
+    return slice_start_[std::size_t{profile_of_key_[white_key]} * profiles_ +
+                        profile_of_key_[black_key]];
+  }
+
+  // The index of a position in its slice = slice_with(white, black). Same
+  // template argument. Requires contains(white, black).
+  template <Geometry Fixed = Geometry{0, 0}>
+  [[gnu::always_inline]] std::uint64_t rank_with(const SliceStart& slice, std::uint64_t white,
+                                                 std::uint64_t black) const {
+    constexpr bool fixed = Fixed.valid();
+    const int rows = fixed ? Fixed.rows : geometry_.rows;
+    const int cols = fixed ? Fixed.cols : geometry_.cols;
+    const std::uint64_t row = low_bits(cols);
+    // One table entry per row (RowDigits), and white's and black's digits
+    // as two numbers, two independent chains of multiplications:
+    //   index = first + white digits * black size + black digits.
+    std::uint64_t white_digits = 0, black_digits = 0;
+    for (int r = 0; r < rows; ++r) {
+      const std::uint64_t w = white >> (r * cols) & row, b = black >> (r * cols) & row;
+      const std::uint32_t e =
+          row_digits_[static_cast<std::size_t>(r) << (2 * cols) | w << cols | b];
+      if (r > 0) white_digits = white_digits * (e >> 8 & 0xFF) + (e & 0xFF);         // rows 1..R-1
+      if (r < rows - 1) black_digits = black_digits * (e >> 24) + (e >> 16 & 0xFF);  // rows 0..R-2
+    }
+    return slice.first + white_digits * slice.black_size + black_digits;
+  }
+
+  // The index of a position. Requires contains(white, black).
+  template <Geometry Fixed = Geometry{0, 0}>
+  [[gnu::always_inline]] std::uint64_t rank_with(std::uint64_t white, std::uint64_t black) const {
+    return rank_with<Fixed>(slice_with<Fixed>(white, black), white, black);
   }
 
   // rank_with compiled for one geometry, G = FixedGeometry<rows, cols>
@@ -326,21 +349,30 @@ class Index {
   };
   friend class Cursor;
 
+  void build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
+                        std::uint64_t keys);
+
   // Profile pairs beyond this (8 M offsets, 64 MiB) are refused: only boards
   // of 7 or 8 rows with K >= 7 have that many, and none can be solved.
   static constexpr std::uint64_t kMaxProfilePairs = std::uint64_t{1} << 23;
   static constexpr std::uint64_t kMaxSize = std::uint64_t{1} << 62;
-  static constexpr std::uint64_t kNoSlice = ~std::uint64_t{0};
 
   Geometry geometry_;
   int max_pawns_;
   std::uint64_t size_ = 0;
   bool too_large_ = false;
   int profiles_ = 0;  // profiles of one side
-  // profile_step_[i][used][c]: what count c at position i adds to the profile
-  // number after `used` pawns (SLICES above).
-  std::uint32_t profile_step_[kMaxSide][kMaxPawns + 1][kMaxPawns + 1]{};
-  std::vector<std::uint64_t> slice_first_;   // [white profile * profiles_ + black profile]
+  // A profile's key is sum over i of c_i (K+1)^i; profile_of_key_[key] is
+  // its number (SLICES above), and profile_weight_[i] = (K+1)^i.
+  std::array<std::uint64_t, kMaxSide> profile_weight_{};
+  std::vector<std::uint16_t> profile_of_key_;
+  // A row's digits and radices in one load: for row r holding white pawns w
+  // and black pawns b (row-local bits), row_digits_[r << 2 cols | w << cols |
+  // b] holds in bits 0..7 the rank of w, 8..15 its radix C(C, |w|), 16..23
+  // the rank of b squeezed onto the squares w leaves free, 24..31 its radix
+  // C(C - |w|, |b|). 4 bytes for each of R * 4^cols entries: 1 KiB for 4x4.
+  std::vector<std::uint32_t> row_digits_;
+  std::vector<SliceStart> slice_start_;      // [white profile * profiles_ + black profile]
   std::vector<Slice> slices_;                // in index order
   std::vector<std::uint64_t> slice_firsts_;  // slices_[s].first, for the binary search
   std::vector<Tier> tiers_;                  // in index order
