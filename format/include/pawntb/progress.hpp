@@ -7,7 +7,7 @@
 namespace pawntb {
 
 struct Progress {
-  const char* stage;     // a static string: "index", "solve", "compress" or "verify"
+  const char* stage;     // a static string: "solve", "compress" or "verify"
   double fraction_done;  // 0..1, never decreasing within a stage; each stage ends with exactly 1
 };
 

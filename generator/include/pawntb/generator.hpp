@@ -29,7 +29,7 @@ struct GenerateOptions {
   Geometry geometry{4, 4};
   int max_pawns = 4;     // K, 1..cols
   unsigned threads = 0;  // 0: one per hardware thread
-  // solve() reports stages "index" then "solve"; may be empty.
+  // solve() reports stage "solve"; may be empty.
   ProgressCallback on_progress;
 };
 

@@ -1,0 +1,228 @@
+#include "tier_solver.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <system_error>
+#include <thread>
+#include <tuple>
+
+namespace pawntb::detail {
+
+TierGraph::TierGraph(const Index& index) {
+  const auto tiers = index.tiers();
+  std::map<std::tuple<int, int, int, int>, std::size_t> number;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    number[{tiers[t].w, tiers[t].b, tiers[t].sw, tiers[t].sb}] = t;
+  }
+  const int rows = index.geometry().rows;
+  children_.resize(tiers.size());
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    const Index::Tier& k = tiers[t];
+    TierChildren& c = children_[t];
+    // TIERS (index.hpp): seen from black, (b, w, sb, sw + 1), and with a
+    // black pawn of advancement x captured, (b - 1, w, sb - x, sw + 1).
+    const auto add = [&](std::size_t x, int w, int b, int sw, int sb) {
+      if (const auto it = number.find({w, b, sw, sb}); it != number.end()) {
+        c.tier[x] = it->second;
+        c.exists[x] = true;
+      }
+    };
+    add(0, k.b, k.w, k.sb, k.sw + 1);
+    for (int x = 1; x <= rows - 2 && k.b >= 1; ++x) {
+      add(static_cast<std::size_t>(x), k.b - 1, k.w, k.sb - x, k.sw + 1);
+    }
+  }
+}
+
+std::vector<std::size_t> TierGraph::child_list(std::size_t tier) const {
+  std::vector<std::size_t> out;
+  const TierChildren& c = children_[tier];
+  for (std::size_t x = 0; x < kMaxSide; ++x) {
+    if (c.exists[x]) out.push_back(c.tier[x]);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+namespace {
+
+// Per-square images under the colour flip and the mirror, so that a move
+// updates flipped and mirrored bitboards with single bits.
+struct SquareMaps {
+  std::uint64_t flip[kMaxSquares];         // square -> its row-flipped bit
+  std::uint64_t flip_mirror[kMaxSquares];  // square -> its row-flipped, mirrored bit
+  std::uint64_t push[kMaxSquares];         // square -> where a white pawn there steps
+  std::uint64_t captures[kMaxSquares];     // square -> where a white pawn there captures
+  explicit SquareMaps(Geometry g) {
+    for (int s = 0; s < g.squares(); ++s) {
+      const std::uint64_t bit = 1ULL << s;
+      flip[s] = flip_rows(g, bit);
+      flip_mirror[s] = mirror_files(g, flip[s]);
+      push[s] = white_pushes(g, bit);
+      captures[s] = white_left_captures(g, bit) | white_right_captures(g, bit);
+    }
+  }
+};
+
+constexpr std::uint64_t kChunkEntries = 1 << 14;  // entries a thread takes at a time
+
+// What one chunk adds up.
+struct ChunkTally {
+  std::uint64_t win_count = 0;
+  int max_plies = -1;
+  std::uint64_t longest_index = 0;  // first index with max_plies in the chunk
+};
+
+class TierWork {
+ public:
+  TierWork(const Index& index, const TierGraph& graph, std::size_t tier,
+           const std::array<TierValues, kMaxSide>& children, std::span<Plies> out)
+      : g_(index.geometry()),
+        index_(index),
+        maps_(index.geometry()),
+        tier_(index.tiers()[tier]),
+        children_(children),
+        out_(out) {
+    for (std::size_t x = 0; x < kMaxSide; ++x) {
+      if (!graph.children(tier).exists[x]) children_[x] = TierValues{};
+    }
+  }
+
+  // Solves the entries [begin, end) of the tier (tier-local offsets).
+  ChunkTally solve(std::uint64_t begin, std::uint64_t end) const {
+    ChunkTally tally;
+    Index::Cursor cursor(index_, tier_.first + begin);
+    for (std::uint64_t i = begin;;) {
+      const std::uint64_t white = cursor.white(), black = cursor.black();
+      std::uint64_t done = 1;
+      if (wins_in_one(g_, white, black)) {
+        // A win in one depends on W and B's row 0 only: the whole run.
+        done = std::min(cursor.run_remaining(), end - i);
+        std::fill_n(out_.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{1});
+        tally.win_count += done;
+      } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
+        out_[i] = 0;  // a mirror image (never read) or no legal move (lost)
+      } else {
+        const Plies value = solve_entry(white, black);
+        out_[i] = value;
+        if (mover_wins(value)) {
+          // The mirror image, a separate entry unless the position is
+          // symmetric, has the same value.
+          const bool symmetric =
+              mirror_files(g_, white) == white && mirror_files(g_, black) == black;
+          tally.win_count += symmetric ? 1 : 2;
+        }
+      }
+      i += done;
+      if (i >= end) break;
+      if (done > 1) {
+        cursor.next_run();
+      } else {
+        cursor.next();
+      }
+    }
+    // The chunk's largest value and where it first is.
+    const auto at = out_.begin() + static_cast<std::ptrdiff_t>(begin);
+    const auto longest = std::max_element(at, out_.begin() + static_cast<std::ptrdiff_t>(end));
+    tally.max_plies = *longest;
+    tally.longest_index = tier_.first + begin + static_cast<std::uint64_t>(longest - at);
+    return tally;
+  }
+
+ private:
+  // The value of a position from its successors' values.
+  Plies solve_entry(std::uint64_t white, std::uint64_t black) const {
+    const std::uint64_t empty = board_mask(g_) & ~(white | black);
+    // The successor (black to move) seen from black: colour-flipped boards,
+    // and their mirror images for the canonical choice.
+    const std::uint64_t flip_white = flip_rows(g_, white);
+    const std::uint64_t flip_black = flip_rows(g_, black);
+    const std::uint64_t mirror_white = mirror_files(g_, flip_white);
+    const std::uint64_t mirror_black = mirror_files(g_, flip_black);
+    ValueFold fold;
+    for (std::uint64_t pawns = white; pawns; pawns &= pawns - 1) {
+      const int from = std::countr_zero(pawns);
+      const std::uint64_t targets = (maps_.push[from] & empty) | (maps_.captures[from] & black);
+      for (std::uint64_t t = targets; t; t &= t - 1) {
+        const int to = std::countr_zero(t);
+        // The successor from black's side is (flip(B'), flip(W')) with
+        // B' = B minus `to` and W' = W minus `from` plus `to`. flip_rows and
+        // mirror_files move each square independently, so they distribute
+        // over single squares. After the move the mover is black: the
+        // successor's "white" pawns are black's.
+        const std::uint64_t next_white = flip_black & ~maps_.flip[to];
+        if (!next_white) {
+          fold.add(0);  // black has no pawns left: lost in 0
+          continue;
+        }
+        const std::uint64_t next_black = flip_white ^ maps_.flip[from] ^ maps_.flip[to];
+        const std::uint64_t mirror_next_white = mirror_black & ~maps_.flip_mirror[to];
+        const std::uint64_t mirror_next_black =
+            mirror_white ^ maps_.flip_mirror[from] ^ maps_.flip_mirror[to];
+        // No move here reaches row 0 (wins in one were decided above). A
+        // capture's child tier is by the captured pawn's row.
+        const bool take_mirror =
+            mirror_next_white < next_white ||
+            (mirror_next_white == next_white && mirror_next_black < next_black);
+        const std::uint64_t i = take_mirror ? index_.rank(mirror_next_white, mirror_next_black)
+                                            : index_.rank(next_white, next_black);
+        const TierValues& child =
+            children_[(black >> to & 1) ? static_cast<std::size_t>(to / g_.cols) : 0];
+        fold.add(child.values[i - child.first]);
+      }
+    }
+    return fold.value();
+  }
+
+  Geometry g_;
+  const Index& index_;
+  SquareMaps maps_;
+  const Index::Tier& tier_;
+  std::array<TierValues, kMaxSide> children_;
+  std::span<Plies> out_;
+};
+
+}  // namespace
+
+TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t tier,
+                       const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+                       unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
+  const TierWork work(index, graph, tier, children, out);
+  const std::uint64_t size = out.size();
+  const std::uint64_t chunks = (size + kChunkEntries - 1) / kChunkEntries;
+  std::vector<ChunkTally> tallies(chunks);
+  std::atomic<std::uint64_t> next{0}, finished{0};
+  const auto worker = [&](bool reports) {
+    for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
+      const std::uint64_t begin = c * kChunkEntries;
+      tallies[c] = work.solve(begin, std::min(begin + kChunkEntries, size));
+      const std::uint64_t done = finished.fetch_add(1) + 1;
+      if (reports && on_done) on_done(std::min(done * kChunkEntries, size));
+    }
+  };
+  {
+    std::vector<std::jthread> pool;
+    const auto helpers = std::min<std::uint64_t>(threads, chunks);
+    try {
+      for (std::uint64_t t = 1; t < helpers; ++t) pool.emplace_back(worker, false);
+    } catch (const std::system_error&) {
+      // Fewer threads: the others take more chunks.
+    }
+    worker(true);
+  }
+  TierSummary summary;
+  summary.max_plies = -1;
+  for (const ChunkTally& t : tallies) {
+    summary.win_count += t.win_count;
+    if (t.max_plies > summary.max_plies) {
+      summary.max_plies = t.max_plies;
+      summary.longest_index = t.longest_index;
+    }
+  }
+  if (summary.max_plies < 0) summary.max_plies = 0;
+  return summary;
+}
+
+}  // namespace pawntb::detail
