@@ -1,0 +1,85 @@
+// The table file's bytes from its values in index order, streamed: the
+// values come in pieces (a tier at a time from a work directory, or all at
+// once from memory), are cut into blocks, compressed a batch at a time and
+// written where the layout puts them (FORMAT.md, sections 2-5). Memory: one
+// batch of blocks, whatever the table's size.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "pawntb/detail/index.hpp"
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/detail/values.hpp"
+#include "pawntb/progress.hpp"
+
+namespace pawntb::detail {
+
+// Where the bytes go: at given offsets, in any order.
+class ByteSink {
+ public:
+  virtual ~ByteSink() = default;
+  // Throws GenerateError on failure.
+  virtual void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) = 0;
+};
+
+// Into a vector, grown as needed.
+class MemorySink final : public ByteSink {
+ public:
+  void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
+  std::vector<std::uint8_t> bytes;
+};
+
+// Into an open file descriptor with pwrite; names `path` in errors.
+class FileSink final : public ByteSink {
+ public:
+  FileSink(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
+  void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
+
+ private:
+  int fd_;
+  std::filesystem::path path_;
+};
+
+// The header's statistics (FORMAT.md, section 3).
+struct TableTotals {
+  std::uint64_t win_count = 0;
+  int max_plies = 0;
+  std::uint64_t longest_index = 0;
+};
+
+class TableWriter {
+ public:
+  // Writes the table of `index` to `sink`, compressing on `threads` threads
+  // (>= 1); `on_progress` gets stage "compress" (blocks done).
+  TableWriter(const Index& index, ByteSink& sink, unsigned threads,
+              const ProgressCallback& on_progress);
+
+  // The next values in index order.
+  void append(std::span<const Plies> values);
+
+  // After all size() values: writes the last blocks, the block index and the
+  // header. Returns the file size.
+  std::uint64_t finish(const TableTotals& totals);
+
+  std::uint32_t block_count() const { return static_cast<std::uint32_t>(blocks_.size()); }
+
+ private:
+  void flush_batch();
+
+  const Index& index_;
+  ByteSink& sink_;
+  unsigned threads_;
+  const ProgressCallback& on_progress_;
+  std::unique_ptr<BoardSymmetry> symmetry_;  // 32 KiB: not on the stack
+  std::vector<Block> blocks_;                // every block; filled in as batches are written
+  std::vector<Plies> batch_;                 // values of the blocks not yet written
+  std::uint64_t batch_first_ = 0;            // index of batch_[0]
+  std::uint32_t next_block_ = 0;             // the first block of the batch
+  std::uint64_t next_offset_ = 0;            // where its frame goes
+};
+
+}  // namespace pawntb::detail
