@@ -21,6 +21,10 @@ struct Options {
   unsigned threads = 0;  // 0: the library's default (one per hardware thread)
   std::string output;    // set by validation: ./RxC-kK.pawntb unless --output
   bool force = false;    // overwrite an existing output file
+  std::string memory;    // --memory SIZE as given; empty: the library's default
+  std::uint64_t memory_limit = 0;  // set by validation from --memory (bytes)
+  std::string work_dir;            // --work-dir; empty: in memory when the table fits
+  bool keep_work_dir = false;      // keep the tier files once the table is written
   // info, verify, uva, probe
   std::string table;  // empty: the default table (see table_search_help())
   // info, probe

@@ -57,17 +57,23 @@ void note_temp_file(const char* path) {
   }
 }
 
+volatile std::sig_atomic_t resumable;  // 1: a tiered run, which the same command resumes
+
 extern "C" void on_generate_signal(int signal) {
   if (have_temp_file) ::unlink(temp_file);
   static const char message[] = "pawntb generate: interrupted; the output file was not changed\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
+  static const char resume[] =
+      "pawntb generate: the finished tiers are kept; run the same command to resume\n";
+  if (resumable) (void)!::write(STDERR_FILENO, resume, sizeof resume - 1);
   ::_exit(128 + signal);
 }
 
 constexpr int kStopSignals[] = {SIGINT, SIGTERM, SIGHUP};
 
 // Installs the handler, except for signals the caller ignores (nohup).
-void stop_cleanly_on_signals() {
+void stop_cleanly_on_signals(bool tiered) {
+  resumable = tiered;
   struct sigaction action {};
   action.sa_handler = on_generate_signal;
   sigemptyset(&action.sa_mask);
@@ -88,28 +94,160 @@ void restore_signals() {
   }
 }
 
+// "12,345 MiB" / "1.5 GiB".
+std::string size_text(std::uint64_t bytes) {
+  char text[32];
+  if (bytes >= (std::uint64_t{10} << 30)) {
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  } else {
+    std::snprintf(text, sizeof text, "%s MiB", with_commas((bytes + (1 << 20) - 1) >> 20).c_str());
+  }
+  return text;
+}
+
+// "3 h 12 min", "4 min 5 s", "12 s".
+std::string duration_text(double seconds) {
+  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
+  char text[32];
+  if (s >= 3600) {
+    std::snprintf(text, sizeof text, "%llu h %llu min", static_cast<unsigned long long>(s / 3600),
+                  static_cast<unsigned long long>(s / 60 % 60));
+  } else if (s >= 60) {
+    std::snprintf(text, sizeof text, "%llu min %llu s", static_cast<unsigned long long>(s / 60),
+                  static_cast<unsigned long long>(s % 60));
+  } else {
+    std::snprintf(text, sizeof text, "%llu s", static_cast<unsigned long long>(s));
+  }
+  return text;
+}
+
+// Progress of a generation on stderr. On a terminal, one line redrawn:
+// the stage, the tier, positions done of the total, the rate and the time
+// left. Otherwise a plain line whenever tiers have finished, at most one a
+// second, and one per other stage.
+class GenerateProgress {
+ public:
+  GenerateProgress() : terminal_(::isatty(STDERR_FILENO) == 1) {}
+  ~GenerateProgress() {
+    if (shown_) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+  }
+
+  void update(const Progress& p) {
+    const auto now = std::chrono::steady_clock::now();
+    if (p.stage != stage_) {
+      stage_ = p.stage;
+      stage_start_ = now;
+      if (!terminal_ && p.tiers == 0) std::cerr << "pawntb generate: " << p.stage << "\n";
+    }
+    const bool tiers_finished = p.tiers_done > tiers_reported_;
+    if (now - last_ < std::chrono::milliseconds(terminal_ ? 200 : 1000) &&
+        !(p.tiers && p.tiers_done == p.tiers && tiers_finished)) {
+      return;
+    }
+    const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
+    std::ostringstream line;
+    line << p.stage;
+    if (p.tiers) line << " tier " << with_commas(p.tiers_done) << "/" << with_commas(p.tiers);
+    line << " " << static_cast<int>(p.fraction_done * 100) << "%";
+    if (p.positions && elapsed > 0.5) {
+      const double rate = static_cast<double>(p.positions_done) / elapsed;
+      line << ", " << with_commas(static_cast<std::uint64_t>(rate)) << " positions/s";
+      if (p.positions_done > 0 && p.positions_done < p.positions) {
+        line << ", about "
+             << duration_text(static_cast<double>(p.positions - p.positions_done) / rate)
+             << " left";
+      }
+    } else if (p.fraction_done > 0.02 && elapsed > 0.5 && p.fraction_done < 1) {
+      line << ", about " << duration_text(elapsed / p.fraction_done - elapsed) << " left";
+    }
+    if (terminal_) {
+      last_ = now;
+      shown_ = true;
+      const std::string text = line.str();
+      width_ = std::max(width_, text.size());
+      std::cerr << "\r" << text << std::string(width_ - text.size(), ' ') << std::flush;
+    } else if (tiers_finished) {
+      last_ = now;
+      tiers_reported_ = p.tiers_done;
+      std::cerr << "pawntb generate: " << line.str() << "\n" << std::flush;
+    }
+  }
+
+ private:
+  bool terminal_;
+  bool shown_ = false;
+  std::size_t width_ = 0;
+  const char* stage_ = nullptr;
+  std::uint64_t tiers_reported_ = 0;
+  std::chrono::steady_clock::time_point stage_start_{}, last_{};
+};
+
+// Free bytes on the file system of `dir`; 0 if unknown.
+std::uint64_t free_space(const fs::path& dir) {
+  std::error_code ec;
+  const fs::space_info space = fs::space(dir, ec);
+  return ec ? 0 : space.available;
+}
+
+// What the run will do, on stderr, before it starts.
+void print_plan(const GenerationPlan& plan, const GenerateOptions& options) {
+  std::cerr << "pawntb generate: " << with_commas(plan.entries) << " positions in "
+            << with_commas(plan.tiers) << " tiers; memory: " << size_text(plan.memory_needed)
+            << " needed, limit " << size_text(plan.memory_limit) << "\n";
+  if (plan.in_memory) return;
+  std::cerr << "pawntb generate: work directory " << options.work_dir.string() << ", about "
+            << size_text(plan.work_dir_bytes) << " of tier files";
+  const std::uint64_t free = free_space(options.work_dir);
+  if (free) std::cerr << " (" << size_text(free) << " free)";
+  std::cerr << "\n";
+  if (free && free < plan.work_dir_bytes) {
+    std::cerr << "pawntb generate: warning: the work directory's file system may run out of "
+                 "space; the run can be resumed after making room\n";
+  }
+  if (plan.tiers_done) {
+    std::cerr << "pawntb generate: resuming: " << with_commas(plan.tiers_done) << " of "
+              << with_commas(plan.tiers) << " tiers (" << with_commas(plan.entries_done)
+              << " positions) already in the work directory\n";
+  }
+}
+
 int run_generate(const Options& o) {
   const fs::path output = o.output;
   const Geometry g{o.rows, o.cols};
   memory_needed(g, o.pawns);  // refuses bad parameters before any work
   check_output(output, o.force);
-  stop_cleanly_on_signals();
-  const auto start = std::chrono::steady_clock::now();
-  ProgressLine progress;
   GenerateOptions options;
   options.geometry = g;
   options.max_pawns = o.pawns;
   options.threads = o.threads;
-  options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
-  const SolvedTable table = solve(options);
-  progress.update("compress", 0);
-  const WriteSummary written =
-      write_table(table, output, o.threads, note_temp_file, options.on_progress);
+  options.memory_limit = o.memory_limit ? o.memory_limit : default_memory_limit();
+  options.work_dir = o.work_dir;
+  if (options.work_dir.empty() && memory_needed(g, o.pawns) > options.memory_limit) {
+    // Too large for memory: tier by tier, in a work directory next to the table.
+    options.work_dir = output.string() + ".work";
+    std::cerr << "pawntb generate: the table needs " << size_text(memory_needed(g, o.pawns))
+              << " in memory, more than the limit; solving it tier by tier in "
+              << options.work_dir.string() << "\n";
+  }
+  const GenerationPlan plan = plan_generation(options);
+  print_plan(plan, options);
+  stop_cleanly_on_signals(!plan.in_memory);
+  const auto start = std::chrono::steady_clock::now();
+  GenerateProgress progress;
+  options.on_progress = [&](const Progress& p) { progress.update(p); };
+  options.on_notice = [](const std::string& message) {
+    std::cerr << "pawntb generate: " << message << "\n";
+  };
+  const GenerationReport report = generate(options, output, note_temp_file);
   restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Table check = Table::open(output);  // reads back what was written
   const TableInfo& info = check.info();
+  if (!plan.in_memory && !o.keep_work_dir) {
+    std::error_code ec;
+    fs::remove_all(options.work_dir, ec);
+  }
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
               to_string(g).c_str(), o.pawns, with_commas(info.entries).c_str());
   std::printf("placements: %s of up to %s a side, either side to move\n",
@@ -117,9 +255,37 @@ int run_generate(const Options& o) {
   std::printf("longest win: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
               info.longest_example.c_str());
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
-              count_of(written.file_size, "byte", "bytes").c_str(),
-              count_of(written.block_count, "block", "blocks").c_str());
+              count_of(report.file_size, "byte", "bytes").c_str(),
+              count_of(report.block_count, "block", "blocks").c_str());
   return kOk;
+}
+
+// "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t end = 0;
+  unsigned long long value = 0;
+  try {
+    value = std::stoull(text, &end);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  std::string unit = text.substr(end);
+  if (unit.size() > 1 && (unit.substr(1) == "iB" || unit.substr(1) == "B"))
+    unit = unit.substr(0, 1);
+  int shift = 0;
+  if (unit == "K" || unit == "k") {
+    shift = 10;
+  } else if (unit == "M" || unit == "m") {
+    shift = 20;
+  } else if (unit == "G" || unit == "g") {
+    shift = 30;
+  } else if (unit == "T" || unit == "t") {
+    shift = 40;
+  } else if (!unit.empty()) {
+    return 0;
+  }
+  if (value > (~0ULL >> shift)) return 0;
+  return static_cast<std::uint64_t>(value) << shift;
 }
 
 void generate_options(po::options_description& desc, Options& o) {
@@ -130,7 +296,14 @@ void generate_options(po::options_description& desc, Options& o) {
       "pawns", po::value(&o.pawns)->value_name("K"), "most pawns a side, 1..cols (default: cols)")(
       "output,o", po::value(&o.output)->value_name("FILE"),
       "table file to write (default: ./RxC-kK.pawntb)")("force,f", po::bool_switch(&o.force),
-                                                        "overwrite the output file if it exists");
+                                                        "overwrite the output file if it exists")(
+      "memory", po::value(&o.memory)->value_name("SIZE"),
+      "most memory for table values, e.g. 8G or 512M (default: 3/4 of the memory available)")(
+      "work-dir", po::value(&o.work_dir)->value_name("DIR"),
+      "solve tier by tier, keeping finished tiers in DIR; run again to resume (default: in "
+      "memory, or FILE.work when the table does not fit)")(
+      "keep-work-dir", po::bool_switch(&o.keep_work_dir),
+      "keep the work directory's tier files once the table is written");
   add_threads_option(desc, o);
 }
 
@@ -146,6 +319,11 @@ std::string validate_generate(const po::variables_map& given,
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
   if (std::string problem = check_threads(o); !problem.empty()) return problem;
+  if (given.count("memory")) {
+    o.memory_limit = parse_size(o.memory);
+    if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
+  }
+  if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                std::to_string(o.pawns) + ".pawntb";
@@ -160,11 +338,20 @@ std::string validate_generate(const po::variables_map& given,
 extern const Command kGenerate{
     "generate",
     "solve every position and write a table file",
-    "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]",
+    "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]\n"
+    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
     "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
     "unless --output names a file, and refuses to replace an existing file unless\n"
-    "--force is given. The output is checked before solving starts.",
+    "--force is given. The output is checked before solving starts.\n"
+    "\n"
+    "A table that fits in --memory is solved in memory. A larger one, or any with\n"
+    "--work-dir, is solved tier by tier (format/FORMAT.md): each finished tier is\n"
+    "written to the work directory (FILE.work by default), and only the tier being\n"
+    "solved and the tiers it moves to are in memory. If the run stops (a signal, a\n"
+    "crash, a power cut), the same command resumes at the first unfinished tier;\n"
+    "a damaged tier file is solved again. The work directory is removed once the\n"
+    "table is written, unless --keep-work-dir.",
     DefaultTable::none,
     generate_options,
     validate_generate,

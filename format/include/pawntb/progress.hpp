@@ -2,6 +2,7 @@
 // encode_table, verify).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 
 namespace pawntb {
@@ -9,6 +10,11 @@ namespace pawntb {
 struct Progress {
   const char* stage;     // a static string: "solve", "compress" or "verify"
   double fraction_done;  // 0..1, never decreasing within a stage; each stage ends with exactly 1
+  // Where a tiered generation is (stage "solve" of pawntb::generate, zero
+  // elsewhere): the tiers finished and in all, and positions solved by this
+  // run (tiers found finished in the work directory count in neither).
+  std::uint64_t tiers_done = 0, tiers = 0;
+  std::uint64_t positions_done = 0, positions = 0;
 };
 
 // Called now and then from the thread that called the library function, never

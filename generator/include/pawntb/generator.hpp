@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -29,9 +30,63 @@ struct GenerateOptions {
   Geometry geometry{4, 4};
   int max_pawns = 4;     // K, 1..cols
   unsigned threads = 0;  // 0: one per hardware thread
-  // solve() reports stage "solve"; may be empty.
+  // solve() and generate() report stage "solve", generate() then "compress";
+  // may be empty.
   ProgressCallback on_progress;
+  // generate(): the most bytes of table values held in memory at once; 0 means
+  // default_memory_limit().
+  std::uint64_t memory_limit = 0;
+  // generate(): where finished tiers are kept, so that a stopped run resumes
+  // (format/FORMAT.md, appendix). Empty: the whole table is solved in memory.
+  std::filesystem::path work_dir;
+  // generate(): called from the calling thread with a message for the user,
+  // such as a damaged tier file that is solved again; may be empty.
+  std::function<void(const std::string&)> on_notice;
 };
+
+// Three quarters of the memory available now (MemAvailable), at least 64 MiB.
+// Reads /proc/meminfo. Thread-safe.
+std::uint64_t default_memory_limit();
+
+// What generate() will do, worked out before it starts.
+struct GenerationPlan {
+  std::uint64_t entries = 0;
+  std::uint64_t tiers = 0;
+  std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or the default)
+  // Bytes of values in memory at the peak: the whole table in memory, or
+  // the largest tier with its children (the tiered run never holds more).
+  std::uint64_t memory_needed = 0;
+  std::uint64_t largest_tier = 0;    // entries
+  std::uint64_t work_dir_bytes = 0;  // estimated size of the finished work directory, 0 in memory
+  std::uint64_t tiers_done = 0;      // tiers already finished in the work directory
+  std::uint64_t entries_done = 0;    // their entries
+  bool in_memory = true;
+};
+
+// Checks the parameters and the memory limit and looks at the work directory
+// (creating it, checking every tier file already there; a damaged one is
+// deleted, to be solved again). Throws GenerateError when the parameters are
+// out of range, the work directory holds another table, or memory_needed
+// exceeds the limit. For the CLI, before generate().
+GenerationPlan plan_generation(const GenerateOptions& options);
+
+struct GenerationReport {
+  GenerationPlan plan;
+  std::uint64_t file_size = 0;
+  std::uint32_t block_count = 0;
+  std::uint64_t tiers_solved = 0;  // by this run
+};
+
+// Solves the table and writes it atomically to `output` (as write_table).
+// With options.work_dir empty, in memory (as solve() then write_table());
+// otherwise tier by tier in index order, each finished tier written to the
+// work directory, never holding more than options.memory_limit bytes of
+// values; a run stopped at any moment and started again with the same
+// options resumes at the first unfinished tier, and the table is the same
+// byte for byte. Throws GenerateError. Not thread-safe for one work
+// directory; for the CLI and the tests.
+GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
+                          void (*on_temp_file)(const char* path) = nullptr);
 
 struct SolvedTable {
   Geometry geometry;

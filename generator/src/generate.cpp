@@ -1,0 +1,326 @@
+// The tier scheduler: solves the tiers in index order (a solving order,
+// format/src/pawntb/detail/index.hpp), each with only its children's values
+// in memory, and keeps every finished tier in the work directory
+// (work_dir.hpp), then assembles the table from the tier files.
+//
+// MEMORY. The values of the tier being solved, of its children, and of
+// earlier tiers kept in case a later tier needs them (the most recently used
+// first), never more than the limit. A tier's children are the tiers just
+// before it in index order or with one pawn fewer, so most are still cached.
+// The plan refuses up front when the largest tier and its children do not
+// fit: memory_needed = max over tiers of (size + sizes of its children) + the
+// fixed overhead (kOverhead: the index tables, zstd, the writer's batch).
+//
+// RESUME. A tier is finished when its file is whole: written atomically, it
+// is either absent or complete, and a file that fails any check (a torn or
+// damaged file) is deleted and the tier solved again. The tiers are solved in
+// the same order whatever happened before, and each tier's values depend only
+// on its children's, so the table is the same byte for byte.
+#include <sys/statvfs.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "pawntb/detail/threads.hpp"
+#include "pawntb/generator.hpp"
+#include "table_writer.hpp"
+#include "tier_solver.hpp"
+#include "work_dir.hpp"
+#include "write_file.hpp"
+
+namespace pawntb {
+
+namespace {
+
+using detail::Index;
+using detail::Plies;
+
+constexpr std::uint64_t kOverhead = 64ULL << 20;  // bytes besides the tiers' values
+constexpr std::uint64_t kMiB = 1 << 20;
+
+// Bytes of memory available to this process, from /proc/meminfo; 0 if unknown.
+std::uint64_t available_memory() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key, unit;
+  std::uint64_t kib = 0;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") return kib * 1024;
+  }
+  return 0;
+}
+
+std::string mib(std::uint64_t bytes) {
+  return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
+}
+
+std::string tier_name(const Index::Tier& t) {
+  return "(" + std::to_string(t.w) + ", " + std::to_string(t.b) + ", " + std::to_string(t.sw) +
+         ", " + std::to_string(t.sb) + ")";
+}
+
+// The tier cache: finished tiers' values, the least recently used dropped
+// first when room is needed.
+class TierCache {
+ public:
+  bool has(std::size_t tier) const { return tiers_.count(tier) != 0; }
+  std::span<const Plies> values(std::size_t tier) {
+    Entry& e = tiers_.at(tier);
+    e.last_use = ++clock_;
+    return e.values;
+  }
+  void add(std::size_t tier, std::vector<Plies> values) {
+    bytes_ += values.size();
+    tiers_[tier] = Entry{std::move(values), ++clock_};
+  }
+  // Drops tiers not in `keep`, least recently used first, until at most
+  // `limit` bytes are held.
+  void shrink_to(std::uint64_t limit, const std::set<std::size_t>& keep) {
+    while (bytes_ > limit) {
+      auto victim = tiers_.end();
+      for (auto it = tiers_.begin(); it != tiers_.end(); ++it) {
+        if (keep.count(it->first) == 0 &&
+            (victim == tiers_.end() || it->second.last_use < victim->second.last_use)) {
+          victim = it;
+        }
+      }
+      if (victim == tiers_.end()) return;
+      bytes_ -= victim->second.values.size();
+      tiers_.erase(victim);
+    }
+  }
+  std::uint64_t bytes() const { return bytes_; }
+  void clear() {
+    tiers_.clear();
+    bytes_ = 0;
+  }
+
+ private:
+  struct Entry {
+    std::vector<Plies> values;
+    std::uint64_t last_use = 0;
+  };
+  std::map<std::size_t, Entry> tiers_;
+  std::uint64_t bytes_ = 0;
+  std::uint64_t clock_ = 0;
+};
+
+// The work directory's size relative to the entries, from the tier files of
+// the boards up to 6x5 (docs/benchmarks.md), rounded up.
+constexpr double kWorkDirBytesPerEntry = 0.15;
+
+}  // namespace
+
+std::uint64_t default_memory_limit() {
+  return std::max<std::uint64_t>(available_memory() / 4 * 3, kOverhead);
+}
+
+GenerationPlan plan_generation(const GenerateOptions& options) {
+  const std::uint64_t in_memory = memory_needed(options.geometry, options.max_pawns);  // checks
+  const Index index(options.geometry, options.max_pawns);
+  const detail::TierGraph graph(index);
+  GenerationPlan plan;
+  plan.entries = index.size();
+  plan.tiers = index.tiers().size();
+  plan.memory_limit = options.memory_limit ? options.memory_limit : default_memory_limit();
+  plan.in_memory = options.work_dir.empty();
+  std::size_t peak_tier = 0;
+  std::uint64_t peak = 0;
+  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
+    std::uint64_t bytes = index.tiers()[t].size;
+    plan.largest_tier = std::max(plan.largest_tier, bytes);
+    for (const std::size_t c : graph.child_list(t)) bytes += index.tiers()[c].size;
+    if (bytes > peak) {
+      peak = bytes;
+      peak_tier = t;
+    }
+  }
+  if (plan.in_memory) {
+    plan.memory_needed = in_memory;
+    if (in_memory > plan.memory_limit) {
+      throw GenerateError(
+          to_string(options.geometry) + " with K = " + std::to_string(options.max_pawns) +
+          " needs " + mib(in_memory) + " in memory, more than the limit of " +
+          mib(plan.memory_limit) + "; give a work directory to solve it tier by tier");
+    }
+    return plan;
+  }
+  plan.memory_needed = peak + kOverhead;
+  if (plan.memory_needed > plan.memory_limit) {
+    throw GenerateError("not enough memory: tier " + std::to_string(peak_tier) + " " +
+                        tier_name(index.tiers()[peak_tier]) + " and its children need " +
+                        mib(plan.memory_needed) + " with the overhead, more than the limit of " +
+                        mib(plan.memory_limit));
+  }
+  plan.work_dir_bytes =
+      static_cast<std::uint64_t>(static_cast<double>(index.size()) * kWorkDirBytesPerEntry);
+  const detail::WorkDir work(options.work_dir, index);
+  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
+    if (std::filesystem::exists(work.tier_path(t))) {
+      ++plan.tiers_done;
+      plan.entries_done += index.tiers()[t].size;
+    }
+  }
+  return plan;
+}
+
+namespace {
+
+// The header's statistics from the tiers' summaries, in index order.
+detail::TableTotals totals_of(const std::vector<detail::TierSummary>& summaries) {
+  detail::TableTotals totals;
+  totals.max_plies = -1;
+  for (const detail::TierSummary& s : summaries) {
+    totals.win_count += s.win_count;
+    if (s.max_plies > totals.max_plies) {
+      totals.max_plies = s.max_plies;
+      totals.longest_index = s.longest_index;
+    }
+  }
+  return totals;
+}
+
+class TieredRun {
+ public:
+  TieredRun(const GenerateOptions& options, const GenerationPlan& plan)
+      : options_(options),
+        plan_(plan),
+        index_(options.geometry, options.max_pawns),
+        graph_(index_),
+        work_(options.work_dir, index_),
+        threads_(detail::thread_count(options.threads)),
+        summaries_(index_.tiers().size()) {}
+
+  std::uint64_t solve_all() {
+    const auto tiers = index_.tiers();
+    std::uint64_t solved = 0;
+    for (std::size_t t = 0; t < tiers.size(); ++t) {
+      if (finished(t)) {
+        entries_done_ += tiers[t].size;
+      } else {
+        solve(t);
+        ++solved;
+        entries_done_ += tiers[t].size;
+        positions_solved_ += tiers[t].size;
+      }
+      report(t + 1, 0);
+    }
+    return solved;
+  }
+
+  // Writes the table from the tier files; returns its size and blocks.
+  std::pair<std::uint64_t, std::uint32_t> assemble(const std::filesystem::path& output,
+                                                   void (*on_temp_file)(const char*)) {
+    cache_.clear();
+    std::vector<Plies> buffer;
+    std::uint32_t blocks = 0;
+    const std::uint64_t size =
+        detail::write_file_atomically(output, on_temp_file, [&](detail::ByteSink& sink) {
+          detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
+          for (std::size_t t = 0; t < index_.tiers().size(); ++t) {
+            buffer.resize(index_.tiers()[t].size);
+            work_.read_tier(t, buffer);
+            writer.append(buffer);
+          }
+          blocks = writer.block_count();
+          return writer.finish(totals_of(summaries_));
+        });
+    return {size, blocks};
+  }
+
+ private:
+  // Whether tier t's file is whole; a damaged one is reported and removed.
+  bool finished(std::size_t t) {
+    const std::filesystem::path path = work_.tier_path(t);
+    if (!std::filesystem::exists(path)) return false;
+    std::string why;
+    if (const auto summary = work_.check_tier(t, &why)) {
+      summaries_[t] = *summary;
+      return true;
+    }
+    if (options_.on_notice) options_.on_notice(path.string() + ": " + why + "; solving it again");
+    std::error_code ec;
+    std::filesystem::remove(path, ec);
+    return false;
+  }
+
+  void solve(std::size_t t) {
+    const auto tiers = index_.tiers();
+    const std::vector<std::size_t> needed = graph_.child_list(t);
+    const std::set<std::size_t> keep(needed.begin(), needed.end());
+    std::uint64_t missing = 0;
+    for (const std::size_t c : needed) {
+      if (!cache_.has(c)) missing += tiers[c].size;
+    }
+    const std::uint64_t budget = plan_.memory_limit - kOverhead;
+    const std::uint64_t room = tiers[t].size + missing;
+    cache_.shrink_to(budget > room ? budget - room : 0, keep);
+    for (const std::size_t c : needed) {
+      if (cache_.has(c)) continue;
+      std::vector<Plies> values(tiers[c].size);
+      work_.read_tier(c, values);
+      cache_.add(c, std::move(values));
+    }
+    std::array<detail::TierValues, kMaxSide> children{};
+    const detail::TierChildren& by_capture = graph_.children(t);
+    for (std::size_t x = 0; x < kMaxSide; ++x) {
+      if (by_capture.exists[x]) {
+        const std::size_t c = by_capture.tier[x];
+        children[x] = detail::TierValues{tiers[c].first, cache_.values(c)};
+      }
+    }
+    std::vector<Plies> out(tiers[t].size);
+    summaries_[t] = detail::solve_tier(index_, graph_, t, children, out, threads_,
+                                       [&](std::uint64_t done) { report(t, done); });
+    work_.write_tier(t, out, summaries_[t]);
+    cache_.shrink_to(budget > out.size() ? budget - out.size() : 0, {});
+    cache_.add(t, std::move(out));
+  }
+
+  // Progress: `tiers_done` tiers finished, and `in_tier` entries of the next.
+  void report(std::uint64_t tiers_done, std::uint64_t in_tier) const {
+    if (!options_.on_progress) return;
+    Progress p{"solve",
+               static_cast<double>(entries_done_ + in_tier) / static_cast<double>(index_.size())};
+    p.tiers_done = tiers_done;
+    p.tiers = index_.tiers().size();
+    p.positions_done = positions_solved_ + in_tier;
+    p.positions = index_.size() - plan_.entries_done;
+    options_.on_progress(p);
+  }
+
+  const GenerateOptions& options_;
+  const GenerationPlan& plan_;
+  const Index index_;
+  const detail::TierGraph graph_;
+  const detail::WorkDir work_;
+  const unsigned threads_;
+  std::vector<detail::TierSummary> summaries_;
+  TierCache cache_;
+  std::uint64_t entries_done_ = 0;      // entries of the tiers finished so far
+  std::uint64_t positions_solved_ = 0;  // entries this run solved
+};
+
+}  // namespace
+
+GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
+                          void (*on_temp_file)(const char* path)) {
+  GenerationReport report;
+  report.plan = plan_generation(options);
+  if (report.plan.in_memory) {
+    const WriteSummary written =
+        write_table(solve(options), output, options.threads, on_temp_file, options.on_progress);
+    report.file_size = written.file_size;
+    report.block_count = written.block_count;
+    report.tiers_solved = report.plan.tiers;
+    return report;
+  }
+  TieredRun run(options, report.plan);
+  report.tiers_solved = run.solve_all();
+  std::tie(report.file_size, report.block_count) = run.assemble(output, on_temp_file);
+  return report;
+}
+
+}  // namespace pawntb
