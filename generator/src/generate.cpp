@@ -38,7 +38,9 @@ namespace {
 using detail::Index;
 using detail::Plies;
 
-constexpr std::uint64_t kOverhead = 64ULL << 20;  // bytes besides the tiers' values
+// Bytes besides the tiers' values: the index tables, zstd's contexts and
+// buffers, the writer's batch, the program itself.
+constexpr std::uint64_t kOverhead = 48ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
 
 // Bytes of memory available to this process, from /proc/meminfo; 0 if unknown.

@@ -264,6 +264,7 @@ int run_generate(const Options& o) {
 std::uint64_t parse_size(const std::string& text) {
   std::size_t end = 0;
   unsigned long long value = 0;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return 0;
   try {
     value = std::stoull(text, &end);
   } catch (const std::exception&) {

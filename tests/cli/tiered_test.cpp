@@ -1,0 +1,194 @@
+// Tests of tiered generation through the CLI: the same table as in memory,
+// resuming after SIGKILL at random moments, damaged tier files solved
+// again, and the refusals.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <random>
+#include <thread>
+
+#include "support/cli_support.hpp"
+
+namespace pawntb_test {
+namespace {
+
+std::vector<std::uint8_t> bytes_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+// The files named tier-*.zst in dir.
+int tier_files(const fs::path& dir) {
+  int count = 0;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    count += name.rfind("tier-", 0) == 0;
+  }
+  return count;
+}
+
+std::vector<std::string> generate_args(const std::string& rows, const std::string& cols,
+                                       const fs::path& output, const fs::path& work) {
+  return {"generate", "--rows",        rows,         "--cols",     cols, "--force",
+          "--output", output.string(), "--work-dir", work.string()};
+}
+
+// A table made in memory and tier by tier, on one or two threads, is the same
+// byte for byte, and the work directory is gone afterwards.
+TEST(CliTiered, SameTableAsInMemory) {
+  TempDir dir;
+  for (const auto& [rows, cols] : {std::pair{"4", "4"}, std::pair{"3", "5"}, std::pair{"4", "3"}}) {
+    const fs::path in_memory = dir / "memory.pawntb", tiered = dir / "tiered.pawntb";
+    const RunResult a = run_cli(
+        {"generate", "--rows", rows, "--cols", cols, "--force", "--output", in_memory.string()});
+    ASSERT_EQ(a.status, 0) << a;
+    for (const char* threads : {"1", "2"}) {
+      auto args = generate_args(rows, cols, tiered, dir / "work");
+      args.insert(args.end(), {"--threads", threads});
+      const RunResult b = run_cli(args);
+      ASSERT_EQ(b.status, 0) << b;
+      EXPECT_TRUE(contains(b.err, "tiers")) << b;
+      EXPECT_EQ(bytes_of(tiered), bytes_of(in_memory)) << rows << "x" << cols << ", " << threads;
+      EXPECT_FALSE(fs::exists(dir / "work")) << "the work directory was not removed";
+    }
+  }
+}
+
+// Starts `pawntb args...` with stdout and stderr to files in dir.
+pid_t start_cli(const std::vector<std::string>& args, const fs::path& dir) {
+  const pid_t child = ::fork();
+  if (child == 0) {
+    const int out = ::open((dir / "out.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open((dir / "err.txt").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(err, STDERR_FILENO);
+    std::vector<char*> argv{const_cast<char*>(PAWNTB_CLI)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(PAWNTB_CLI, argv.data());
+    ::_exit(127);
+  }
+  return child;
+}
+
+// Killed with SIGKILL at random moments, each time after a random number of
+// tiers (and so also while a tier file or the table is being written), and
+// started again with the same arguments, a run still makes the table of an
+// uninterrupted run, byte for byte.
+TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
+  TempDir dir;
+  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
+  const fs::path work = dir / "work";
+  const RunResult whole =
+      run_cli({"generate", "--rows", "5", "--cols", "4", "--output", reference.string()});
+  ASSERT_EQ(whole.status, 0) << whole;
+  const int tiers = 1182;  // of 5x4 with K = 4 (the plan line says so)
+  std::mt19937 rng(20261123);
+  int kills = 0;
+  for (int round = 0; round < 4; ++round) {
+    const int after = std::uniform_int_distribution<int>(1, tiers - 1)(rng);
+    const pid_t child = start_cli(generate_args("5", "4", output, work), dir.path());
+    ASSERT_GT(child, 0);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    int status = 0;
+    bool exited = false;
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (::waitpid(child, &status, WNOHANG) == child) {
+        exited = true;
+        break;
+      }
+      if (tier_files(work) >= after) {
+        // A random moment within the next tier or two.
+        std::this_thread::sleep_for(
+            std::chrono::microseconds(std::uniform_int_distribution<int>(0, 3000)(rng)));
+        ::kill(child, SIGKILL);
+        ::waitpid(child, &status, 0);
+        ++kills;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+    if (!exited && !WIFSIGNALED(status)) {
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      FAIL() << "the run neither finished nor reached " << after << " tiers";
+    }
+    if (exited) break;  // it finished before the kill: nothing left to resume
+  }
+  EXPECT_GT(kills, 0);
+  const RunResult last = run_cli(generate_args("5", "4", output, work));
+  ASSERT_EQ(last.status, 0) << last;
+  if (kills > 0) {
+    EXPECT_TRUE(contains(last.err, "resuming")) << last;
+  }
+  EXPECT_EQ(bytes_of(output), bytes_of(reference)) << "the resumed table differs";
+}
+
+// A tier file cut short and one with a changed byte are solved again, and
+// the table is still the same.
+TEST(CliTiered, DamagedTierFilesAreSolvedAgain) {
+  TempDir dir;
+  const fs::path reference = dir / "reference.pawntb", output = dir / "again.pawntb";
+  const fs::path work = dir / "work";
+  ASSERT_EQ(run_cli({"generate", "--output", reference.string()}).status, 0);
+  auto args = generate_args("4", "4", output, work);
+  args.push_back("--keep-work-dir");
+  ASSERT_EQ(run_cli(args).status, 0);
+  const fs::path torn = work / "tier-000300.zst", flipped = work / "tier-000400.zst";
+  fs::resize_file(torn, fs::file_size(torn) / 2);
+  std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
+  f.seekp(static_cast<std::streamoff>(fs::file_size(flipped) - 3));
+  f.put('\x5A');
+  f.close();
+  const RunResult again = run_cli(args);
+  ASSERT_EQ(again.status, 0) << again;
+  EXPECT_TRUE(contains(again.err, torn.string() + ": truncated or too long; solving it again"))
+      << again;
+  EXPECT_TRUE(contains(again.err, flipped.string() + ":")) << again;
+  EXPECT_EQ(bytes_of(output), bytes_of(reference));
+  // A planted file that is whole but for another tier is refused too.
+  fs::copy_file(work / "tier-000001.zst", work / "tier-000002.zst",
+                fs::copy_options::overwrite_existing);
+  const RunResult planted = run_cli(args);
+  ASSERT_EQ(planted.status, 0) << planted;
+  EXPECT_TRUE(contains(planted.err, "tier-000002.zst: made for another tier")) << planted;
+  EXPECT_EQ(bytes_of(output), bytes_of(reference));
+}
+
+TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {
+  TempDir dir;
+  auto args = generate_args("3", "3", dir / "t.pawntb", dir / "work");
+  args.push_back("--keep-work-dir");
+  ASSERT_EQ(run_cli(args).status, 0);
+  const RunResult other = run_cli(generate_args("4", "4", dir / "u.pawntb", dir / "work"));
+  EXPECT_EQ(other.status, 1) << other;
+  EXPECT_TRUE(contains(other.err, "holds the work of another table")) << other;
+
+  auto small = generate_args("4", "4", dir / "u.pawntb", dir / "work2");
+  small.insert(small.end(), {"--memory", "1M"});
+  const RunResult little = run_cli(small);
+  EXPECT_EQ(little.status, 1) << little;
+  EXPECT_TRUE(contains(little.err, "not enough memory")) << little;
+  EXPECT_TRUE(contains(little.err, "limit of 1 MiB")) << little;
+
+  for (const char* bad : {"lots", "8X", "-1", ""}) {
+    const RunResult r = run_cli({"generate", "--memory", bad, "--output", (dir / "v").string()});
+    EXPECT_EQ(r.status, 2) << bad << r;
+    EXPECT_TRUE(contains(r.err, "--memory")) << r;
+  }
+  // Without --work-dir, a table larger than --memory goes tier by tier in FILE.work.
+  const RunResult automatic =
+      run_cli({"generate", "--memory", "50M", "--force", "--output", (dir / "w.pawntb").string()});
+  ASSERT_EQ(automatic.status, 0) << automatic;
+  EXPECT_TRUE(contains(automatic.err, "tier by tier in " + (dir / "w.pawntb.work").string()))
+      << automatic;
+}
+
+}  // namespace
+}  // namespace pawntb_test
