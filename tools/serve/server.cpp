@@ -70,6 +70,9 @@ Server::Server(const Api& api, ServerOptions options)
   const unsigned threads = impl_->options.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http.set_payload_max_length(impl_->options.max_body);
+  // Answers are written in two parts (headers, body): without TCP_NODELAY
+  // Nagle's algorithm holds the second until the client's delayed ACK.
+  http.set_tcp_nodelay(true);
 
   http.Get("/api/v1/position", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
