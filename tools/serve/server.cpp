@@ -1,6 +1,7 @@
 #include "serve/server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <chrono>
@@ -73,6 +74,12 @@ Server::Server(const Api& api, ServerOptions options)
   // Answers are written in two parts (headers, body): without TCP_NODELAY
   // Nagle's algorithm holds the second until the client's delayed ACK.
   http.set_tcp_nodelay(true);
+  // Not httplib's default SO_REUSEPORT, which would let a second server
+  // share the port instead of failing with "Address already in use".
+  http.set_socket_options([](int sock) {
+    const int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
 
   http.Get("/api/v1/position", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
