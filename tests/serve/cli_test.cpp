@@ -191,10 +191,11 @@ TEST(ServeCommand, BadOptionsAreUsageErrors) {
 }
 
 // One `curl` example of docs/api.md, done with httplib: the options used
-// there are -s, -w FORMAT (%{http_code} and \n), -d BODY (a POST) and
-// -X METHOD.
+// there are -s, -w FORMAT (%{http_code} and \n), -d BODY (a POST),
+// -H 'NAME: VALUE' and -X METHOD.
 std::string run_curl(const std::vector<std::string>& words, const std::string& base_url, int port) {
   std::string method = "GET", body, format, url;
+  httplib::Headers headers;
   bool post = false;
   for (std::size_t i = 1; i < words.size(); ++i) {
     const std::string& w = words[i];
@@ -207,6 +208,14 @@ std::string run_curl(const std::vector<std::string>& words, const std::string& b
       post = true;
     } else if (w == "-X" && has_value) {
       method = words[++i];
+    } else if (w == "-H" && has_value) {
+      const std::string& header = words[++i];
+      const std::size_t colon = header.find(": ");
+      if (colon == std::string::npos) {
+        ADD_FAILURE() << "not a header: " << header;
+        return "";
+      }
+      headers.emplace(header.substr(0, colon), header.substr(colon + 2));
     } else if (w.rfind("http://", 0) == 0 && url.empty()) {
       url = w;
     } else {
@@ -225,9 +234,12 @@ std::string run_curl(const std::vector<std::string>& words, const std::string& b
   httplib::Request req;
   req.method = method;
   req.path = path;
+  req.headers = headers;
   if (post) {
     req.body = body;
-    req.set_header("Content-Type", "application/x-www-form-urlencoded");  // as curl -d
+    if (!req.has_header("Content-Type")) {
+      req.set_header("Content-Type", "application/x-www-form-urlencoded");  // as curl -d
+    }
   }
   const httplib::Result r = c.send(req);
   if (!r) {

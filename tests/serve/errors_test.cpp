@@ -97,6 +97,33 @@ TEST_F(BadRequests, OversizedBody) {
   EXPECT_EQ(error.rfind("body is not JSON: ", 0), 0u) << error;
 }
 
+// httplib refuses form bodies (curl -d's Content-Type) over 8,192 bytes
+// itself; the error says what to do.
+TEST_F(BadRequests, LargeFormBody) {
+  auto c = server_->client();
+  const json body(std::vector<std::string>(1000, "ppp/3/PPP w"));
+  EXPECT_EQ(
+      error_of(c->Post("/api/v1/positions", body.dump(), "application/x-www-form-urlencoded")),
+      Expected(413,
+               "request body over 8192 bytes with Content-Type "
+               "application/x-www-form-urlencoded: send it as application/json"));
+  const httplib::Result ok = c->Post("/api/v1/positions", body.dump(), "application/json");
+  ASSERT_TRUE(ok);
+  EXPECT_EQ(ok->status, 200);
+}
+
+// Answers are never compressed (see server.cpp), whatever the client accepts.
+TEST_F(BadRequests, AnswersAreNotCompressed) {
+  auto c = server_->client();
+  c->set_decompress(false);
+  for (const char* path : {"/api/v1/position?position=ppp/3/PPP+w", "/", "/api/v1/tables"}) {
+    const httplib::Result r = c->Get(path, {{"Accept-Encoding", "gzip, deflate, br"}});
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->status, 200) << path;
+    EXPECT_FALSE(r->has_header("Content-Encoding")) << path;
+  }
+}
+
 TEST_F(BadRequests, WrongMethod) {
   auto c = server_->client();
   EXPECT_EQ(error_of(c->Get("/api/v1/positions")), Expected(405, "method not allowed"));
