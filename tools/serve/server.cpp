@@ -44,9 +44,10 @@ const std::string kFormTooLarge =
     "request body over " + std::to_string(CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH) +
     " bytes with Content-Type application/x-www-form-urlencoded: send it as application/json";
 
-void send(httplib::Response& res, const ApiResponse& answer) {
+void send(httplib::Response& res, ApiResponse answer) {
   res.status = answer.status;
-  res.set_content(answer.body, kJson);
+  res.body = std::move(answer.body);  // set_content() would copy it
+  res.set_header("Content-Type", kJson);
 }
 
 void send_error(httplib::Response& res, int status, std::string_view message) {
