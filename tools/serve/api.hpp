@@ -26,8 +26,9 @@ inline constexpr std::size_t kMaxBatch = 10000;
 std::string error_json(std::string_view message);
 
 // The endpoints over a set of tables. Every member is thread-safe (the
-// tables are immutable; the statistics are computed once, under a lock) and
-// never throws but std::bad_alloc. For the server and the tests.
+// tables are immutable; the statistics are computed once, under a lock);
+// they throw only std::bad_alloc, and std::system_error when positions()
+// cannot start its second thread. For the server, the tests and benchmarks.
 class Api {
  public:
   explicit Api(TableSet tables);
@@ -44,7 +45,7 @@ class Api {
   // POST /api/v1/positions: `body` is a JSON array of up to kMaxBatch
   // position strings; 200 with an array of {"position", "winner", "plies",
   // "category"} or {"error"}, in order, or 400 for a body that is not such
-  // an array.
+  // an array. Large batches are answered on two threads.
   ApiResponse positions(std::string_view body) const;
 
   // GET /api/v1/tables.

@@ -1,6 +1,7 @@
 #include "serve/server.hpp"
 
 #include <httplib.h>
+#include <netdb.h>
 #include <sys/socket.h>
 
 #include <cerrno>
@@ -198,6 +199,17 @@ Server::~Server() {
 
 int Server::bind() {
   const ServerOptions& o = impl_->options;
+  const auto fail = [&](const std::string& why) {
+    throw ServeError("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + why);
+  };
+  // httplib looks the host up too, but does not say why that failed.
+  addrinfo hints{};
+  hints.ai_socktype = SOCK_STREAM;
+  addrinfo* found = nullptr;
+  if (const int rc = ::getaddrinfo(o.host.c_str(), nullptr, &hints, &found); rc != 0) {
+    fail(::gai_strerror(rc));
+  }
+  ::freeaddrinfo(found);
   errno = 0;
   int port = o.port;
   bool bound = false;
@@ -207,10 +219,7 @@ int Server::bind() {
   } else {
     bound = impl_->http.bind_to_port(o.host, o.port);
   }
-  if (!bound) {
-    const std::string why = errno ? std::strerror(errno) : "no such address";
-    throw ServeError("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + why);
-  }
+  if (!bound) fail(errno ? std::strerror(errno) : "cannot bind");
   return port;
 }
 
