@@ -2,6 +2,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <thread>
 #include <vector>
@@ -44,19 +45,25 @@ int run_serve(const Options& o) {
   }
   serve::Server server(api, options);
   const int port = server.bind();
+  const bool ipv6 = o.host.find(':') != std::string::npos;
+  std::printf("pawntb serve: listening on http://%s%s%s:%d/\n", ipv6 ? "[" : "", o.host.c_str(),
+              ipv6 ? "]" : "", port);
+  check_stdout();  // before the stopper starts: no thread to join if it throws
   std::thread stopper([&] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
     server.stop();
   });
-  const bool ipv6 = o.host.find(':') != std::string::npos;
-  std::printf("pawntb serve: listening on http://%s%s%s:%d/\n", ipv6 ? "[" : "", o.host.c_str(),
-              ipv6 ? "]" : "", port);
-  check_stdout();
-  server.run();
+  std::exception_ptr failure;  // the stopper is joined whatever happens
+  try {
+    server.run();
+  } catch (...) {
+    failure = std::current_exception();
+  }
   // Over without a signal: wake the stopper.
   pthread_kill(stopper.native_handle(), SIGTERM);
   stopper.join();
+  if (failure) std::rethrow_exception(failure);
   return kOk;
 }
 
