@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-// A pawn drawn for this page; `currentColor`-free so that each side styles it.
+// A pawn drawn for this page (45x45); style.css fills it for each side.
 const PAWN_PATH =
     'M22.5 8a5.6 5.6 0 0 1 3.7 9.8c2.5 1.3 4 3.3 4.1 5.5h-3.4c2 2.6 3.6 6.3 4.2 10.7H13.9c.6-4.4 ' +
     '2.2-8.1 4.2-10.7h-3.4c.1-2.2 1.6-4.2 4.1-5.5A5.6 5.6 0 0 1 22.5 8zM11.5 35.5h22a2 2 0 0 1 2 ' +
@@ -180,8 +180,11 @@ async function showGame(game, cursor, mode) {
   if (info) selectTableFor(info.geometry);
 
   const entry = {game: state.game, cursor: state.cursor};
-  if (mode === 'push') history.pushState(entry, '', urlFor(state.text));
-  if (mode === 'replace') history.replaceState(entry, '', urlFor(state.text));
+  const unchanged = JSON.stringify(entry) === JSON.stringify(history.state);
+  if (mode === 'push' && !unchanged) history.pushState(entry, '', urlFor(state.text));
+  if (mode === 'replace' || (mode === 'push' && unchanged)) {
+    history.replaceState(entry, '', urlFor(state.text));
+  }
   delete document.body.dataset.loading;
   render();
 
@@ -384,7 +387,9 @@ function renderBoard() {
     }
   }
   if (hovered) squares.push(arrow(board, hovered));
+  const focused = document.activeElement?.dataset?.square;  // keep the keyboard's place
   element.replaceChildren(...squares);
+  if (focused) element.querySelector(`[data-square="${focused}"]`)?.focus();
 
   const rankLabels = [];
   const fileLabels = [];
