@@ -18,7 +18,7 @@ import {fileURLToPath} from 'node:url';
 
 const SKIP = 77;
 const TOTAL_SECONDS = 60;
-const STEP_TIMEOUT_MS = 5000;
+const STEP_TIMEOUT_MS = 10000;
 const sourceDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const chromiumPath = process.env.PAWNTB_CHROMIUM ?? '/usr/bin/chromium';
 // Headless in a container: no sandbox (root has none), no GPU, no /dev/shm
