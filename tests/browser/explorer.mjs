@@ -206,6 +206,19 @@ async function expectShown(page, position) {
   return v;
 }
 
+// Waits until the page shows `error` (the API's words) in its error box.
+async function waitForError(page, error) {
+  try {
+    await page.waitForFunction(
+        (e) => document.querySelector('[data-testid="error"]').textContent === e, error,
+        {timeout: STEP_TIMEOUT_MS});
+  } catch {
+    const shown = await page.locator('[data-testid="error"]').textContent();
+    throw new Error(`expected the error "${error}", the page shows "${shown}"`);
+  }
+  check(await page.isVisible('[data-testid="error"]'), `the error "${error}" is hidden`);
+}
+
 // The listed moves: winning ones (for the side to move) first, each group in
 // the API's order (best first), each with its plies badge.
 async function expectMoves(page, v) {
@@ -367,12 +380,7 @@ async function run(page, tables) {
     rows[0][0] = 'P';
     rows[rows.length - 1][0] = '.';
     const invalid = text(rows, 'w');
-    const want = await apiError(invalid);
-    await page.waitForFunction(
-        (e) => document.querySelector('[data-testid="error"]').textContent === e, want, {
-          timeout: STEP_TIMEOUT_MS,
-        });
-    check(await page.isVisible('[data-testid="error"]'), 'the error is hidden');
+    await waitForError(page, await apiError(invalid));
     check(
         (await page.inputValue('[data-testid="position"]')) === invalid,
         'the box lost the invalid text');
@@ -381,11 +389,7 @@ async function run(page, tables) {
     for (const typed of ['pppp/4/4/PPPQ w', 'ppppp/5/5/5/5 w']) {
       await page.fill('[data-testid="position"]', typed);
       await page.press('[data-testid="position"]', 'Enter');
-      const error = await apiError(typed);
-      await page.waitForFunction(
-          (e) => document.querySelector('[data-testid="error"]').textContent === e, error, {
-            timeout: STEP_TIMEOUT_MS,
-          });
+      await waitForError(page, await apiError(typed));
     }
     await page.fill('[data-testid="position"]', start.moves[0].position);
     await page.press('[data-testid="position"]', 'Enter');
@@ -393,7 +397,14 @@ async function run(page, tables) {
     check(await page.isHidden('[data-testid="error"]'), 'the error stays after a valid position');
   });
 
-  step('a URL with ?position= reproduces the view; flip', async () => {
+  step('a URL with ?position= reproduces the view, an invalid one its error; flip', async () => {
+    const rows = grid(start.position);
+    rows[0][0] = 'P';  // a white pawn on its goal row, and five of them
+    const invalid = text(rows, 'w');
+    await page.goto(`${base}/?position=${encodeURIComponent(invalid)}`, {timeout: STEP_TIMEOUT_MS});
+    await waitForError(page, await apiError(invalid));
+    const selected = await page.locator('[data-testid="table-select"]').inputValue();
+    check(selected === big.name, `an invalid 4x4 position selects ${selected}`);
     const position = (await valueOf(start.moves[0].position)).moves[1].position;
     await page.goto(
         `${base}/?position=${encodeURIComponent(position)}`, {timeout: STEP_TIMEOUT_MS});

@@ -177,7 +177,9 @@ async function showGame(game, cursor, mode) {
   Object.assign(state, {selected: null, hovered: null, loading: false});
   const board = parsePosition(state.text);
   if (board) state.board = board;
-  if (info) selectTableFor(info.geometry);
+  // An invalid position keeps the table of its board size, if there is one.
+  const table = tableFor(info ? info.geometry : state.board);
+  if (table || !state.table) selectTable(table ?? defaultTable());
 
   const entry = {game: state.game, cursor: state.cursor};
   const unchanged = JSON.stringify(entry) === JSON.stringify(history.state);
@@ -236,18 +238,18 @@ function defaultTable() {
 }
 
 // The table that answers a board size is the one with the largest K (the
-// list comes in increasing rows, cols, K).
-function selectTableFor(geometry) {
-  const table = state.tables.findLast(
-      (t) => t.geometry.rows === geometry.rows && t.geometry.cols === geometry.cols,
-  );
-  if (!table) return;
+// list comes in increasing rows, cols, K); undefined when none is loaded.
+function tableFor(geometry) {
+  return state.tables.findLast(
+      (t) => t.geometry.rows === geometry?.rows && t.geometry.cols === geometry?.cols);
+}
+
+function selectTable(table) {
   state.table = table;
   $('table-select').value = table.name;
   const count = (n) => Number(n).toLocaleString('en');
-  $('table-note').textContent =
-      `${count(table.entries)} positions, longest win ${pliesText(table.max_plies)}, ` +
-      `checksum ${table.checksum}`;
+  $('table-note').textContent = `${count(table.entries)} positions, longest win ${
+      pliesText(table.max_plies)}, checksum ${table.checksum}`;
 }
 
 function fillTableSelect() {
@@ -514,6 +516,7 @@ function renderStatus() {
   const info = state.info;
   const board = state.board;
   $('status').textContent = info ? statusText(info) : 'Invalid position';
+  document.title = `${state.text}: ${$('status').textContent} (pawntb explorer)`;
   $('reason').textContent = info && info.plies === 0 && board ? endReason(board, info) : '';
   const turn = info?.to_move ?? (board?.turn === 'b' ? 'black' : 'white');
   $('turn').className = `turn ${turn}`;
@@ -660,6 +663,10 @@ async function main() {
     state.tables = (await api('/api/v1/tables')).tables;
   } catch (e) {
     state.error = `cannot list the tables: ${e.message}`;
+    return renderStatus();
+  }
+  if (state.tables.length === 0) {
+    state.error = 'the server has no tables loaded';
     return renderStatus();
   }
   fillTableSelect();
