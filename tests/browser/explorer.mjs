@@ -142,25 +142,23 @@ function expectedStatus(v) {
   return `${side} to move: ${v.winner} wins in ${v.plies} ${v.plies === 1 ? 'ply' : 'plies'}`;
 }
 
-// A position's squares as {square: 'P' | 'p'}, from its text.
-function piecesOf(position) {
-  const rows = position.split(' ')[0].replace(/\d/g, (n) => '.'.repeat(Number(n))).split('/');
-  const pieces = {};
-  rows.forEach(
-      (row, r) => [...row].forEach((c, f) => {
-        if (c !== '.') pieces[`${String.fromCharCode(97 + f)}${rows.length - r}`] = c;
-      }),
-  );
-  return pieces;
-}
-
-// A board as rows of characters from the top, to edit, and back to text.
+// A board as rows of characters from the top ('.' empty), to edit, and back to text.
 const grid = (position) => position.split(' ')[0]
                                .replace(/\d/g, (n) => '.'.repeat(Number(n)))
                                .split('/')
                                .map((r) => [...r]);
 const text = (rows, turn) =>
     `${rows.map((r) => r.join('').replace(/\.+/g, (e) => e.length)).join('/')} ${turn}`;
+
+// A position's squares as {square: 'P' | 'p'}, from its text.
+function piecesOf(position) {
+  const rows = grid(position);
+  const pieces = {};
+  rows.forEach((row, r) => row.forEach((c, f) => {
+    if (c !== '.') pieces[`${String.fromCharCode(97 + f)}${rows.length - r}`] = c;
+  }));
+  return pieces;
+}
 
 function check(condition, message) {
   if (!condition) throw new Error(message);
