@@ -391,8 +391,10 @@ async function run(page, tables) {
     }
     await page.fill('[data-testid="position"]', start.moves[0].position);
     await page.press('[data-testid="position"]', 'Enter');
-    await expectShown(page, start.moves[0].position);
+    const typed = await expectShown(page, start.moves[0].position);
     check(await page.isHidden('[data-testid="error"]'), 'the error stays after a valid position');
+    await page.keyboard.press('Space');  // the box let go of the keys
+    await expectShown(page, typed.moves[0].position);
   });
 
   step('a URL with ?position= reproduces the view, an invalid one its error; flip', async () => {

@@ -640,9 +640,10 @@ function wire() {
   $('swap').addEventListener('click', editor.swap);
   $('clear').addEventListener('click', editor.clear);
   $('start').addEventListener('click', editor.start);
-  $('position-form').addEventListener('submit', (event) => {
+  $('position-form').addEventListener('submit', async (event) => {
     event.preventDefault();
-    newGame($('position').value.trim());
+    await newGame($('position').value.trim());
+    if (!state.error) $('position').blur();  // so that the keys play again
   });
   $('table-select').addEventListener('change', (event) => {
     const table = state.tables.find((t) => t.name === event.target.value);
