@@ -1,6 +1,7 @@
 #include "serve/server.hpp"
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include <cerrno>
 #include <chrono>
@@ -33,6 +34,15 @@ const char* allowed_methods(std::string_view path) {
   }
   return "";
 }
+
+// httplib reads a form body (curl -d's Content-Type) into parameters, and
+// refuses one over 8,192 bytes with 413 before any handler runs.
+bool is_form(const httplib::Request& req) {
+  return req.get_header_value("Content-Type") == "application/x-www-form-urlencoded";
+}
+const std::string kFormTooLarge =
+    "request body over " + std::to_string(CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH) +
+    " bytes with Content-Type application/x-www-form-urlencoded: send it as application/json";
 
 void send(httplib::Response& res, const ApiResponse& answer) {
   res.status = answer.status;
@@ -70,6 +80,15 @@ Server::Server(const Api& api, ServerOptions options)
   const unsigned threads = impl_->options.threads;
   http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   http.set_payload_max_length(impl_->options.max_body);
+  // Answers are written in two parts (headers, body): without TCP_NODELAY
+  // Nagle's algorithm holds the second until the client's delayed ACK.
+  http.set_tcp_nodelay(true);
+  // Not httplib's default SO_REUSEPORT, which would let a second server
+  // share the port instead of failing with "Address already in use".
+  http.set_socket_options([](int sock) {
+    const int yes = 1;
+    ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
 
   http.Get("/api/v1/position", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
@@ -127,6 +146,9 @@ Server::Server(const Api& api, ServerOptions options)
       case 405:
         return send_error(res, 405, "method not allowed");
       case 413:
+        if (is_form(req) && req.get_header_value<std::uint64_t>("Content-Length") <= max_body) {
+          return send_error(res, 413, kFormTooLarge);
+        }
         return send_error(res, 413, "request body over " + std::to_string(max_body) + " bytes");
       case 414:
         return send_error(
@@ -149,11 +171,16 @@ Server::Server(const Api& api, ServerOptions options)
         }
         send_error(res, 500, "internal error: " + what);
       });
+  http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
+    request_start = Clock::now();
+    // No compression: httplib's brotli, at its default quality, takes about
+    // 7 ms for one position's answer, far more than the bytes it saves on
+    // loopback. httplib compresses when the request accepts it, and owns
+    // the (non-const) request object.
+    const_cast<httplib::Request&>(req).headers.erase("Accept-Encoding");
+    return httplib::Server::HandlerResponse::Unhandled;
+  });
   if (impl_->options.log) {
-    http.set_pre_routing_handler([](const httplib::Request&, httplib::Response&) {
-      request_start = Clock::now();
-      return httplib::Server::HandlerResponse::Unhandled;
-    });
     http.set_logger([this](const httplib::Request& req, const httplib::Response& res) {
       const auto spent =
           request_start == Clock::time_point{} ? Clock::duration{} : Clock::now() - request_start;
