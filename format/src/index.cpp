@@ -111,6 +111,11 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     }
     Slice slice = c.slice;
     slice.first = total;
+    slice.run_size = 1;
+    for (int r = 1; r < rows - 1; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      slice.run_size *= binomial(cols - slice.white[ur], slice.black[ur]);
+    }
     const Tier key{c.w, c.b, c.sw, c.sb, total, 0};
     if (tiers_.empty() || tiers_.back().w != c.w || tiers_.back().b != c.b ||
         tiers_.back().sw != c.sw || tiers_.back().sb != c.sb) {
@@ -220,78 +225,98 @@ Index::Cursor::Cursor(const Index& owner, std::uint64_t index) : owner_(&owner),
       owner.slice_firsts_.begin() - 1);
   const Slice& s = owner.slices_[slice_];
   decode_digits(owner.geometry_, s, index - s.first, white_rows_, black_rows_);
-  int off_row_0 = 0;
-  for (int r = 1; r < owner.geometry_.rows; ++r) off_row_0 += s.black[static_cast<std::size_t>(r)];
-  black_off_row_0_ = off_row_0;
-  update_boards();
+  const int rows = owner.geometry_.rows, cols = owner.geometry_.cols;
+  black_off_row_0_ = 0;
+  for (int r = 1; r < rows - 1; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    black_off_row_0_ += s.black[ur];
+    run_done_ =
+        run_done_ * binomial(cols - s.white[ur], s.black[ur]) + row_subset_rank(black_rows_[ur]);
+  }
+  const Pawns p = boards(owner.geometry_, white_rows_, black_rows_);
+  white_ = p.white;
+  black_ = p.black;
 }
 
 void Index::Cursor::enter_slice(std::size_t slice) {
   slice_ = slice;
   const Slice& s = owner_->slices_[slice];
-  int off_row_0 = 0;
+  black_off_row_0_ = 0;
   for (int r = 0; r < owner_->geometry_.rows; ++r) {
     const auto ur = static_cast<std::size_t>(r);
     white_rows_[ur] = low_bits(s.white[ur]);
     black_rows_[ur] = low_bits(s.black[ur]);
-    if (r > 0) off_row_0 += s.black[ur];
+    if (r > 0) black_off_row_0_ += s.black[ur];
   }
-  black_off_row_0_ = off_row_0;
-  update_boards();
-}
-
-void Index::Cursor::update_boards() {
+  run_done_ = 0;
   const Pawns p = boards(owner_->geometry_, white_rows_, black_rows_);
   white_ = p.white;
   black_ = p.black;
 }
 
-void Index::Cursor::next() {
-  ++index_;
+void Index::Cursor::set_black_row(int r) {
+  const int cols = owner_->geometry_.cols;
+  const auto ur = static_cast<std::size_t>(r);
+  const std::uint64_t row = low_bits(cols);
+  const std::uint64_t bits = kByteGatherScatter.scatter[~white_rows_[ur] & row][black_rows_[ur]];
+  black_ = (black_ & ~(row << (r * cols))) | bits << (r * cols);
+}
+
+void Index::Cursor::set_white_row(int r) {
+  const int cols = owner_->geometry_.cols;
+  const std::uint64_t row = low_bits(cols);
+  white_ = (white_ & ~(row << (r * cols))) | white_rows_[static_cast<std::size_t>(r)] << (r * cols);
+  set_black_row(r);  // the squares white leaves free have changed
+}
+
+void Index::Cursor::carry(int row) {
   const Slice& s = owner_->slices_[slice_];
   const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
   // The odometer of POSITION RANK: black's rows innermost, from row R-2 up.
-  for (int r = rows - 2; r >= 0; --r) {
+  for (int r = row; r >= 0; --r) {
     const auto ur = static_cast<std::size_t>(r);
     if (advance_subset(black_rows_[ur], cols - s.white[ur])) {
-      update_boards();
+      set_black_row(r);
+      run_done_ = r > 0 ? run_done_ + 1 : 0;  // row 0 starts a new run
       return;
     }
     black_rows_[ur] = low_bits(s.black[ur]);
+    set_black_row(r);
   }
+  run_done_ = 0;
   for (int r = rows - 1; r >= 1; --r) {
     const auto ur = static_cast<std::size_t>(r);
     if (advance_subset(white_rows_[ur], cols)) {
-      update_boards();
+      set_white_row(r);
       return;
     }
     white_rows_[ur] = low_bits(s.white[ur]);
+    set_white_row(r);
   }
   enter_slice(slice_ + 1);
 }
 
+void Index::Cursor::next() {
+  ++index_;
+  carry(owner_->geometry_.rows - 2);
+}
+
 std::uint64_t Index::Cursor::run_remaining() const {
-  const Slice& s = owner_->slices_[slice_];
-  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
-  std::uint64_t size = 1, done = 0;
-  for (int r = 1; r <= rows - 2; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    const std::uint64_t radix = binomial(cols - s.white[ur], s.black[ur]);
-    size *= radix;
-    done = done * radix + row_subset_rank(black_rows_[ur]);
-  }
-  return size - done;
+  return owner_->slices_[slice_].run_size - run_done_;
 }
 
 void Index::Cursor::next_run() {
   const Slice& s = owner_->slices_[slice_];
-  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
-  index_ += run_remaining() - 1;
-  for (int r = 1; r <= rows - 2; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    black_rows_[ur] = last_subset(s.black[ur], cols - s.white[ur]);
+  index_ += run_remaining();
+  if (s.run_size > 1) {  // else the run is this one entry: nothing to reset
+    for (int r = 1; r < owner_->geometry_.rows - 1; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      if (s.black[ur] == 0) continue;  // the empty set, never moved
+      black_rows_[ur] = low_bits(s.black[ur]);
+      set_black_row(r);
+    }
   }
-  next();
+  carry(0);
 }
 
 }  // namespace pawntb::detail

@@ -1,16 +1,17 @@
-#include <pthread.h>
+#include <unistd.h>
 
-#include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "pawntb/notation.hpp"
-#include "serve/server.hpp"
 
 namespace pawntb::cli {
 
@@ -18,53 +19,27 @@ namespace {
 
 constexpr unsigned kMaxServeThreads = 256;
 
+// The server is the program pawntb-serve, next to this one: it links
+// cpp-httplib, which Debian ships only as a shared library with OpenSSL,
+// zlib and brotli, and loading those would slow every other command (the
+// static pawntb starts in a fraction of the time). Same options.
 int run_serve(const Options& o) {
-  // SIGINT and SIGTERM are taken by one thread (below), so every thread
-  // started from here on must block them; a client that closes its
-  // connection early must not kill the server with SIGPIPE.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
-  std::signal(SIGPIPE, SIG_IGN);
-
-  std::vector<std::filesystem::path> files(o.tables.begin(), o.tables.end());
-  const serve::Api api(files.empty() ? serve::TableSet::open_default()
-                                     : serve::TableSet::open(files));
-  serve::ServerOptions options;
-  options.host = o.host;
-  options.port = o.port;
-  options.threads = o.threads;
-  if (o.log) {
-    options.log = [](const serve::RequestLog& r) {
-      std::fprintf(stderr, "%s %s %d %lld us\n", std::string(r.method).c_str(),
-                   printable(r.target, 200).c_str(), r.status,
-                   static_cast<long long>(r.microseconds));
-    };
-  }
-  serve::Server server(api, options);
-  const int port = server.bind();
-  const bool ipv6 = o.host.find(':') != std::string::npos;
-  std::printf("pawntb serve: listening on http://%s%s%s:%d/\n", ipv6 ? "[" : "", o.host.c_str(),
-              ipv6 ? "]" : "", port);
-  check_stdout();  // before the stopper starts: no thread to join if it throws
-  std::thread stopper([&] {
-    int signal = 0;
-    sigwait(&stop_signals, &signal);
-    server.stop();
-  });
-  std::exception_ptr failure;  // the stopper is joined whatever happens
-  try {
-    server.run();
-  } catch (...) {
-    failure = std::current_exception();
-  }
-  // Over without a signal: wake the stopper.
-  pthread_kill(stopper.native_handle(), SIGTERM);
-  stopper.join();
-  if (failure) std::rethrow_exception(failure);
-  return kOk;
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  const std::filesystem::path program = self.parent_path() / "pawntb-serve";
+  std::vector<std::string> args{
+      program.string(),         "--host", o.host, "--port", std::to_string(o.port), "--threads",
+      std::to_string(o.threads)};
+  for (const std::string& table : o.tables) args.insert(args.end(), {"--table", table});
+  if (o.log) args.push_back("--log");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  std::fflush(stdout);
+  ::execv(program.c_str(), argv.data());
+  throw std::runtime_error("cannot start " + program.string() + ": " + std::strerror(errno) +
+                           " (the web explorer is the program pawntb-serve, installed next to "
+                           "pawntb)");
 }
 
 void serve_options(boost::program_options::options_description& desc, Options& o) {

@@ -346,7 +346,12 @@ class Index {
 
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
-    void update_boards();
+    // Moves the odometer on from black's row `row` (rows below it are at
+    // their first subsets already, or are to be reset).
+    void carry(int row);
+    // Puts row r's subsets into the boards: black's only, or both.
+    void set_black_row(int r);
+    void set_white_row(int r);
 
     const Index* owner_;
     std::uint64_t index_ = 0;
@@ -354,6 +359,7 @@ class Index {
     // Per row: white's subset, black's squeezed subset (row-local bits).
     std::array<std::uint64_t, kMaxSide> white_rows_{}, black_rows_{};
     int black_off_row_0_ = 0;
+    std::uint64_t run_done_ = 0;  // entries of this run before this one
     std::uint64_t white_ = 0, black_ = 0;
   };
 
@@ -361,6 +367,7 @@ class Index {
   // A slice: a white and a black row profile (SLICES above).
   struct Slice {
     std::uint64_t first = 0, size = 0;
+    std::uint64_t run_size = 0;  // entries of a run: the radices of black's rows 1..R-2
     std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
   };
   friend class Cursor;

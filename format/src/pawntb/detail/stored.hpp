@@ -71,21 +71,30 @@ void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint6
     span_kind = kind;
   };
   Index::Cursor cursor(index, begin);
+  // Facts of W, worked out again only when W changes (runs of one W follow
+  // each other).
+  std::uint64_t white = ~std::uint64_t{0}, mirror_white = 0, steps = 0, captures = 0;
+  int off_row_0 = -1;
+  bool may_have_no_move = false;
   for (;;) {
     const std::uint64_t first = cursor.index();
     const std::uint64_t run_end = std::min(first + cursor.run_remaining(), end);
-    const std::uint64_t white = cursor.white(), black = cursor.black();
-    const std::uint64_t mirror_white = symmetry.mirror(white);
-    const std::uint64_t row_1_pawns = white & row_1;
+    const std::uint64_t black = cursor.black();
+    if (cursor.white() != white || cursor.black_off_row_0() != off_row_0) {
+      white = cursor.white();
+      off_row_0 = cursor.black_off_row_0();
+      mirror_white = symmetry.mirror(white);
+      const std::uint64_t row_1_pawns = white & row_1;
+      steps = white_pushes(g, row_1_pawns);
+      captures = white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
+      may_have_no_move = run_may_have_no_move(g, white, off_row_0);
+    }
     const std::uint64_t b_top = black & white_goal(g);
-    const std::uint64_t steps = white_pushes(g, row_1_pawns);
-    const std::uint64_t captures =
-        white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
     if ((steps & ~b_top) || (captures & b_top)) {
       mark(first, EntryKind::win_in_one);
     } else if (mirror_white < white) {
       mark(first, EntryKind::mirror_image);
-    } else if (mirror_white != white && !run_may_have_no_move(g, white, cursor.black_off_row_0())) {
+    } else if (mirror_white != white && !may_have_no_move) {
       mark(first, EntryKind::stored);
     } else {
       const bool symmetric = mirror_white == white;
