@@ -40,6 +40,37 @@ BENCHMARK(BM_Generate)
     ->Unit(benchmark::kMillisecond)
     ->UseRealTime();
 
+// Tier by tier through a work directory (generate(), as `pawntb generate
+// --work-dir`): solve, tier files, assembly. items/s = positions per second.
+// One run each: 6x5 takes minutes.
+void BM_GenerateTiered(benchmark::State& state) {
+  const Geometry g{static_cast<int>(state.range(0)), static_cast<int>(state.range(1))};
+  const auto base = std::filesystem::temp_directory_path() /
+                    ("pawntb-bench-tiered-" + std::to_string(::getpid()));
+  GenerateOptions o;
+  o.geometry = g;
+  o.max_pawns = g.cols;
+  o.threads = static_cast<unsigned>(state.range(2));
+  o.memory_limit = std::uint64_t{2} << 30;
+  o.work_dir = base.string() + ".work";
+  std::uint64_t positions = 0;
+  for (auto _ : state) {
+    const GenerationReport r = generate(o, base.string() + ".pawntb");
+    positions += r.plan.entries;
+    std::filesystem::remove_all(o.work_dir);
+  }
+  std::filesystem::remove(base.string() + ".pawntb");
+  state.SetItemsProcessed(static_cast<std::int64_t>(positions));
+}
+// Arguments: rows, columns, threads.
+BENCHMARK(BM_GenerateTiered)
+    ->Args({5, 5, 2})
+    ->Args({6, 5, 2})
+    ->Iterations(1)
+    ->Repetitions(1)
+    ->Unit(benchmark::kSecond)
+    ->UseRealTime();
+
 void BM_MemoMinimax(benchmark::State& state) {
   const int rows = static_cast<int>(state.range(0)), cols = static_cast<int>(state.range(1));
   for (auto _ : state) {
