@@ -128,6 +128,7 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
       const auto ur = static_cast<std::size_t>(r);
       black_size *= binomial(cols - slice.white[ur], slice.black[ur]);
     }
+    slice.block_size = black_size;
     slice_start_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
                  static_cast<std::size_t>(c.black_profile)] = SliceStart{total, black_size};
     slices_.push_back(slice);
@@ -303,6 +304,23 @@ void Index::Cursor::next() {
 
 std::uint64_t Index::Cursor::run_remaining() const {
   return owner_->slices_[slice_].run_size - run_done_;
+}
+
+std::uint64_t Index::Cursor::block_remaining() const {
+  const Slice& s = owner_->slices_[slice_];
+  return s.block_size - (row_subset_rank(black_rows_[0]) * s.run_size + run_done_);
+}
+
+void Index::Cursor::next_block() {
+  const Slice& s = owner_->slices_[slice_];
+  index_ += block_remaining();
+  for (int r = 0; r < owner_->geometry_.rows - 1; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    if (s.black[ur] == 0) continue;  // the empty set, never moved
+    black_rows_[ur] = low_bits(s.black[ur]);
+    set_black_row(r);
+  }
+  carry(-1);
 }
 
 void Index::Cursor::next_run() {

@@ -344,6 +344,13 @@ class Index {
     // Moves to the first entry after this run; requires that one to exist.
     void next_run();
 
+    // Entries from here to the end of the W-block (the entries sharing the
+    // slice and W), this one included.
+    std::uint64_t block_remaining() const;
+
+    // Moves to the first entry after this W-block; requires that one to exist.
+    void next_block();
+
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
     // Moves the odometer on from black's row `row` (rows below it are at
@@ -367,7 +374,8 @@ class Index {
   // A slice: a white and a black row profile (SLICES above).
   struct Slice {
     std::uint64_t first = 0, size = 0;
-    std::uint64_t run_size = 0;  // entries of a run: the radices of black's rows 1..R-2
+    std::uint64_t run_size = 0;    // entries of a run: the radices of black's rows 1..R-2
+    std::uint64_t block_size = 0;  // entries of a W-block: the radices of black's rows
     std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
   };
   friend class Cursor;

@@ -89,6 +89,16 @@ void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint6
       captures = white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
       may_have_no_move = run_may_have_no_move(g, white, off_row_0);
     }
+    if (!steps && !captures &&
+        (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
+      // No win in one whatever B_0, and W alone decides: the rest of the
+      // W-block is one kind.
+      const std::uint64_t block_end = std::min(first + cursor.block_remaining(), end);
+      mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
+      if (block_end == end) break;
+      cursor.next_block();
+      continue;
+    }
     const std::uint64_t b_top = black & white_goal(g);
     if ((steps & ~b_top) || (captures & b_top)) {
       mark(first, EntryKind::win_in_one);
