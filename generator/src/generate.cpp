@@ -26,6 +26,7 @@
 
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
+#include "memory.hpp"
 #include "table_writer.hpp"
 #include "tier_solver.hpp"
 #include "work_dir.hpp"
@@ -43,16 +44,6 @@ using detail::Plies;
 constexpr std::uint64_t kOverhead = 48ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
 
-// Bytes of memory available to this process, from /proc/meminfo; 0 if unknown.
-std::uint64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  std::uint64_t kib = 0;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
 
 std::string mib(std::uint64_t bytes) {
   return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
@@ -116,7 +107,7 @@ constexpr double kWorkDirBytesPerEntry = 0.15;
 }  // namespace
 
 std::uint64_t default_memory_limit() {
-  return std::max<std::uint64_t>(available_memory() / 4 * 3, kOverhead);
+  return std::max<std::uint64_t>(detail::available_memory() / 4 * 3, kOverhead);
 }
 
 GenerationPlan plan_generation(const GenerateOptions& options) {

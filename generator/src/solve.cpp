@@ -11,6 +11,7 @@
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
+#include "memory.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb {
@@ -20,16 +21,6 @@ namespace {
 using detail::Index;
 using detail::Plies;
 
-// Bytes of memory available to this process, from /proc/meminfo; 0 if unknown.
-std::uint64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  std::uint64_t kib = 0;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
 
 }  // namespace
 
@@ -59,7 +50,7 @@ namespace {
 // Refuses a run that needs more memory than is available.
 void check_memory(Geometry g, int max_pawns) {
   const std::uint64_t need = memory_needed(g, max_pawns);
-  const std::uint64_t have = available_memory();
+  const std::uint64_t have = detail::available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + to_string(g) + " with K = " +
                         std::to_string(max_pawns) + " needs " + std::to_string(need >> 20) +

@@ -12,6 +12,7 @@
 #include <memory>
 #include <sstream>
 
+#include "pawntb/detail/read_at.hpp"
 #include "pawntb/generator.hpp"
 #include "write_file.hpp"
 
@@ -50,17 +51,6 @@ struct Fd {
   }
 };
 
-bool read_all_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, out, size, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    out += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
-}
 
 struct FreeCCtx {
   void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
@@ -74,7 +64,7 @@ struct FreeDCtx {
 std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index, std::size_t tier,
                              std::span<Plies> out, TierSummary& summary) {
   DiskTierHeader h{};
-  if (file_size < sizeof h || !read_all_at(fd, reinterpret_cast<std::uint8_t*>(&h), sizeof h, 0)) {
+  if (file_size < sizeof h || !read_at(fd, reinterpret_cast<std::uint8_t*>(&h), sizeof h, 0)) {
     return "shorter than its header";
   }
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(&h);
@@ -100,7 +90,7 @@ std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index
   while (offset < file_size) {
     const auto n =
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), file_size - offset));
-    if (!read_all_at(fd, chunk.data(), n, offset)) return "cannot be read";
+    if (!read_at(fd, chunk.data(), n, offset)) return "cannot be read";
     offset += n;
     ZSTD_inBuffer input{chunk.data(), n, 0};
     while (input.pos < input.size) {

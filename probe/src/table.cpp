@@ -15,6 +15,7 @@
 #include <utility>
 #include <variant>
 
+#include "pawntb/detail/read_at.hpp"
 #include "pawntb/detail/stored.hpp"
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
@@ -31,18 +32,7 @@ constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open
   throw TableError(path.string() + ": " + what);
 }
 
-// Reads exactly size bytes at offset; false on error or end of file.
-bool read_at(int fd, std::uint8_t* out, std::size_t size, std::uint64_t offset) noexcept {
-  while (size > 0) {
-    const ssize_t n = ::pread(fd, out, size, static_cast<off_t>(offset));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    out += n;
-    size -= static_cast<std::size_t>(n);
-    offset += static_cast<std::uint64_t>(n);
-  }
-  return true;
-}
+using detail::read_at;
 
 // Checks a block's frame, decompresses its stored values and puts them at
 // their entries in out (block.entries bytes, from index `first`); entries a
