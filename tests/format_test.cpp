@@ -6,6 +6,8 @@
 #include <cstring>
 #include <memory>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <variant>
 
 #include "pawntb/detail/index.hpp"
@@ -77,7 +79,8 @@ TEST(Index, PlacementCountOf4x4IsTheDocumentedOne) {
 // exercise the big binomials. Boards with more row-profile pairs than the
 // index tabulates are refused.
 TEST(Index, LargestBoardsRoundTrip) {
-  for (const Domain d : {Domain{8, 8, 6}, Domain{7, 8, 7}, Domain{5, 5, 5}, Domain{8, 3, 3}, Domain{3, 8, 8}}) {
+  for (const Domain d :
+       {Domain{8, 8, 6}, Domain{7, 8, 7}, Domain{5, 5, 5}, Domain{8, 3, 3}, Domain{3, 8, 8}}) {
     const Index index(Geometry{d.rows, d.cols}, d.k);
     ASSERT_FALSE(index.too_large());
     const std::uint64_t step = index.size() / 9973 + 1;
@@ -474,6 +477,124 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
       ASSERT_EQ(got, want) << to_string(g) << " step " << step;
       EXPECT_EQ(stored, detail::stored_count(index, *symmetry, 0, index.size()));
     }
+  }
+}
+
+// FORMAT.md section 6.3, worked example (4x4, K = 4): the digits of
+// ".ppp/4/.PPP/4 w" are W_2 = {1,2,3} and B'_0 = {1,2,3}, each of rank
+// C(1,1) + C(2,2) + C(3,3) = 3 among C(4,3) = 4 subsets; its mirror image's
+// are {0,1,2}, rank 0.
+static_assert(detail::row_subset_rank(0b1110) == 3 && detail::binomial(4, 3) == 4);
+static_assert(detail::row_subset_rank(0b0111) == 0);
+
+// The worked example's tier, slice and indices, as FORMAT.md and the comment
+// at the top of index.hpp give them.
+TEST(Index, WorkedExampleOfFormatMd) {
+  const Geometry g{4, 4};
+  const Index index(g, 4);
+  const Position p = parse(".ppp/4/.PPP/4 w");
+  const Position image = parse("ppp./4/PPP./4 w");
+  const std::uint64_t i = index.rank(p.white, p.black);
+  EXPECT_EQ(i, 100492u);
+  const std::size_t t = index.tier_of(i);
+  EXPECT_EQ(t, 364u);
+  const Index::Tier& tier = index.tiers()[t];
+  EXPECT_EQ(std::tuple(tier.w, tier.b, tier.sw, tier.sb), std::tuple(3, 3, 3, 0));
+  EXPECT_EQ(tier.first, 100477u);
+  EXPECT_EQ(tier.size, 272u);
+  // Both images share the slice: the row profiles do not see the mirror.
+  const Index::SliceStart& slice = index.slice_with(p.white, p.black);
+  EXPECT_EQ(&index.slice_with(image.white, image.black), &slice);
+  EXPECT_EQ(slice.first, 100477u);
+  EXPECT_EQ(slice.black_size, 4u);
+  EXPECT_EQ(i, slice.first + 3 * slice.black_size + 3);  // white digits 3, black digits 3
+  // The reader looks up the canonical image, the slice's first entry.
+  const detail::Pawns c = detail::canonical(g, p.white, p.black);
+  EXPECT_EQ(c.white, image.white);
+  EXPECT_EQ(c.black, image.black);
+  EXPECT_EQ(index.rank(c.white, c.black), 100477u);
+  EXPECT_EQ(index.tier_of(100477), t);
+}
+
+// The tier counts FORMAT.md's table and index.hpp give, and the tiers tile
+// the index in order.
+TEST(Index, TierCountsOf3x3And4x4) {
+  for (const auto& [g, k, tiers] : {std::tuple(Geometry{3, 3}, 3, std::size_t{75}),
+                                    std::tuple(Geometry{4, 4}, 4, std::size_t{580})}) {
+    const Index index(g, k);
+    ASSERT_EQ(index.tiers().size(), tiers) << to_string(g);
+    std::uint64_t next = 0;
+    for (std::size_t t = 0; t < tiers; ++t) {
+      const Index::Tier& tier = index.tiers()[t];
+      ASSERT_EQ(tier.first, next) << to_string(g) << " tier " << t;
+      ASSERT_GE(tier.size, 1u);
+      ASSERT_EQ(index.tier_of(tier.first), t);
+      next += tier.size;
+    }
+    EXPECT_EQ(next, index.size());
+  }
+}
+
+// The white-to-move view of a position with black to move: rows turned over
+// and colours swapped (FORMAT.md section 6.2), written out here from the
+// definition.
+detail::Pawns white_to_move_view(const Position& p) {
+  const Geometry g = p.geometry;
+  const std::uint64_t row = (std::uint64_t{1} << g.cols) - 1;
+  detail::Pawns view{0, 0};
+  for (int r = 0; r < g.rows; ++r) {
+    const int to = (g.rows - 1 - r) * g.cols;
+    view.white |= (p.black >> (r * g.cols) & row) << to;
+    view.black |= (p.white >> (r * g.cols) & row) << to;
+  }
+  return view;
+}
+
+// The tier key (w, b, sw, sb) of a white-to-move position, from the
+// definition: a white pawn on row r has advanced R-1-r rows, a black one r.
+std::tuple<int, int, int, int> tier_key(Geometry g, std::uint64_t white, std::uint64_t black) {
+  int sw = 0, sb = 0;
+  for (int s = 0; s < g.squares(); ++s) {
+    if (white >> s & 1) sw += g.rows - 1 - s / g.cols;
+    if (black >> s & 1) sb += s / g.cols;
+  }
+  return {std::popcount(white), std::popcount(black), sw, sb};
+}
+
+// TIERS in index.hpp: every entry lies in the tier of its key, and every
+// legal move leads to a finished game or to an entry of an earlier tier, so
+// that a tier can be solved in one pass once the tiers before it are.
+// Exhaustive, with the moves of position.hpp.
+TEST(Index, EveryMoveGoesToAnEarlierTier) {
+  for (const auto& [g, k] :
+       {std::pair(Geometry{3, 3}, 3), std::pair(Geometry{4, 4}, 4), std::pair(Geometry{3, 5}, 5),
+        std::pair(Geometry{4, 3}, 3), std::pair(Geometry{5, 4}, 4)}) {
+    const Index index(g, k);
+    const auto tiers = index.tiers();
+    Index::Cursor cursor(index, 0);
+    std::size_t t = 0;
+    std::uint64_t moves = 0;
+    for (std::uint64_t i = 0;; ++i) {
+      while (i >= tiers[t].first + tiers[t].size) ++t;
+      const Position p{g, cursor.white(), cursor.black(), Side::white};
+      const Index::Tier& tier = tiers[t];
+      ASSERT_EQ(tier_key(g, p.white, p.black), std::tuple(tier.w, tier.b, tier.sw, tier.sb))
+          << format_position(p);
+      for (const Move m : legal_moves(p)) {
+        const Position after = play(p, m);
+        const detail::Pawns view = white_to_move_view(after);
+        if (!index.contains(view.white, view.black)) {  // only a finished game has no entry
+          ASSERT_EQ(classify(after), Status::over) << format_position(after);
+          continue;
+        }
+        ASSERT_LT(index.tier_of(index.rank(view.white, view.black)), t)
+            << format_position(p) << " " << move_name(g, m);
+        ++moves;
+      }
+      if (i + 1 == index.size()) break;
+      cursor.next();
+    }
+    EXPECT_GT(moves, 0u) << to_string(g);
   }
 }
 

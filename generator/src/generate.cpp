@@ -256,6 +256,9 @@ class TieredRun {
   bool finished(std::size_t t) {
     const std::filesystem::path path = work_.tier_path(t);
     if (!std::filesystem::exists(path)) return false;
+    // Checking decodes the tier: make room for it first.
+    const std::uint64_t budget = plan_.memory_limit - kOverhead, size = index_.tiers()[t].size;
+    cache_.shrink_to(budget > size ? budget - size : 0, {});
     std::string why;
     if (const auto summary = work_.check_tier(t, &why)) {
       summaries_[t] = *summary;

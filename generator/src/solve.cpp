@@ -41,8 +41,10 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
   }
   const Index index(g, max_pawns);
   if (index.too_large()) {
-    throw GenerateError(to_string(g) + " with K = " + std::to_string(max_pawns) +
-                        " has more than 2^62 positions: too large to index");
+    throw GenerateError(
+        to_string(g) + " with K = " + std::to_string(max_pawns) +
+        " is too large to index (more than 2^62 positions, or more than 2^23 pairs of row "
+        "profiles)");
   }
   // The value byte of every entry, and for the writer at most two copies of
   // the compressed file (the frames and the file image), each no larger than

@@ -350,10 +350,11 @@ TEST(CliPlay, NoTableForTheBoardIsARuntimeFailure) {
   options.input = "";
   options.cwd = empty.path();
   options.table_env = empty.path().string();
-  const RunResult r = run_cli({"play", "--position", "ppp/3/PPP w"}, options);
+  // data/ has no 3x4 table (the installed data directory is searched too).
+  const RunResult r = run_cli({"play", "--position", "pppp/4/PPPP w"}, options);
   EXPECT_EQ(r.status, 1) << r;
-  EXPECT_TRUE(contains(r.err, "no table for 3x3")) << r;
-  EXPECT_TRUE(contains(r.err, "make one with `pawntb generate --rows 3 --cols 3`")) << r;
+  EXPECT_TRUE(contains(r.err, "no table for 3x4")) << r;
+  EXPECT_TRUE(contains(r.err, "make one with `pawntb generate --rows 3 --cols 4`")) << r;
 }
 
 // In a terminal: colours and a prompt.

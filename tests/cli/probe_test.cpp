@@ -319,10 +319,10 @@ TEST(CliProbe, WrongGeometryNamesBoth) {
 // Without --table, each position gets the table of its board size; with
 // none found, the error says how to make one, and the others are answered.
 TEST(CliProbe, TableChosenByBoardSize) {
-  const RunResult r = run_cli({"probe", "--json", "ppp/3/PPP w", kStart});
+  const RunResult r = run_cli({"probe", "--json", "pppp/4/PPPP w", kStart});  // no 3x4 table
   EXPECT_EQ(r.status, 2) << r;
-  EXPECT_TRUE(r.err.starts_with("pawntb probe: argument 1: no table for 3x3")) << r;
-  EXPECT_TRUE(r.err.ends_with("make one with `pawntb generate --rows 3 --cols 3`\n")) << r;
+  EXPECT_TRUE(r.err.starts_with("pawntb probe: argument 1: no table for 3x4")) << r;
+  EXPECT_TRUE(r.err.ends_with("make one with `pawntb generate --rows 3 --cols 4`\n")) << r;
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
   const std::vector<json> answers = json_lines(r.out);
   ASSERT_EQ(answers.size(), 2u) << r;

@@ -9,6 +9,8 @@
 #include <cerrno>
 #include <cstring>
 #include <sstream>
+#include <string_view>
+#include <variant>
 
 extern char** environ;
 
@@ -167,6 +169,99 @@ std::string board(std::initializer_list<const char*> rows) {
   std::string out;
   for (const char* r : rows) out += std::string(r) + "\n";
   return out;
+}
+
+// ---------------------------------------------------------------------------
+// Command examples in Markdown.
+
+bool operator==(const Example& a, const Example& b) {
+  return a.line == b.line && a.command == b.command && a.output == b.output;
+}
+
+std::ostream& operator<<(std::ostream& os, const Example& e) {
+  return os << "line " << e.line << ": $ " << e.command << "\n" << e.output;
+}
+
+std::vector<Example> examples_in(const std::string& markdown) {
+  std::vector<Example> examples;
+  bool in_block = false, in_text_block = false, in_example = false;
+  std::istringstream in(markdown);
+  int number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    if (line.rfind("```", 0) == 0) {
+      in_text_block = !in_block && line == "```text";
+      in_block = !in_block;
+      in_example = false;
+    } else if (in_text_block && line.rfind(std::string_view("$ "), 0) == 0) {
+      examples.push_back({number, line.substr(2), ""});
+      in_example = true;
+    } else if (in_example) {
+      examples.back().output += line + "\n";
+    }
+  }
+  return examples;
+}
+
+std::variant<Command, std::string> split_command(std::string_view text) {
+  Command command;
+  std::string word;
+  bool in_word = false, redirect = false;
+  auto end_word = [&]() -> std::optional<std::string> {
+    if (!in_word) return std::nullopt;
+    if (redirect) {
+      if (command.input) return "more than one '<'";
+      command.input = word;
+      redirect = false;
+    } else {
+      command.words.push_back(word);
+    }
+    word.clear();
+    in_word = false;
+    return std::nullopt;
+  };
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == ' ' || c == '\t' || c == '<') {
+      if (auto problem = end_word()) return *problem;
+      if (c == '<') {
+        if (redirect) return std::string("'<' without a file");
+        redirect = true;
+      }
+    } else if (c == '\'') {
+      const std::size_t close = text.find('\'', i + 1);
+      if (close == std::string_view::npos) return std::string("unterminated '");
+      word += text.substr(i + 1, close - i - 1);
+      in_word = true;
+      i = close;
+    } else if (c == '"') {
+      in_word = true;
+      for (++i;; ++i) {
+        if (i == text.size()) return std::string("unterminated \"");
+        if (text[i] == '"') break;
+        if (text[i] == '$' || text[i] == '`')
+          return "unsupported shell syntax: " + std::string(1, text[i]);
+        if (text[i] == '\\' && i + 1 < text.size() &&
+            std::string_view("$`\"\\").find(text[i + 1]) != std::string_view::npos) {
+          ++i;
+        }
+        word += text[i];
+      }
+    } else if (c == '\\') {
+      if (i + 1 == text.size()) return std::string("a backslash at the end");
+      word += text[++i];
+      in_word = true;
+    } else if (std::string_view("|&;>()$`*?[~#").find(c) != std::string_view::npos) {
+      return "unsupported shell syntax: " + std::string(1, c);
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (auto problem = end_word()) return *problem;
+  if (redirect) return std::string("'<' without a file");
+  if (command.words.empty()) return std::string("no command");
+  return command;
 }
 
 }  // namespace pawntb_test

@@ -7,6 +7,8 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <variant>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -70,5 +72,32 @@ std::string board(std::initializer_list<const char*> rows);
 
 inline const std::string kGoodBoard1 = board({".ppp", "....", ".PPP", "...."});  // white (7)
 inline const std::string kGoodBoard2 = board({"...p", "...p", "pP.P", "...P"});  // black (2)
+
+// ---------------------------------------------------------------------------
+// Command examples in Markdown (README.md, docs/api.md).
+
+// A "$ COMMAND" line of a ```text block and the lines shown after it, up to
+// the next "$ " line or the end of the block, blank lines included.
+struct Example {
+  int line = 0;         // of the "$ " line in the Markdown text, from 1
+  std::string command;  // after the prompt
+  std::string output;   // the lines shown after it, each ending in '\n'
+};
+
+bool operator==(const Example& a, const Example& b);
+std::ostream& operator<<(std::ostream& os, const Example& e);
+
+// The examples of every ```text block of `markdown`.
+std::vector<Example> examples_in(const std::string& markdown);
+
+struct Command {
+  std::vector<std::string> words;
+  std::optional<std::string> input;  // the file after '<'
+};
+
+// Splits `text` into words as a POSIX shell does with quoting ('…', "…" and
+// backslash) and one "< FILE". Anything needing a shell (expansions, pipes,
+// other redirections, globs, comments) is an error message.
+std::variant<Command, std::string> split_command(std::string_view text);
 
 }  // namespace pawntb_test

@@ -12,7 +12,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 for f in "$bench/pawntb_bench" "$bench/uva_classic" "$bench/uva_alphabeta" "$bench/make_uva_input" \
-  "$bench/naive_size" "$bench/wall_time" "$pawntb"; do
+  "$bench/naive_size" "$bench/wall_time" "$bench/serve_bench" "$pawntb"; do
   [ -x "$f" ] || { echo "run.sh: $f is missing: build first (cmake --build $build)" >&2; exit 2; }
 done
 [ -x /usr/bin/time ] || { echo "run.sh: /usr/bin/time is missing: run tools/install-deps.sh" >&2; exit 2; }
@@ -100,3 +100,14 @@ awk -v n="$lines" -v t="$t_json" 'BEGIN { printf "pawntb probe --json -: %d posi
 
 echo "== pawntb verify on the 5x5 table =="
 /usr/bin/time -f "%e s, peak %M KiB" "$pawntb" verify "$work/5x5.pawntb" 2>&1 | tail -2
+
+echo "== web explorer API over loopback (serve_bench, medians of 5) =="
+"$bench/serve_bench" --benchmark_format=csv --benchmark_min_time=1 --benchmark_repetitions=5 \
+  --benchmark_enable_random_interleaving=true --benchmark_report_aggregates_only=true \
+  2>/dev/null > "$work/serve.csv"
+awk -F, '
+  /^"BM_.*_median"/ { gsub(/"/, "", $1); sub(/_median$/, "", $1); t[$1] = $3; u[$1] = $5; r[$1] = $7 }
+  END {
+    for (k in t) printf "  %-42s %10.3f %s %14.0f positions/s\n", k, t[k], u[k], r[k]
+    printf "GET /api/v1/position: %.0f positions/s with 1 client, %.0f with 2 (target >= 2000); POST of 10,000: %.0f positions/s (target >= 1,000,000), without HTTP %.0f\n", r["BM_ServeGet/real_time/threads:1"], r["BM_ServeGet/real_time/threads:2"], r["BM_ServeBatch/real_time"], r["BM_ApiBatch/real_time"]
+  }' "$work/serve.csv" | sort

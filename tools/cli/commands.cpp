@@ -13,7 +13,7 @@ namespace pawntb::cli {
 namespace {
 
 constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva,
-                                        &kProbe,    &kPlay, &kStats};
+                                        &kProbe,    &kPlay, &kStats,  &kServe};
 
 }  // namespace
 

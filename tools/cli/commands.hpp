@@ -39,6 +39,11 @@ struct Options {
   std::optional<std::uint64_t> seed;  // absent: a random seed
   // stats
   std::string svg_dir;  // empty: no plots
+  // serve (and threads)
+  std::vector<std::string> tables;  // --table, repeatable; empty: the default tables
+  std::string host;
+  int port = 0;
+  bool log = false;
 };
 
 enum class ParseOutcome { ok, fail, exit };

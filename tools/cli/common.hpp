@@ -48,7 +48,7 @@ struct Command {
 };
 
 // The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats;
+extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats, kServe;
 
 // Every command, in the order `pawntb --help` lists them.
 std::span<const Command* const> all_commands();

@@ -1,15 +1,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "pawntb/detail/layout.hpp"
 #include "pawntb/probe.hpp"
+#include "serve/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -18,13 +17,6 @@ namespace po = boost::program_options;
 namespace {
 
 namespace fs = std::filesystem;
-
-std::uint64_t file_checksum(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  if (!in && !in.eof()) throw TableError(path.string() + ": read error");
-  return detail::checksum64(bytes);
-}
 
 // The checksums.txt that lists `table` with `checksum` ("<16 hex digits>
 // <file name>" lines, as data/checksums.txt): the one next to the table, else
@@ -95,7 +87,7 @@ void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& list
 // checked: a damaged block is reported after the header, on stderr.
 int run_info(const Options& o) {
   const TableInfo info = open_default_table(o.table, Table::Load::on_demand).info();
-  const std::uint64_t checksum = file_checksum(info.path);
+  const std::uint64_t checksum = serve::file_checksum(info.path);
   const fs::path listed_in = listing_checksums(info.path, checksum);
   if (o.json) {
     std::printf("%s\n", describe(info, checksum, listed_in)

@@ -12,6 +12,7 @@
 #include "output.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
+#include "serve/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -53,21 +54,6 @@ struct Place {
   }
 };
 
-// Why a parsed position cannot be answered, or empty if it can.
-std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
-  if (r.ok()) return {};
-  const TableInfo& info = table.info();
-  if (r.status == ProbeStatus::geometry_mismatch) {
-    return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
-           to_string(info.geometry);
-  }
-  if (r.status == ProbeStatus::too_many_pawns) {
-    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
-  }
-  if (r.status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
-  return describe(r.status);
-}
-
 std::string human_answer(const Position& p, const RootResult& root) {
   const Geometry g = p.geometry;
   std::string out = format_position(p) + "\n" + draw_board(p);
@@ -85,45 +71,14 @@ std::string human_answer(const Position& p, const RootResult& root) {
   return out + "\n\n";
 }
 
-// "win" or "loss": how the game ends for `side`.
-const char* category(Side side, Side winner) {
-  return side == winner ? "win" : "loss";
-}
-
 // An answer as one line of JSON, its keys in this order (documented in
-// --help): the place, position, geometry, to_move, winner, plies, category,
-// best, moves, line.
+// --help): the place, then those of serve::add_answer().
 std::string json_answer(const Place& place, const Position& p, int max_pawns,
                         const RootResult& root) {
-  using Json = nlohmann::ordered_json;
-  const Geometry g = p.geometry;
-  Json j = Json::object();
-  j.get_ref<Json::object_t&>().reserve(11);  // the keys below: no regrowing
+  serve::Json j = serve::Json::object();
+  j.get_ref<serve::Json::object_t&>().reserve(11);  // the keys: no regrowing
   place.add_to(j);
-  j["position"] = format_position(p);
-  Json& geometry = j["geometry"];
-  geometry["rows"] = g.rows;
-  geometry["cols"] = g.cols;
-  geometry["max_pawns"] = max_pawns;
-  j["to_move"] = side_name(p.to_move);
-  j["winner"] = side_name(root.value.winner);
-  j["plies"] = root.value.plies;
-  j["category"] = category(p.to_move, root.value.winner);
-  j["best"] = root.moves.empty() ? Json() : Json(move_name(g, root.moves.front().move));
-  Json& moves = j["moves"] = Json::array();
-  moves.get_ref<Json::array_t&>().reserve(root.moves.size());
-  for (const MoveValue& m : root.moves) {
-    Json& move = moves.emplace_back(Json::object());
-    move.get_ref<Json::object_t&>().reserve(5);
-    move["uci"] = move_name(g, m.move);
-    move["winner"] = side_name(m.winner);
-    move["plies"] = m.plies;
-    move["category"] = category(opponent(p.to_move), m.winner);
-    move["position"] = format_position(play(p, m.move));
-  }
-  Json& line = j["line"] = Json::array();
-  line.get_ref<Json::array_t&>().reserve(root.principal_variation.size());
-  for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
+  serve::add_answer(j, p, max_pawns, root);
   std::string text = j.dump();
   text += '\n';
   return text;
@@ -200,7 +155,7 @@ int run_probe(const Options& o) {
     if (!table) return report(place, text, problem);
     const RootResult root = table->probe_root(p);
     check_table(*table, root.value);
-    problem = position_problem(*table, p, root.value);
+    problem = serve::position_problem(*table, p, root.value);
     if (!problem.empty()) return report(place, text, problem);
     if (o.json) {
       out.write(json_answer(place, p, table->info().max_pawns, root));

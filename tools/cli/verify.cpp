@@ -6,6 +6,8 @@
 
 namespace pawntb::cli {
 
+namespace po = boost::program_options;
+
 namespace {
 
 // Opened on demand, so that a damaged block does not stop the check: every
@@ -15,8 +17,8 @@ int run_verify(const Options& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const char* path = table.info().path.c_str();
   ProgressLine progress;
-  const VerifyReport report =
-      verify(table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); });
+  const VerifyReport report = verify(
+      table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads);
   for (const BlockDamage& damage : report.damaged_blocks) {
     std::fprintf(stderr, "%s: block %u: %s\n", path, damage.block, damage.error.c_str());
   }
@@ -43,13 +45,16 @@ int run_verify(const Options& o) {
 extern const Command kVerify{
     "verify",
     "check every checksum and every value of a table",
-    "pawntb verify [--table FILE | FILE]",
+    "pawntb verify [--table FILE | FILE] [--threads N]",
     "Checks every checksum, then re-derives every value from its successors.\n"
     "Every damaged block is reported (stderr) and the others are still checked.\n"
     "Results go to stdout. Exits 0 only if everything holds.",
     DefaultTable::four_by_four,
-    nullptr,
-    validate_table_operand,
+    add_threads_option,
+    [](const po::variables_map& given, const std::vector<std::string>& operands, Options& o) {
+      if (std::string problem = check_threads(o); !problem.empty()) return problem;
+      return validate_table_operand(given, operands, o);
+    },
     run_verify};
 
 }  // namespace pawntb::cli

@@ -44,7 +44,7 @@ struct GenerateOptions {
   std::function<void(const std::string&)> on_notice;
 };
 
-// Three quarters of the memory available now (MemAvailable), at least 64 MiB.
+// Three quarters of the memory available now (MemAvailable), at least 48 MiB.
 // Reads /proc/meminfo. Thread-safe.
 std::uint64_t default_memory_limit();
 
@@ -53,8 +53,9 @@ struct GenerationPlan {
   std::uint64_t entries = 0;
   std::uint64_t tiers = 0;
   std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or the default)
-  // Bytes of values in memory at the peak: the whole table in memory, or
-  // the largest tier with its children (the tiered run never holds more).
+  // Bytes in memory at the peak: in memory, memory_needed(); tier by tier,
+  // the largest tier with its children plus a fixed overhead (the tiered run
+  // never holds more).
   std::uint64_t memory_needed = 0;
   std::uint64_t largest_tier = 0;    // entries
   std::uint64_t work_dir_bytes = 0;  // estimated size of the finished work directory, 0 in memory
@@ -64,10 +65,10 @@ struct GenerationPlan {
 };
 
 // Checks the parameters and the memory limit and looks at the work directory
-// (creating it, checking every tier file already there; a damaged one is
-// deleted, to be solved again). Throws GenerateError when the parameters are
-// out of range, the work directory holds another table, or memory_needed
-// exceeds the limit. For the CLI, before generate().
+// (creating it, and counting the tier files already there; generate() checks
+// each when it reaches it, and solves a damaged one again). Throws GenerateError when the
+// parameters are out of range, the work directory holds another table, or memory_needed exceeds the
+// limit. For the CLI, before generate().
 GenerationPlan plan_generation(const GenerateOptions& options);
 
 struct GenerationReport {

@@ -174,9 +174,10 @@ class Table {
 
   // Re-checks every indexed position against its one-ply successors (code
   // independent of the generator) and the header's statistics, loading and
-  // checksumming every block; reports stage "verify". For the verify()
+  // checksumming every block, on `threads` threads (0: one per hardware
+  // thread); reports stage "verify" from the calling thread. For the verify()
   // function below. Thread-safe.
-  VerifyReport verify(const ProgressCallback& on_progress) const;
+  VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1) const;
 
  private:
   explicit Table(std::shared_ptr<const detail::TableData> data);
@@ -184,8 +185,9 @@ class Table {
 };
 
 // Table::verify(); for `pawntb verify` and the tests. Thread-safe.
-inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {}) {
-  return table.verify(on_progress);
+inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {},
+                           unsigned threads = 1) {
+  return table.verify(on_progress, threads);
 }
 
 }  // namespace pawntb

@@ -17,24 +17,37 @@
 // is (w, b, sw, sb): the pawn counts and the advancement sums of white and
 // black. A white move advances one pawn one row and may remove a black pawn,
 // and its successor, seen from black (the colour flip), is white to move in
-//   (b, w, sb, sw + 1)        after a step or a capture of an unmoved pawn,
-//   (b - 1, w, sb - x, sw + 1) after capturing a pawn of advancement x >= 1.
-// So every successor has fewer pawns, or as many and a larger total
-// advancement sw + sb: no tier reaches itself, and the TIER ORDER
+//   (b, w, sb, sw + 1)         after a step,
+//   (b - 1, w, sb - x, sw + 1) after capturing the black pawn on row x
+//                              (advancement x), 1 <= x <= R-2,
+// or terminal, with no entry: a move onto row 0 (x = 0) wins, and so does
+// any move when b = 0. So every successor has fewer pawns, or as many and a
+// larger total advancement sw + sb: no tier reaches itself, and the TIER
+// ORDER
 //   fewer pawns (w + b) first; then larger sw + sb; then smaller w; then
 //   smaller sw
 // puts every tier after all the tiers its positions move to. The index lists
 // the tiers in that order, so solving in index order needs nothing unsolved,
-// and a tier needs in memory only the tiers it moves to.
-//   Example, 4x4 K = 4: 580 tiers; the largest, (4, 4, 3, 3), has 6,208
-//   entries. 6x6 K = 6: 8,178 tiers, the largest 1,670,423,076 entries.
+// and a tier needs in memory only the tiers it moves to (its children,
+// generator/src/tier_solver.hpp). Tested exhaustively on small boards
+// (format_test.cpp, EveryMoveGoesToAnEarlierTier).
+//   Counts with K = cols (FORMAT.md 6.3 has the whole table): entries, tiers,
+//   the largest tier, and the largest tier plus its children (the most a
+//   tiered run holds):
+//     3x3  1,028              75      54               108
+//     4x4  281,328            580     6,208            17,312
+//     5x5  182,544,682        2,540   2,249,525        7,123,025
+//     6x5  2,050,443,406      4,280   18,925,125       59,926,131
+//     5x6  11,228,256,591     4,818   114,204,456      358,082,380
+//     6x6  214,648,869,424    8,178   1,670,423,076    5,243,870,448
+//     7x6  2,372,071,596,756  12,420  14,157,928,926   44,606,816,156
 //
 // SLICES. Within a tier, positions are grouped by their row profile: the
 // number of white pawns on each of rows 1..R-1 and of black pawns on each of
 // rows 0..R-2. A profile (c_1, ..., c_n), n = R-1 counts of 0..C with sum
-// <= K, has a number (profile_number): with P(j, s) the number of profiles
-// of j counts with sum <= s,
-//   number = sum over i of sum over x < c_i of P(n-1-i, K - c_1 - ... - c_(i-1) - x).
+// <= K, has a number, its rank in lexicographic order (c_1 most
+// significant): with P(j, s) the number of profiles of j counts with sum <= s,
+//   number = sum over i = 1..n of sum over x < c_i of P(n-i, K - c_1 - ... - c_(i-1) - x).
 // A slice is a pair (white profile, black profile) that fits on the board
 // (w_r + b_r <= C on every row). Its positions are independent row by row: row
 // r holds C(C, w_r) white subsets and, for each, C(C - w_r, b_r) black subsets
@@ -60,13 +73,16 @@
 //
 // WORKED EXAMPLE (4x4, K = 4): ".ppp/4/.PPP/4 w", W = 0x0E00, B = 0x000E.
 //   White profile (rows 1, 2, 3) = (0, 3, 0), black (rows 0, 1, 2) = (3, 0, 0):
-//   tier (3, 3, 3, 0). Profile numbers: 15 (white) and 31 (black).
+//   tier (3, 3, 3, 0), tier number 364 of 580 (entries 100,477..100,748).
+//   Profile numbers: white P(1,4)+P(1,3)+P(1,2) = 5+4+3 = 12, black
+//   P(2,4)+P(2,3)+P(2,2) = 15+10+6 = 31.
 //   Digits: W_1 = {} -> 0; W_2 = {1,2,3} -> C(1,1)+C(2,2)+C(3,3) = 3 of C(4,3) = 4;
 //   W_3 = {} -> 0; B'_0 = {1,2,3} -> 3 of 4; B'_1, B'_2 = {} -> 0.
-//   Mixed radix: ((0*4 + 3)*1 + 3)... = 3*4 + 3 = 15.
-//   first(slice) = 52,392, so index = 52,407; pinned by a test (format_test.cpp).
+//   White digits 3, black digits 3, black size 4: 3*4 + 3 = 15.
+//   first(slice) = 100,477 (the tier's first slice), so index = 100,492.
 //   (This position is a mirror image, so its entry is filler: the reader
-//   looks up "ppp./4/PPP./4 w", index 52,392, instead; see values.hpp.)
+//   looks up "ppp./4/PPP./4 w", all digits 0, index 100,477, instead; see
+//   values.hpp.) Pinned by Index.WorkedExampleOfFormatMd (format_test.cpp).
 #pragma once
 
 #include <algorithm>

@@ -1,0 +1,264 @@
+// The API against the library: every endpoint's answers are computed here
+// from Table::probe()/probe_root() and compared with the server's, over
+// loopback, on thousands of positions of the 3x3 and 4x4 tables.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/notation.hpp"
+#include "serve/assets.hpp"
+#include "serve/serve_support.hpp"
+#include "stats/table_stats.hpp"
+
+namespace pawntb_test {
+namespace {
+
+using namespace pawntb;
+using json = nlohmann::json;
+
+const char* category(Side side, Side winner) {
+  return side == winner ? "win" : "loss";
+}
+
+class Api : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new RunningServer(committed_tables()); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+  static const Table& table_for(Geometry g) { return server_->tables().for_geometry(g)->table; }
+  // GET `path`; fails the test unless the answer is JSON.
+  static std::pair<int, json> get(httplib::Client& client, const std::string& path) {
+    const httplib::Result r = client.Get(path.c_str());
+    EXPECT_TRUE(r) << path << ": " << httplib::to_string(r.error());
+    if (!r) return {0, json()};
+    EXPECT_EQ(r->get_header_value("Content-Type"), "application/json") << path;
+    return {r->status, json::parse(r->body)};
+  }
+  static RunningServer* server_;
+};
+RunningServer* Api::server_ = nullptr;
+
+// The answer to `p` as the API documents it, from probe_root(); null when
+// the position cannot be answered.
+json expected_position(const Table& table, const Position& p) {
+  const RootResult root = table.probe_root(p);
+  if (!root.value.ok()) return json();
+  const Geometry g = p.geometry;
+  json moves = json::array();
+  for (const MoveValue& m : root.moves) {
+    moves.push_back({{"uci", move_name(g, m.move)},
+                     {"winner", side_name(m.winner)},
+                     {"plies", m.plies},
+                     {"category", category(opponent(p.to_move), m.winner)},
+                     {"position", format_position(play(p, m.move))}});
+  }
+  json line = json::array();
+  for (const Move m : root.principal_variation) line.push_back(move_name(g, m));
+  return {{"position", format_position(p)},
+          {"geometry", {{"rows", g.rows}, {"cols", g.cols}, {"max_pawns", table.info().max_pawns}}},
+          {"to_move", side_name(p.to_move)},
+          {"winner", side_name(root.value.winner)},
+          {"plies", root.value.plies},
+          {"category", category(p.to_move, root.value.winner)},
+          {"best", root.moves.empty() ? json() : json(move_name(g, root.moves[0].move))},
+          {"moves", moves},
+          {"line", line}};
+}
+
+// The error for a position the table cannot answer, in the CLI's words.
+std::string expected_error(const Table& table, const Position& p, ProbeStatus status) {
+  if (status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
+  EXPECT_EQ(status, ProbeStatus::too_many_pawns) << format_position(p);
+  return "more than " + std::to_string(table.info().max_pawns) + " pawns a side, the table's limit";
+}
+
+TEST_F(Api, PositionAgreesWithProbeRoot) {
+  auto client = server_->client();
+  for (const auto& [g, k, count] :
+       {std::tuple{Geometry{4, 4}, 4, 1500}, {Geometry{3, 3}, 3, 500}}) {
+    const Table& table = table_for(g);
+    int answered = 0;
+    for (const Position& p : random_positions(g, k, count, 13)) {
+      const std::string text = format_position(p);
+      const auto [status, body] = get(*client, "/api/v1/position?position=" + url_encode(text));
+      const json expected = expected_position(table, p);
+      if (expected.is_null()) {
+        EXPECT_EQ(status, 400) << text;
+        EXPECT_EQ(body, json({{"error", expected_error(table, p, table.probe(p).status)}})) << text;
+        continue;
+      }
+      ++answered;
+      ASSERT_EQ(status, 200) << text << ": " << body;
+      EXPECT_EQ(body, expected) << text;
+    }
+    EXPECT_GT(answered, count / 4) << to_string(g);  // the sample is mostly answerable
+  }
+}
+
+TEST_F(Api, PositionKeepsTheDocumentedKeyOrder) {
+  auto client = server_->client();
+  const httplib::Result r = client->Get("/api/v1/position?position=.ppp/4/.PPP/4+w");
+  ASSERT_TRUE(r);
+  const auto ordered = nlohmann::ordered_json::parse(r->body);
+  std::vector<std::string> keys;
+  for (const auto& item : ordered.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"position", "geometry", "to_move", "winner", "plies",
+                                            "category", "best", "moves", "line"}));
+  keys.clear();
+  for (const auto& item : ordered["moves"][0].items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"uci", "winner", "plies", "category", "position"}));
+}
+
+TEST_F(Api, MainlineAgreesWithProbe) {
+  auto client = server_->client();
+  for (const auto& [g, k] : {std::pair{Geometry{4, 4}, 4}, {Geometry{3, 3}, 3}}) {
+    const Table& table = table_for(g);
+    for (const Position& start : random_positions(g, k, 300, 17)) {
+      const std::string text = format_position(start);
+      const auto [status, body] = get(*client, "/api/v1/mainline?position=" + url_encode(text));
+      const RootResult root = table.probe_root(start);
+      if (!root.value.ok()) {
+        EXPECT_EQ(status, 400) << text;
+        continue;
+      }
+      ASSERT_EQ(status, 200) << text;
+      json line = json::array();
+      Position p = start;
+      for (const Move m : root.principal_variation) {
+        p = play(p, m);
+        const ProbeResult v = table.probe(p);
+        line.push_back({{"uci", move_name(g, m)},
+                        {"position", format_position(p)},
+                        {"winner", side_name(v.winner)},
+                        {"plies", v.plies},
+                        {"category", category(p.to_move, v.winner)}});
+      }
+      // The line ends the game, and each ply brings the end one closer.
+      EXPECT_EQ(classify(p), Status::over) << text;
+      EXPECT_EQ(body, json({{"position", text},
+                            {"winner", side_name(root.value.winner)},
+                            {"plies", root.value.plies},
+                            {"mainline", line}}))
+          << text;
+    }
+  }
+}
+
+TEST_F(Api, BatchAgreesWithProbe) {
+  std::vector<std::string> texts;
+  std::vector<Position> positions = random_positions({4, 4}, 4, 7000, 19);
+  const auto small = random_positions({3, 3}, 3, 3000, 23);
+  positions.insert(positions.end(), small.begin(), small.end());
+  for (const Position& p : positions) texts.push_back(format_position(p));
+  auto client = server_->client();
+  const httplib::Result r =
+      client->Post("/api/v1/positions", json(texts).dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body.substr(0, 200);
+  const json answers = json::parse(r->body);
+  ASSERT_EQ(answers.size(), positions.size());
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    const Position& p = positions[i];
+    const Table& table = table_for(p.geometry);
+    const ProbeResult v = table.probe(p);
+    const json expected = v.ok() ? json{{"position", texts[i]},
+                                        {"winner", side_name(v.winner)},
+                                        {"plies", v.plies},
+                                        {"category", category(p.to_move, v.winner)}}
+                                 : json{{"error", expected_error(table, p, v.status)}};
+    EXPECT_EQ(answers[i], expected) << texts[i];
+  }
+}
+
+TEST_F(Api, BatchNormalisesAndReportsEachPosition) {
+  auto client = server_->client();
+  const json request = {".ppp/4/.PPP/4 w", "ppp/3/PPP b", "pppp/4/4/4/PPPP w", "x", ""};
+  const httplib::Result r = client->Post("/api/v1/positions", request.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200);
+  const json answers = json::parse(r->body);
+  ASSERT_EQ(answers.size(), 5u);
+  EXPECT_EQ(answers[0]["position"], "1ppp/4/1PPP/4 w");
+  EXPECT_EQ(answers[1]["position"], "ppp/3/PPP b");
+  EXPECT_EQ(answers[2], json({{"error", "no table for 5x4 (loaded: 3x3-k3, 4x4-k4)"}}));
+  EXPECT_EQ(answers[3], json({{"error", std::get<ParseError>(parse_position("x")).message}}));
+  EXPECT_EQ(answers[4], json({{"error", std::get<ParseError>(parse_position("")).message}}));
+  const httplib::Result empty = client->Post("/api/v1/positions", "[]", "application/json");
+  ASSERT_TRUE(empty);
+  EXPECT_EQ(empty->status, 200);
+  EXPECT_EQ(empty->body, "[]");
+}
+
+TEST_F(Api, TablesListsEachTableWithItsFileChecksum) {
+  auto client = server_->client();
+  const auto [status, body] = get(*client, "/api/v1/tables");
+  ASSERT_EQ(status, 200);
+  json expected = json::array();
+  for (const fs::path& file : {k3x3Table, kDefaultTable}) {
+    const Table table = Table::open(file);
+    const TableInfo& info = table.info();
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx",
+                  static_cast<unsigned long long>(detail::checksum64(read_bytes(file))));
+    expected.push_back({{"name", to_string(info.geometry) + "-k" + std::to_string(info.max_pawns)},
+                        {"path", file.string()},
+                        {"geometry",
+                         {{"rows", info.geometry.rows},
+                          {"cols", info.geometry.cols},
+                          {"max_pawns", info.max_pawns}}},
+                        {"checksum", hex},
+                        {"entries", info.entries},
+                        {"white_wins", info.white_wins},
+                        {"max_plies", info.max_plies},
+                        {"start", format_position(table.start_position())}});
+  }
+  EXPECT_EQ(body, json({{"tables", expected}}));
+  EXPECT_EQ(body["tables"][0]["name"], "3x3-k3");
+  EXPECT_EQ(body["tables"][1]["start"], "pppp/4/4/PPPP w");
+}
+
+TEST_F(Api, StatsIsTheStatsDocumentOfTheTable) {
+  auto client = server_->client();
+  for (const char* name : {"3x3-k3", "4x4-k4"}) {
+    const auto [status, body] = get(*client, std::string("/api/v1/stats?table=") + name);
+    ASSERT_EQ(status, 200) << name;
+    const Table& table = server_->tables().named(name)->table;
+    EXPECT_EQ(body, json::parse(stats::to_json(stats::compute_stats(table)).dump())) << name;
+  }
+}
+
+TEST_F(Api, ServesEveryFileOfThePageWithItsType) {
+  auto client = server_->client();
+  const fs::path web = kSourceDir / "tools" / "serve" / "web";
+  std::size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(web)) {
+    const std::string name = entry.path().filename().string();
+    const httplib::Result r = client->Get(("/" + name).c_str());
+    ASSERT_TRUE(r) << name;
+    EXPECT_EQ(r->status, 200) << name;
+    EXPECT_EQ(r->body, read_file(entry.path())) << name;
+    EXPECT_EQ(r->get_header_value("Content-Type"), serve::content_type(name)) << name;
+    ++files;
+  }
+  EXPECT_EQ(files, serve::assets().size());
+  const httplib::Result index = client->Get("/");
+  ASSERT_TRUE(index);
+  EXPECT_EQ(index->status, 200);
+  EXPECT_EQ(index->body, read_file(web / "index.html"));
+  EXPECT_EQ(index->get_header_value("Content-Type"), "text/html; charset=utf-8");
+}
+
+TEST(ContentType, ByExtension) {
+  EXPECT_STREQ(serve::content_type("index.html"), "text/html; charset=utf-8");
+  EXPECT_STREQ(serve::content_type("app.js"), "text/javascript; charset=utf-8");
+  EXPECT_STREQ(serve::content_type("style.css"), "text/css; charset=utf-8");
+  EXPECT_STREQ(serve::content_type("favicon.svg"), "image/svg+xml");
+  EXPECT_STREQ(serve::content_type("explorer.png"), "image/png");
+  EXPECT_STREQ(serve::content_type("README"), "application/octet-stream");
+}
+
+}  // namespace
+}  // namespace pawntb_test

@@ -1,0 +1,100 @@
+#include "serve/serve_support.hpp"
+
+#include <csignal>
+#include <fstream>
+#include <random>
+
+namespace pawntb_test {
+
+using namespace pawntb;
+
+RunningServer::RunningServer(serve::TableSet tables, serve::ServerOptions options)
+    : api_(std::move(tables)) {
+  std::signal(SIGPIPE, SIG_IGN);  // as `pawntb serve` does
+  options.host = "127.0.0.1";
+  options.port = 0;
+  server_ = std::make_unique<serve::Server>(api_, std::move(options));
+  port_ = server_->bind();
+  thread_ = std::thread([this] { server_->run(); });
+}
+
+RunningServer::~RunningServer() {
+  server_->stop();
+  thread_.join();
+}
+
+std::unique_ptr<httplib::Client> RunningServer::client() const {
+  auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+  c->set_keep_alive(true);
+  c->set_tcp_nodelay(true);
+  c->set_url_encode(false);  // the tests encode what they send
+  c->set_read_timeout(30, 0);
+  c->set_write_timeout(30, 0);
+  return c;
+}
+
+serve::TableSet committed_tables() {
+  return serve::TableSet::open({k3x3Table, kDefaultTable});
+}
+
+std::vector<Position> random_positions(Geometry g, int max_pawns, int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<Position> out;
+  out.reserve(static_cast<std::size_t>(count));
+  while (static_cast<int>(out.size()) < count) {
+    Position p{g, 0, 0, rng() % 2 ? Side::white : Side::black};
+    int white_left = static_cast<int>(rng() % static_cast<unsigned>(max_pawns + 2));
+    int black_left = static_cast<int>(rng() % static_cast<unsigned>(max_pawns + 2));
+    for (int square = 0; square < g.squares(); ++square) {
+      const unsigned roll = rng() % 8;
+      if (roll < 2 && white_left > 0) {
+        p.white |= std::uint64_t{1} << square;
+        --white_left;
+      } else if (roll < 4 && black_left > 0) {
+        p.black |= std::uint64_t{1} << square;
+        --black_left;
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string url_encode(std::string_view text) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (std::isalnum(byte)) {
+      out += c;
+    } else {
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+long rss_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") {
+      long kib = 0;
+      status >> kib;
+      return kib;
+    }
+    status.ignore(1 << 20, '\n');
+  }
+  return -1;
+}
+
+}  // namespace pawntb_test
+
+// Under AddressSanitizer (the sanitizer build of tools/test.sh) freed memory
+// waits in a quarantine of 256 MiB, which the memory test would read as
+// growth: keep it small. Without the sanitizer nothing calls this.
+extern "C" const char* __asan_default_options() {
+  return "quarantine_size_mb=4";
+}

@@ -1,0 +1,65 @@
+#include "serve/answers.hpp"
+
+#include <fstream>
+#include <iterator>
+#include <vector>
+
+#include "pawntb/detail/layout.hpp"
+#include "pawntb/notation.hpp"
+
+namespace pawntb::serve {
+
+const char* category(Side side, Side winner) {
+  return side == winner ? "win" : "loss";
+}
+
+std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
+  if (r.ok()) return {};
+  const TableInfo& info = table.info();
+  if (r.status == ProbeStatus::geometry_mismatch) {
+    return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
+           to_string(info.geometry);
+  }
+  if (r.status == ProbeStatus::too_many_pawns) {
+    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
+  }
+  if (r.status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
+  return describe(r.status);
+}
+
+void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root) {
+  const Geometry g = p.geometry;
+  j["position"] = format_position(p);
+  Json& geometry = j["geometry"];
+  geometry["rows"] = g.rows;
+  geometry["cols"] = g.cols;
+  geometry["max_pawns"] = max_pawns;
+  j["to_move"] = side_name(p.to_move);
+  j["winner"] = side_name(root.value.winner);
+  j["plies"] = root.value.plies;
+  j["category"] = category(p.to_move, root.value.winner);
+  j["best"] = root.moves.empty() ? Json() : Json(move_name(g, root.moves.front().move));
+  Json& moves = j["moves"] = Json::array();
+  moves.get_ref<Json::array_t&>().reserve(root.moves.size());
+  for (const MoveValue& m : root.moves) {
+    Json& move = moves.emplace_back(Json::object());
+    move.get_ref<Json::object_t&>().reserve(5);
+    move["uci"] = move_name(g, m.move);
+    move["winner"] = side_name(m.winner);
+    move["plies"] = m.plies;
+    move["category"] = category(opponent(p.to_move), m.winner);
+    move["position"] = format_position(play(p, m.move));
+  }
+  Json& line = j["line"] = Json::array();
+  line.get_ref<Json::array_t&>().reserve(root.principal_variation.size());
+  for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
+}
+
+std::uint64_t file_checksum(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
+  if (!in && !in.eof()) throw TableError(path.string() + ": read error");
+  return detail::checksum64(bytes);
+}
+
+}  // namespace pawntb::serve

@@ -1,0 +1,36 @@
+// The JSON of an answered position and the wording of why a position cannot
+// be answered: one place for both, shared by `pawntb probe --json` and the
+// web explorer's API (tools/serve/api.hpp). Pure functions, thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "pawntb/probe.hpp"
+
+namespace pawntb::serve {
+
+using Json = nlohmann::ordered_json;
+
+// "win" or "loss": how the game ends for `side`.
+const char* category(Side side, Side winner);
+
+// Why `p` cannot be answered by `table`, given r = table.probe(p) (or
+// probe_root(p).value), in the CLI's words ("invalid position: ...", "more
+// than 4 pawns a side, the table's limit"); empty when r.ok().
+std::string position_problem(const Table& table, const Position& p, const ProbeResult& r);
+
+// Appends to the object `j`, in this order, the keys of an answer: position,
+// geometry {rows, cols, max_pawns}, to_move, winner, plies, category, best
+// (null when the game is over), moves (best first: uci, winner, plies,
+// category for the side to move after it, position after it) and line.
+// `root` is table.probe_root(p) with root.value.ok().
+void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root);
+
+// XXH3-64 of the whole file, as `pawntb info` prints it. Throws TableError
+// when the file cannot be read.
+std::uint64_t file_checksum(const std::filesystem::path& path);
+
+}  // namespace pawntb::serve

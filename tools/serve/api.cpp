@@ -1,0 +1,299 @@
+#include "serve/api.hpp"
+
+#include <charconv>
+#include <thread>
+#include <variant>
+
+#include "pawntb/notation.hpp"
+#include "serve/answers.hpp"
+#include "stats/table_stats.hpp"
+
+namespace pawntb::serve {
+
+namespace {
+
+std::string dump(const Json& j) {
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+ApiResponse bad_request(std::string_view message) {
+  return {400, error_json(message)};
+}
+
+std::string no_table(const TableSet& tables, Geometry g) {
+  return "no table for " + to_string(g) + " (loaded: " + tables.names() + ")";
+}
+
+// A position and the table that answers it.
+struct Target {
+  Position position;
+  const LoadedTable* table = nullptr;
+};
+
+// The position `text` and its table, or why there is none.
+std::variant<Target, std::string> target(const TableSet& tables, std::string_view text) {
+  auto parsed = parse_position(text);
+  if (auto* e = std::get_if<ParseError>(&parsed)) return std::move(e->message);
+  const Position& p = std::get<Position>(parsed);
+  const LoadedTable* table = tables.for_geometry(p.geometry);
+  if (!table) return no_table(tables, p.geometry);
+  return Target{p, table};
+}
+
+// The probe of a position, or why it cannot be answered.
+struct Probed {
+  Target target;
+  RootResult root;
+};
+std::variant<Probed, std::string> probe_root(const TableSet& tables, std::string_view text) {
+  auto found = target(tables, text);
+  if (auto* problem = std::get_if<std::string>(&found)) return std::move(*problem);
+  const Target& t = std::get<Target>(found);
+  RootResult root = t.table->table.probe_root(t.position);
+  std::string problem = position_problem(t.table->table, t.position, root.value);
+  if (!problem.empty()) return problem;
+  return Probed{t, std::move(root)};
+}
+
+Json tables_json(const TableSet& set) {
+  Json list = Json::array();
+  for (const LoadedTable& t : set.tables()) {
+    const TableInfo& info = t.table.info();
+    Json& j = list.emplace_back(Json::object());
+    j["name"] = t.name;
+    j["path"] = info.path.string();
+    j["geometry"] = {
+        {"rows", info.geometry.rows}, {"cols", info.geometry.cols}, {"max_pawns", info.max_pawns}};
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(t.checksum));
+    j["checksum"] = hex;
+    j["entries"] = info.entries;
+    j["white_wins"] = info.white_wins;
+    j["max_plies"] = info.max_plies;
+    j["start"] = format_position(t.table.start_position());
+  }
+  Json j = Json::object();
+  j["tables"] = std::move(list);
+  return j;
+}
+
+// The body of POST /api/v1/positions, read as SAX events without building
+// a document: the strings of a top-level array, or what is wrong with it.
+// Problems other than bad JSON are noted and parsing goes on, so that bad
+// JSON is reported first, as a parser building a document would.
+struct BatchReader final : nlohmann::json_sax<Json> {
+  std::string text;               // the elements, one after another
+  std::vector<std::size_t> ends;  // where each element of `text` ends
+  std::size_t elements = 0;       // of the top-level array, kept or not
+  bool top_is_array = false;
+  std::string element_problem;  // the first element that is not a string
+  std::string json_error;       // why the body is not JSON
+  int depth = 0;
+
+  std::string_view element(std::size_t i) const {
+    const std::size_t begin = i ? ends[i - 1] : 0;
+    return std::string_view(text).substr(begin, ends[i] - begin);
+  }
+  // A value that is not a string: at depth 1 it is an element.
+  bool other(const char* type) {
+    if (depth == 1 && element_problem.empty()) {
+      element_problem = "element " + std::to_string(elements) + " of the array is a JSON " + type +
+                        ", not a position string";
+    }
+    if (depth == 1) ++elements;
+    return true;
+  }
+  bool null() override { return other("null"); }
+  bool boolean(bool) override { return other("boolean"); }
+  bool number_integer(number_integer_t) override { return other("number"); }
+  bool number_unsigned(number_unsigned_t) override { return other("number"); }
+  bool number_float(number_float_t, const string_t&) override { return other("number"); }
+  bool binary(binary_t&) override { return other("binary"); }
+  bool string(string_t& s) override {
+    if (depth != 1) return true;
+    if (++elements <= kMaxBatch) {
+      text += s;
+      ends.push_back(text.size());
+    }
+    return true;
+  }
+  bool start_object(std::size_t) override {
+    other("object");
+    ++depth;
+    return true;
+  }
+  bool key(string_t&) override { return true; }
+  bool end_object() override {
+    --depth;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    if (depth == 0) top_is_array = true;
+    other("array");
+    ++depth;
+    return true;
+  }
+  bool end_array() override {
+    --depth;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    json_error = e.what();
+    return false;
+  }
+};
+
+// Batches from this size on are answered on two threads.
+constexpr std::size_t kParallelBatch = 2048;
+
+// The table of a board size, remembering the last one asked for.
+struct TableCache {
+  const TableSet& set;
+  Geometry last{0, 0};
+  const LoadedTable* table = nullptr;
+  const LoadedTable* find(Geometry g) {
+    if (g != last) {
+      last = g;
+      table = set.for_geometry(g);
+    }
+    return table;
+  }
+};
+
+// Appends the answer to one position of a batch: {"position", "winner",
+// "plies", "category"} or {"error"}. Written directly, not through a
+// document: the position text (from format_position) and the names need
+// no escaping; error messages go through the JSON library.
+void add_batch_answer(TableCache& tables, std::string_view text, std::string& out) {
+  auto error = [&](const std::string& message) {
+    out += "{\"error\":";
+    out += dump(Json(message));
+    out += '}';
+  };
+  const auto parsed = parse_position(text);
+  if (const auto* e = std::get_if<ParseError>(&parsed)) return error(e->message);
+  const Position& p = std::get<Position>(parsed);
+  const LoadedTable* table = tables.find(p.geometry);
+  if (!table) {
+    return error(no_table(tables.set, p.geometry));
+  }
+  const ProbeResult v = table->table.probe(p);
+  if (!v.ok()) return error(position_problem(table->table, p, v));
+  out += "{\"position\":\"";
+  out += format_position(p);
+  out += "\",\"winner\":\"";
+  out += side_name(v.winner);
+  out += "\",\"plies\":";
+  char digits[4];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v.plies).ptr;
+  out.append(digits, end);
+  out += ",\"category\":\"";
+  out += category(p.to_move, v.winner);
+  out += "\"}";
+}
+
+}  // namespace
+
+struct Api::StatsCache {
+  std::once_flag once;
+  std::string json;
+};
+
+std::string error_json(std::string_view message) {
+  Json j = Json::object();
+  j["error"] = std::string(message);
+  return dump(j);
+}
+
+Api::Api(TableSet tables) : tables_(std::move(tables)), tables_json_(dump(tables_json(tables_))) {
+  for (std::size_t i = 0; i < tables_.tables().size(); ++i) {
+    stats_.push_back(std::make_unique<StatsCache>());
+  }
+}
+
+Api::~Api() = default;
+
+ApiResponse Api::position(std::string_view text) const {
+  auto probed = probe_root(tables_, text);
+  if (auto* problem = std::get_if<std::string>(&probed)) return bad_request(*problem);
+  const Probed& r = std::get<Probed>(probed);
+  Json j = Json::object();
+  j.get_ref<Json::object_t&>().reserve(10);
+  add_answer(j, r.target.position, r.target.table->table.info().max_pawns, r.root);
+  return {200, dump(j)};
+}
+
+ApiResponse Api::mainline(std::string_view text) const {
+  auto probed = probe_root(tables_, text);
+  if (auto* problem = std::get_if<std::string>(&probed)) return bad_request(*problem);
+  const Probed& r = std::get<Probed>(probed);
+  const Table& table = r.target.table->table;
+  const Geometry g = r.target.position.geometry;
+  Json j = Json::object();
+  j["position"] = format_position(r.target.position);
+  j["winner"] = side_name(r.root.value.winner);
+  j["plies"] = r.root.value.plies;
+  Json& line = j["mainline"] = Json::array();
+  Position p = r.target.position;
+  for (const Move m : r.root.principal_variation) {
+    p = play(p, m);
+    const ProbeResult v = table.probe(p);
+    Json& ply = line.emplace_back(Json::object());
+    ply["uci"] = move_name(g, m);
+    ply["position"] = format_position(p);
+    ply["winner"] = side_name(v.winner);
+    ply["plies"] = v.plies;
+    ply["category"] = category(p.to_move, v.winner);
+  }
+  return {200, dump(j)};
+}
+
+ApiResponse Api::positions(std::string_view body) const {
+  BatchReader reader;
+  if (!Json::sax_parse(body, &reader)) return bad_request("body is not JSON: " + reader.json_error);
+  if (!reader.top_is_array) return bad_request("body is not a JSON array of position strings");
+  if (reader.elements > kMaxBatch) {
+    return bad_request("array of " + std::to_string(reader.elements) +
+                       " positions, over the limit of " + std::to_string(kMaxBatch));
+  }
+  if (!reader.element_problem.empty()) return bad_request(reader.element_problem);
+  const std::size_t n = reader.ends.size();
+  auto answer_range = [&](std::size_t from, std::size_t to, std::string& out) {
+    out.reserve((to - from) * 72);
+    TableCache tables{tables_};
+    for (std::size_t i = from; i < to; ++i) {
+      if (i) out += ',';
+      add_batch_answer(tables, reader.element(i), out);
+    }
+  };
+  std::string out = "[";
+  if (n < kParallelBatch) {
+    answer_range(0, n, out);
+  } else {
+    // Parsing positions is most of the time: the second half on a second thread.
+    std::string second;
+    std::thread helper([&] { answer_range(n / 2, n, second); });
+    answer_range(0, n / 2, out);
+    helper.join();
+    out += second;
+  }
+  out += ']';
+  return {200, std::move(out)};
+}
+
+ApiResponse Api::tables() const {
+  return {200, tables_json_};
+}
+
+ApiResponse Api::stats(std::string_view table_name) const {
+  const LoadedTable* table = tables_.named(table_name);
+  if (!table) {
+    return bad_request("no table " + printable(table_name) + " (loaded: " + tables_.names() + ")");
+  }
+  StatsCache& cache = *stats_[static_cast<std::size_t>(table - tables_.tables().data())];
+  std::call_once(cache.once,
+                 [&] { cache.json = dump(stats::to_json(stats::compute_stats(table->table))); });
+  return {200, cache.json};
+}
+
+}  // namespace pawntb::serve

@@ -1,0 +1,93 @@
+#include "serve/tables.hpp"
+
+#include <algorithm>
+#include <map>
+#include <system_error>
+#include <tuple>
+
+#include "serve/answers.hpp"
+
+namespace pawntb::serve {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Key = std::tuple<int, int, int>;  // rows, cols, K
+
+Key key_of(const TableInfo& info) {
+  return {info.geometry.rows, info.geometry.cols, info.max_pawns};
+}
+
+// Opens `file` into `found` unless a table of its (rows, cols, K) is there;
+// `duplicate_is_error` for files named on the command line.
+void add(std::map<Key, LoadedTable>& found, const fs::path& file, bool duplicate_is_error) {
+  Table table = Table::open(file, Table::Load::all);
+  const TableInfo& info = table.info();
+  const auto it = found.find(key_of(info));
+  if (it != found.end()) {
+    if (!duplicate_is_error) return;
+    throw TableError(file.string() + ": a second table for " + table_name(info) +
+                     " (the first is " + it->second.table.info().path.string() + ")");
+  }
+  std::string name = table_name(info);
+  const std::uint64_t checksum = file_checksum(file);
+  found.emplace(key_of(info), LoadedTable{std::move(name), std::move(table), checksum});
+}
+
+std::vector<LoadedTable> in_order(std::map<Key, LoadedTable>& found) {
+  std::vector<LoadedTable> out;
+  for (auto& [key, table] : found) out.push_back(std::move(table));
+  return out;
+}
+
+}  // namespace
+
+std::string table_name(const TableInfo& info) {
+  return to_string(info.geometry) + "-k" + std::to_string(info.max_pawns);
+}
+
+TableSet TableSet::open(const std::vector<fs::path>& files) {
+  std::map<Key, LoadedTable> found;
+  for (const fs::path& file : files) add(found, file, true);
+  return TableSet(in_order(found));
+}
+
+TableSet TableSet::open_default() {
+  std::map<Key, LoadedTable> found;
+  add(found, Table::default_path(), false);
+  for (const fs::path& place : Table::search_path()) {
+    std::error_code ec;
+    if (!fs::is_directory(place, ec)) continue;
+    std::vector<fs::path> files;
+    for (const fs::directory_entry& e : fs::directory_iterator(place, ec)) {
+      if (e.path().extension() == ".pawntb" && e.is_regular_file(ec)) files.push_back(e.path());
+    }
+    std::sort(files.begin(), files.end());  // the same choice on every run
+    for (const fs::path& file : files) add(found, file, false);
+  }
+  return TableSet(in_order(found));
+}
+
+const LoadedTable* TableSet::for_geometry(Geometry g) const {
+  const LoadedTable* best = nullptr;
+  for (const LoadedTable& t : tables_) {
+    if (t.table.info().geometry == g) best = &t;  // in increasing K: the last is the largest
+  }
+  return best;
+}
+
+const LoadedTable* TableSet::named(std::string_view name) const {
+  for (const LoadedTable& t : tables_) {
+    if (t.name == name) return &t;
+  }
+  return nullptr;
+}
+
+std::string TableSet::names() const {
+  std::string out;
+  for (const LoadedTable& t : tables_) out += (out.empty() ? "" : ", ") + t.name;
+  return out;
+}
+
+}  // namespace pawntb::serve

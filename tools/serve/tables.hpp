@@ -1,0 +1,55 @@
+// The tables a server answers from: several board sizes at once, at most one
+// table per (rows, cols, K). Immutable once made; any thread may read it.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "pawntb/probe.hpp"
+
+namespace pawntb::serve {
+
+struct LoadedTable {
+  std::string name;        // "4x4-k4"
+  Table table;             // probes are thread-safe
+  std::uint64_t checksum;  // XXH3-64 of the file
+};
+
+class TableSet {
+ public:
+  // Opens each file (Table::Load::all, so that every checksum is checked
+  // now). Throws TableError naming the file when one cannot be opened, or
+  // when two are for the same (rows, cols, K).
+  static TableSet open(const std::vector<std::filesystem::path>& files);
+
+  // The default table (Table::default_path()) and every *.pawntb file in
+  // the directories of Table::search_path(), the first found for each
+  // (rows, cols, K). Throws TableError when there is no default table or a
+  // file found cannot be opened.
+  static TableSet open_default();
+
+  // In increasing (rows, cols, K).
+  const std::vector<LoadedTable>& tables() const { return tables_; }
+
+  // The table with the largest K for boards of g, or null.
+  const LoadedTable* for_geometry(Geometry g) const;
+
+  // The table called `name` ("4x4-k4"), or null.
+  const LoadedTable* named(std::string_view name) const;
+
+  // "3x3-k3, 4x4-k4": the names, for error messages.
+  std::string names() const;
+
+ private:
+  explicit TableSet(std::vector<LoadedTable> tables) : tables_(std::move(tables)) {}
+  std::vector<LoadedTable> tables_;
+};
+
+// "4x4-k4": a table's name, as the file names of `pawntb generate`.
+std::string table_name(const TableInfo& info);
+
+}  // namespace pawntb::serve
