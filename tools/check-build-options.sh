@@ -66,6 +66,7 @@ row shared-static-cli  ok "$lib $cli" "" -- -DBUILD_SHARED_LIBS=ON -DPAWNTB_STAT
                                          -DPAWNTB_BUILD_TESTS=OFF -DPAWNTB_BUILD_BENCH=OFF
 row default            ok "$lib $cli $bench $tests" "Locate|installed_package" --
 row bench-without-cli  ok "$lib $bench" "" -- -DPAWNTB_BUILD_CLI=OFF -DPAWNTB_BUILD_TESTS=OFF
+row mpi                ok "$lib $cli mpi_tests" "" -- -DPAWNTB_MPI=ON -DPAWNTB_BUILD_BENCH=OFF
 row sanitize-thread    ok "$lib $cli $tests" "" -- -DPAWNTB_SANITIZE=thread -DPAWNTB_BUILD_BENCH=OFF
 row shared-sanitize    ok "$lib $cli $tests" "" -- -DBUILD_SHARED_LIBS=ON \
                                          -DPAWNTB_SANITIZE=address,undefined -DPAWNTB_BUILD_BENCH=OFF

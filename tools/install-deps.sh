@@ -8,7 +8,8 @@ set -eu
 # hold the static archives that the static pawntb executable links; pkg-config
 # is for the test of pawntb.pc.
 packages="cmake g++ make libc6-dev libboost-program-options-dev libzstd-dev libxxhash-dev \
-libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev pkg-config time libcpp-httplib-dev"
+libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev pkg-config time libcpp-httplib-dev \
+libopenmpi-dev openmpi-bin"
 if [ "${1:-}" = "--fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
 fi

@@ -16,14 +16,20 @@
 // damaged file) is deleted and the tier solved again. The tiers are solved in
 // the same order whatever happened before, and each tier's values depend only
 // on its children's, so the table is the same byte for byte.
+//
+// RANKS. Under MPI with several ranks, "which tier next" comes from rank 0's
+// schedule over the tier DAG instead of index order (mpi_schedule.cpp); each
+// rank solves its tiers here, with its own cache under its memory limit.
 #include <sys/statvfs.h>
 
 #include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <set>
 
+#include "mpi_schedule.hpp"
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
 #include "memory.hpp"
@@ -186,19 +192,32 @@ class TieredRun {
         threads_(detail::thread_count(options.threads)),
         summaries_(index_.tiers().size()) {}
 
+  // Solves the unfinished tiers: in index order, or on rank 0 of several,
+  // by handing them to the other ranks (solve() there).
   std::uint64_t solve_all() {
-    const auto tiers = index_.tiers();
+    const std::size_t tiers = index_.tiers().size();
+    if (detail::rank_count() > 1) {
+      return detail::manage_tiers(detail::ScheduledRun{
+          graph_, tiers,
+          [&](std::size_t t) {
+            const bool whole = finished(t);
+            if (whole) count_finished(t, false);
+            return whole;
+          },
+          [&](std::size_t t, const detail::TierSummary& s) {
+            summaries_[t] = s;
+            count_finished(t, true);
+          },
+          [&](std::size_t t) { return std::to_string(t) + " " + tier_name(index_.tiers()[t]); }});
+    }
     std::uint64_t solved = 0;
-    for (std::size_t t = 0; t < tiers.size(); ++t) {
-      if (finished(t)) {
-        entries_done_ += tiers[t].size;
-      } else {
+    for (std::size_t t = 0; t < tiers; ++t) {
+      const bool whole = finished(t);
+      if (!whole) {
         solve(t);
         ++solved;
-        entries_done_ += tiers[t].size;
-        positions_solved_ += tiers[t].size;
       }
-      report(t + 1, 0);
+      count_finished(t, !whole);
     }
     return solved;
   }
@@ -242,7 +261,10 @@ class TieredRun {
     return false;
   }
 
-  void solve(std::size_t t) {
+ public:
+  // Solves tier t from its children's files and writes its file (also on
+  // the worker ranks, for rank 0's schedule).
+  detail::TierSummary solve(std::size_t t) {
     const auto tiers = index_.tiers();
     const std::vector<std::size_t> needed = graph_.child_list(t);
     const std::set<std::size_t> keep(needed.begin(), needed.end());
@@ -269,18 +291,28 @@ class TieredRun {
     }
     std::vector<Plies> out(tiers[t].size);
     summaries_[t] = detail::solve_tier(index_, graph_, t, children, out, threads_,
-                                       [&](std::uint64_t done) { report(t, done); });
+                                       [&](std::uint64_t done) { report(done); });
     work_.write_tier(t, out, summaries_[t]);
     cache_.shrink_to(budget > out.size() ? budget - out.size() : 0, {});
     cache_.add(t, std::move(out));
+    return summaries_[t];
   }
 
-  // Progress: `tiers_done` tiers finished, and `in_tier` entries of the next.
-  void report(std::uint64_t tiers_done, std::uint64_t in_tier) const {
+ private:
+  // Counts tier t as finished, `solved_now` by this run.
+  void count_finished(std::size_t t, bool solved_now) {
+    entries_done_ += index_.tiers()[t].size;
+    if (solved_now) positions_solved_ += index_.tiers()[t].size;
+    ++tiers_done_;
+    report(0);
+  }
+
+  // Progress: the tiers finished, and `in_tier` entries of the one being solved.
+  void report(std::uint64_t in_tier) const {
     if (!options_.on_progress) return;
     Progress p{"solve",
                static_cast<double>(entries_done_ + in_tier) / static_cast<double>(index_.size())};
-    p.tiers_done = tiers_done;
+    p.tiers_done = tiers_done_;
     p.tiers = index_.tiers().size();
     p.positions_done = positions_solved_ + in_tier;
     p.positions = index_.size() - plan_.entries_done;
@@ -295,7 +327,8 @@ class TieredRun {
   const unsigned threads_;
   std::vector<detail::TierSummary> summaries_;
   TierCache cache_;
-  std::uint64_t entries_done_ = 0;      // entries of the tiers finished so far
+  std::uint64_t tiers_done_ = 0;        // tiers finished so far
+  std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved
 };
 
@@ -304,7 +337,22 @@ class TieredRun {
 GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
                           void (*on_temp_file)(const char* path)) {
   GenerationReport report;
+  if (detail::this_rank() != 0) {  // a worker of rank 0's schedule
+    std::optional<GenerationPlan> plan;
+    std::optional<TieredRun> run;
+    detail::serve_tiers(
+        [&] {
+          plan = plan_generation(options);
+          if (plan->in_memory) throw GenerateError("several MPI ranks need a work directory");
+          run.emplace(options, *plan);
+        },
+        [&](std::size_t t) { return run->solve(t); });
+    return report;
+  }
   report.plan = plan_generation(options);
+  if (report.plan.in_memory && detail::rank_count() > 1) {
+    throw GenerateError("several MPI ranks need a work directory (--work-dir)");
+  }
   if (report.plan.in_memory) {
     const WriteSummary written =
         write_table(solve(options), output, options.threads, on_temp_file, options.on_progress);

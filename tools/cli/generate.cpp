@@ -212,25 +212,47 @@ void print_plan(const GenerationPlan& plan, const GenerateOptions& options) {
 }
 
 int run_generate(const Options& o) {
+  // Under mpirun, rank 0 schedules and prints; the other ranks solve tiers
+  // and print nothing (rank 0 reports their failures).
+  const MpiSession mpi;
+  const bool rank0 = mpi.rank() == 0;
   const fs::path output = o.output;
   const Geometry g{o.rows, o.cols};
   memory_needed(g, o.pawns);  // refuses bad parameters before any work
-  check_output(output, o.force);
+  if (rank0) check_output(output, o.force);
   GenerateOptions options;
   options.geometry = g;
   options.max_pawns = o.pawns;
   options.threads = o.threads;
   options.memory_limit = o.memory_limit ? o.memory_limit : default_memory_limit();
   options.work_dir = o.work_dir;
-  if (options.work_dir.empty() && memory_needed(g, o.pawns) > options.memory_limit) {
+  if (options.work_dir.empty() && mpi.ranks() > 1) {
+    options.work_dir = output.string() + ".work";  // the ranks share the tiers there
+    if (rank0) {
+      std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving tier by tier in "
+                << options.work_dir.string() << "\n";
+    }
+  } else if (options.work_dir.empty() && memory_needed(g, o.pawns) > options.memory_limit) {
     // Too large for memory: tier by tier, in a work directory next to the table.
     options.work_dir = output.string() + ".work";
     std::cerr << "pawntb generate: the table needs " << size_text(memory_needed(g, o.pawns))
               << " in memory, more than the limit; solving it tier by tier in "
               << options.work_dir.string() << "\n";
   }
+  if (!rank0) {
+    try {
+      generate(options, output);
+      return kOk;
+    } catch (const GenerateError&) {
+      return kRuntimeFailure;  // rank 0 says why
+    }
+  }
   const GenerationPlan plan = plan_generation(options);
   print_plan(plan, options);
+  if (mpi.ranks() > 1) {
+    std::cerr << "pawntb generate: rank 0 schedules the tiers; ranks 1.." << mpi.ranks() - 1
+              << " solve them, each under its own memory limit\n";
+  }
   stop_cleanly_on_signals(!plan.in_memory);
   const auto start = std::chrono::steady_clock::now();
   GenerateProgress progress;
@@ -352,7 +374,13 @@ extern const Command kGenerate{
     "solved and the tiers it moves to are in memory. If the run stops (a signal, a\n"
     "crash, a power cut), the same command resumes at the first unfinished tier;\n"
     "a damaged tier file is solved again. The work directory is removed once the\n"
-    "table is written, unless --keep-work-dir.",
+    "table is written, unless --keep-work-dir.\n"
+    "\n"
+    "In a build with MPI (cmake -DPAWNTB_MPI=ON), `mpirun -np N pawntb generate ...`\n"
+    "runs N ranks: rank 0 hands out the tiers whose children are finished and\n"
+    "writes the table, ranks 1..N-1 solve them, all in one work directory on a\n"
+    "file system they share (FILE.work by default). --memory and --threads apply\n"
+    "to each rank. A failed rank stops the run; the same command resumes it.",
     DefaultTable::none,
     generate_options,
     validate_generate,

@@ -84,10 +84,37 @@ struct GenerationReport {
 // work directory, never holding more than options.memory_limit bytes of
 // values; a run stopped at any moment and started again with the same
 // options resumes at the first unfinished tier, and the table is the same
-// byte for byte. Throws GenerateError. Not thread-safe for one work
-// directory; for the CLI and the tests.
+// byte for byte. Under an MpiSession of several ranks, distributed (see
+// MpiSession; a work directory is required) and to be called once on every
+// rank; a failure on any rank is thrown on rank 0 naming the rank and the
+// tier, and as "stopped" on the others. Throws GenerateError. Not thread-safe
+// for one work directory; for the CLI and the tests.
 GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
                           void (*on_temp_file)(const char* path) = nullptr);
+
+// MPI (built with -DPAWNTB_MPI=ON): `mpirun -np N pawntb generate ...` runs N
+// processes, the ranks 0..N-1, which share the work directory (a cluster's
+// shared file system). With N > 1, generate() on rank 0 hands out the tiers
+// whose children are finished and writes the table; on ranks 1..N-1 it
+// solves the tiers rank 0 hands it, each with its own options.memory_limit,
+// and returns once rank 0 says stop (an empty report). The table is the same
+// byte for byte whatever N.
+//
+// An MpiSession starts MPI if an MPI launcher (mpirun, srun) started the
+// process, and finalizes it when destroyed; otherwise, and in builds without
+// MPI, it does nothing and the run is one rank, as without it. Make at most
+// one, on the main thread, around the generate() call (the CLI does). Not
+// thread-safe.
+class MpiSession {
+ public:
+  MpiSession();
+  // On rank 0, first tells ranks still waiting for work to stop.
+  ~MpiSession();
+  MpiSession(const MpiSession&) = delete;
+  MpiSession& operator=(const MpiSession&) = delete;
+  int rank() const;   // this process's rank: 0 unless started by an MPI launcher
+  int ranks() const;  // the number of ranks: 1 unless started by an MPI launcher
+};
 
 struct SolvedTable {
   Geometry geometry;

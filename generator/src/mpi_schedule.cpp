@@ -1,0 +1,281 @@
+// All of pawntb's MPI code (built with -DPAWNTB_MPI=ON): the session and the
+// distributed tier schedule of `mpirun -np N pawntb generate ... --work-dir DIR`.
+//
+// SCHEDULING. Rank 0 is the manager, ranks 1..N-1 are workers; all share the
+// work directory (on a cluster, a shared file system). The manager looks at
+// the work directory as a run of one rank does (a whole tier file is a
+// finished tier, a damaged one is removed), then keeps the tier DAG: a tier
+// is ready when all its children (TierGraph::child_list) are finished. It
+// tells every worker to start, and each worker opens the work directory
+// (which removes temporary files a killed run left) and answers "ready";
+// only then is any tier handed out, so that no worker removes another's
+// temporary file. Then the manager hands the lowest-numbered ready tier to an
+// idle worker ("solve T"); the worker reads T's children from their files
+// (kept in its own cache under its --memory), solves T, writes T's file
+// atomically, and answers "finished T" with T's summary, or "failed T:
+// message". Once every tier is finished, the manager tells the workers to
+// stop and assembles the table from the tier files in index order, as a run
+// of one rank does. A tier's values depend only on its children's, so the
+// table is the same byte for byte whatever the number of ranks, and whatever
+// rank solved which tier.
+//
+// FAILURES. After a "failed", the manager hands out nothing more, waits for
+// the tiers under way (their files are kept), tells every worker to stop
+// with a failure, and throws GenerateError naming the rank and the tier; the
+// same command then resumes. A rank that dies (a signal, a lost node) ends
+// the whole job: mpirun reports it. Rank 0 never leaves workers waiting: an
+// MpiSession destroyed before the schedule ran tells them to stop.
+//
+// MESSAGES. MPI_BYTE: four 64-bit words (a tier, then a TierSummary) and a
+// text, the kind in the tag; the ranks are assumed to run on one kind of
+// machine (same byte order), as a cluster's nodes do. Waiting ranks poll
+// with short sleeps instead of OpenMPI's busy wait, so that an idle rank
+// leaves its core to the solving ones (the manager shares a node).
+#include "mpi_schedule.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <new>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "pawntb/generator.hpp"
+
+namespace pawntb {
+
+namespace {
+
+// Set while an MpiSession has MPI running.
+int g_rank = 0;
+int g_ranks = 1;
+bool g_session = false;
+bool g_workers_stopped = false;  // rank 0: the workers were told to stop
+bool g_served = false;           // ranks 1..N-1: serve_tiers ran
+
+// Whether an MPI launcher started this process: mpirun (OpenMPI),
+// PMIx launchers (srun --mpi=pmix, prterun) or PMI ones (MPICH's hydra,
+// srun --mpi=pmi2). Otherwise MPI is not started: a singleton MPI_Init costs
+// about half a second and a helper daemon, for a run of one rank.
+bool started_by_mpi_launcher() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"}) {
+    if (std::getenv(name)) return true;
+  }
+  return false;
+}
+
+enum Tag : int {
+  kStart = 1,  // manager -> worker: open the work directory
+  kReady,      // worker -> manager: opened
+  kSolve,      // manager -> worker: solve tier `tier`
+  kFinished,   // worker -> manager: tier `tier` is finished, with its summary
+  kFailed,     // worker -> manager: tier `tier` (kNoTier: opening) failed, text why
+  kStop,       // manager -> worker: stop; tier 1 after a failure, 0 when all is done
+};
+
+constexpr std::uint64_t kNoTier = ~std::uint64_t{0};
+
+struct Message {
+  int tag = 0;
+  int from = 0;
+  std::uint64_t tier = 0;
+  detail::TierSummary summary;
+  std::string text;
+};
+
+void send(int to, int tag, std::uint64_t tier, const detail::TierSummary& summary = {},
+          const std::string& text = {}) {
+  const std::uint64_t words[4] = {tier, summary.win_count,
+                                  static_cast<std::uint64_t>(summary.max_plies),
+                                  summary.longest_index};
+  std::vector<char> bytes(sizeof words + text.size());
+  std::memcpy(bytes.data(), words, sizeof words);
+  std::memcpy(bytes.data() + sizeof words, text.data(), text.size());
+  MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD);
+}
+
+// The next message from `from` (MPI_ANY_SOURCE: any rank).
+Message receive(int from) {
+  MPI_Status status;
+  auto pause = std::chrono::microseconds(20);
+  for (;;) {
+    int arrived = 0;
+    MPI_Iprobe(from, MPI_ANY_TAG, MPI_COMM_WORLD, &arrived, &status);
+    if (arrived) break;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::microseconds(5000));
+  }
+  int size = 0;
+  MPI_Get_count(&status, MPI_BYTE, &size);
+  std::vector<char> bytes(static_cast<std::size_t>(size));
+  MPI_Recv(bytes.data(), size, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD,
+           MPI_STATUS_IGNORE);
+  std::uint64_t words[4] = {};
+  if (bytes.size() < sizeof words) throw std::logic_error("pawntb MPI: short message");
+  std::memcpy(words, bytes.data(), sizeof words);
+  Message m;
+  m.tag = status.MPI_TAG;
+  m.from = status.MPI_SOURCE;
+  m.tier = words[0];
+  m.summary = {words[1], static_cast<int>(words[2]), words[3]};
+  m.text.assign(bytes.begin() + sizeof words, bytes.end());
+  return m;
+}
+
+void stop_workers(bool failed) {
+  for (int r = 1; r < g_ranks; ++r) send(r, kStop, failed ? 1 : 0);
+  g_workers_stopped = true;
+}
+
+}  // namespace
+
+MpiSession::MpiSession() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized || !started_by_mpi_launcher()) return;
+  int provided = 0;
+  // Only this thread calls MPI; solve_tier's threads do not.
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &g_ranks);
+  g_session = true;
+  g_workers_stopped = g_served = false;
+}
+
+MpiSession::~MpiSession() {
+  if (!g_session) return;
+  if (g_ranks > 1 && g_rank == 0 && !g_workers_stopped) stop_workers(true);
+  // A worker that never served: rank 0 may be waiting for its answer.
+  if (g_rank != 0 && !g_served) send(0, kFailed, kNoTier, {}, "stopped before any work");
+  MPI_Finalize();
+  g_session = false;
+  g_rank = 0;
+  g_ranks = 1;
+}
+
+int MpiSession::rank() const {
+  return g_rank;
+}
+int MpiSession::ranks() const {
+  return g_ranks;
+}
+
+namespace detail {
+
+int this_rank() {
+  return g_rank;
+}
+int rank_count() {
+  return g_ranks;
+}
+
+std::uint64_t manage_tiers(const ScheduledRun& run) {
+  const std::size_t n = run.tiers;
+  std::vector<bool> done(n);
+  std::vector<std::size_t> waiting(n);  // unfinished children
+  std::vector<std::vector<std::size_t>> parents(n);
+  std::size_t left = 0;
+  for (std::size_t t = 0; t < n; ++t) {
+    done[t] = run.finished(t);
+    left += !done[t];
+  }
+  std::set<std::size_t> ready;  // lowest number first: the order of a run of one rank
+  for (std::size_t t = 0; t < n; ++t) {
+    if (done[t]) continue;
+    for (const std::size_t c : run.graph.child_list(t)) {
+      if (!done[c]) {
+        ++waiting[t];
+        parents[c].push_back(t);
+      }
+    }
+    if (waiting[t] == 0) ready.insert(t);
+  }
+
+  std::map<int, std::uint64_t> busy;  // rank -> its tier (kNoTier: opening)
+  std::vector<int> idle;
+  for (int r = 1; r < g_ranks; ++r) {
+    send(r, kStart, kNoTier);
+    busy[r] = kNoTier;
+  }
+  std::optional<Message> failure;
+  std::exception_ptr error;  // of run.solved, thrown once the workers are stopped
+  std::uint64_t solved = 0;
+  while (!busy.empty()) {
+    while (!failure && !error && !ready.empty() && !idle.empty()) {
+      const std::size_t t = *ready.begin();
+      ready.erase(ready.begin());
+      send(idle.back(), kSolve, t);
+      busy[idle.back()] = t;
+      idle.pop_back();
+    }
+    if (busy.empty()) break;  // all finished, or no more work after a failure
+    const Message m = receive(MPI_ANY_SOURCE);
+    busy.erase(m.from);
+    if (m.tag == kReady) {
+      idle.push_back(m.from);
+    } else if (m.tag == kFinished && m.tier < n && !done[m.tier]) {
+      done[m.tier] = true;
+      --left;
+      ++solved;
+      try {
+        run.solved(m.tier, m.summary);
+      } catch (...) {
+        if (!error) error = std::current_exception();
+      }
+      for (const std::size_t p : parents[m.tier]) {
+        if (--waiting[p] == 0) ready.insert(p);
+      }
+      idle.push_back(m.from);
+    } else if (!failure) {
+      failure = m;
+      if (m.tag != kFailed) failure->text = "unexpected message " + std::to_string(m.tag);
+    }
+  }
+  stop_workers(failure || error || left > 0);
+  if (error) std::rethrow_exception(error);
+  if (failure) {
+    const std::string where = failure->tier == kNoTier
+                                  ? std::string(" before solving")
+                                  : " on tier " + run.name(static_cast<std::size_t>(failure->tier));
+    throw GenerateError("rank " + std::to_string(failure->from) + " failed" + where + ": " +
+                        failure->text + "; the finished tiers are kept: run the same command " +
+                        "to resume");
+  }
+  if (left > 0) throw std::logic_error("manage_tiers: tiers left that never became ready");
+  return solved;
+}
+
+void serve_tiers(const std::function<void()>& open,
+                 const std::function<TierSummary(std::size_t)>& solve) {
+  g_served = true;
+  for (;;) {
+    const Message m = receive(0);
+    if (m.tag == kStop) {
+      if (m.tier != 0) throw GenerateError("stopped by rank 0 after a failure");
+      return;
+    }
+    try {
+      if (m.tag == kStart) {
+        open();
+        send(0, kReady, kNoTier);
+      } else {
+        send(0, kFinished, m.tier, solve(static_cast<std::size_t>(m.tier)));
+      }
+    } catch (const std::bad_alloc&) {
+      send(0, kFailed, m.tier, {}, "out of memory");
+    } catch (const std::exception& e) {
+      send(0, kFailed, m.tier, {}, e.what());
+    }
+  }
+}
+
+}  // namespace detail
+}  // namespace pawntb

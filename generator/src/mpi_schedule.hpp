@@ -1,0 +1,49 @@
+// The ranks of an MPI run and the distributed tier schedule. mpi_schedule.cpp
+// holds all of pawntb's MPI code and its description (built with
+// -DPAWNTB_MPI=ON); mpi_schedule_none.cpp, built otherwise, has the same
+// functions for a run of one rank.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "tier_solver.hpp"
+
+namespace pawntb::detail {
+
+// This process's rank and the number of ranks: 0 and 1 unless an MpiSession
+// (generator.hpp) started MPI. Thread-safe while the session lasts.
+int this_rank();
+int rank_count();
+
+// What rank 0 needs of a tiered run to schedule it.
+struct ScheduledRun {
+  const TierGraph& graph;
+  std::size_t tiers = 0;
+  // Whether tier t's file is whole, recording its summary (a damaged one is
+  // reported and removed); called once per tier, in order, before any work.
+  std::function<bool(std::size_t)> finished;
+  // Tier t finished on another rank, with its summary.
+  std::function<void(std::size_t, const TierSummary&)> solved;
+  // Tier t for messages, such as "17 (2, 1, 3, 0)".
+  std::function<std::string(std::size_t)> name;
+};
+
+// Rank 0 of several: schedules the run over ranks 1..N-1 until every tier
+// is finished and tells them to stop; returns the number of tiers they
+// solved. If a rank fails, hands out no more tiers, waits for the tiers
+// under way, stops every rank and throws GenerateError naming the rank and
+// the tier. Call from the thread that made the MpiSession.
+std::uint64_t manage_tiers(const ScheduledRun& run);
+
+// Ranks 1..N-1: once rank 0 has looked at the work directory and before any
+// tier is solved, calls open(); then solve(t) for each tier t rank 0 hands
+// out, until rank 0 says stop. A failure of open() or solve() is reported to
+// rank 0. Throws GenerateError if the run was stopped because of a failure.
+// Call from the thread that made the MpiSession.
+void serve_tiers(const std::function<void()>& open,
+                 const std::function<TierSummary(std::size_t)>& solve);
+
+}  // namespace pawntb::detail
