@@ -29,11 +29,12 @@
 #include <optional>
 #include <set>
 
+#include "memory.hpp"
 #include "mpi_schedule.hpp"
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
-#include "memory.hpp"
 #include "table_writer.hpp"
+#include "tier_buffer.hpp"
 #include "tier_solver.hpp"
 #include "work_dir.hpp"
 #include "write_file.hpp"
@@ -49,7 +50,6 @@ using detail::Plies;
 // buffers, the writer's batch, the program itself.
 constexpr std::uint64_t kOverhead = 48ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
-
 
 std::string mib(std::uint64_t bytes) {
   return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
@@ -68,9 +68,9 @@ class TierCache {
   std::span<const Plies> values(std::size_t tier) {
     Entry& e = tiers_.at(tier);
     e.last_use = ++clock_;
-    return e.values;
+    return e.values.span();
   }
-  void add(std::size_t tier, std::vector<Plies> values) {
+  void add(std::size_t tier, detail::TierBuffer values) {
     bytes_ += values.size();
     tiers_[tier] = Entry{std::move(values), ++clock_};
   }
@@ -98,7 +98,7 @@ class TierCache {
 
  private:
   struct Entry {
-    std::vector<Plies> values;
+    detail::TierBuffer values;
     std::uint64_t last_use = 0;
   };
   std::map<std::size_t, Entry> tiers_;
@@ -226,15 +226,19 @@ class TieredRun {
   std::pair<std::uint64_t, std::uint32_t> assemble(const std::filesystem::path& output,
                                                    void (*on_temp_file)(const char*)) {
     cache_.clear();
-    std::vector<Plies> buffer;
+    detail::TierBuffer buffer;
     std::uint32_t blocks = 0;
     const std::uint64_t size =
         detail::write_file_atomically(output, on_temp_file, [&](detail::ByteSink& sink) {
           detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
           for (std::size_t t = 0; t < index_.tiers().size(); ++t) {
-            buffer.resize(index_.tiers()[t].size);
-            work_.read_tier(t, buffer);
-            writer.append(buffer);
+            if (buffer.size() < index_.tiers()[t].size) {
+              buffer = detail::TierBuffer();
+              buffer = detail::TierBuffer(index_.tiers()[t].size);
+            }
+            const auto values = buffer.span().first(index_.tiers()[t].size);
+            work_.read_tier(t, values);
+            writer.append(values);
           }
           blocks = writer.block_count();
           return writer.finish(totals_of(summaries_));
@@ -277,8 +281,8 @@ class TieredRun {
     cache_.shrink_to(budget > room ? budget - room : 0, keep);
     for (const std::size_t c : needed) {
       if (cache_.has(c)) continue;
-      std::vector<Plies> values(tiers[c].size);
-      work_.read_tier(c, values);
+      detail::TierBuffer values(tiers[c].size);
+      work_.read_tier(c, values.span());
       cache_.add(c, std::move(values));
     }
     std::array<detail::TierValues, kMaxSide> children{};
@@ -289,10 +293,10 @@ class TieredRun {
         children[x] = detail::TierValues{tiers[c].first, cache_.values(c)};
       }
     }
-    std::vector<Plies> out(tiers[t].size);
-    summaries_[t] = detail::solve_tier(index_, graph_, t, children, out, threads_,
+    detail::TierBuffer out(tiers[t].size);
+    summaries_[t] = detail::solve_tier(index_, graph_, t, children, out.span(), threads_,
                                        [&](std::uint64_t done) { report(done); });
-    work_.write_tier(t, out, summaries_[t]);
+    work_.write_tier(t, out.span(), summaries_[t]);
     cache_.shrink_to(budget > out.size() ? budget - out.size() : 0, {});
     cache_.add(t, std::move(out));
     return summaries_[t];

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <fstream>
 
+#include "memory.hpp"
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
-#include "memory.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb {
@@ -20,7 +20,6 @@ namespace {
 
 using detail::Index;
 using detail::Plies;
-
 
 }  // namespace
 

@@ -14,6 +14,7 @@
 
 #include "pawntb/detail/read_at.hpp"
 #include "pawntb/generator.hpp"
+#include "tier_buffer.hpp"
 #include "write_file.hpp"
 
 namespace pawntb::detail {
@@ -50,7 +51,6 @@ struct Fd {
     if (fd >= 0) ::close(fd);
   }
 };
-
 
 struct FreeCCtx {
   void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
@@ -157,10 +157,10 @@ std::optional<TierSummary> WorkDir::check_tier(std::size_t tier, std::string* wh
     if (why) *why = "missing";
     return std::nullopt;
   }
-  std::vector<Plies> values(index_.tiers()[tier].size);
+  TierBuffer values(index_.tiers()[tier].size);
   TierSummary summary;
   const std::string reason = decode_tier_file(file.fd, static_cast<std::uint64_t>(st.st_size),
-                                              index_, tier, values, summary);
+                                              index_, tier, values.span(), summary);
   if (!reason.empty()) {
     if (why) *why = reason;
     return std::nullopt;
