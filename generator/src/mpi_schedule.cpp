@@ -208,7 +208,10 @@ std::uint64_t manage_tiers(const ScheduledRun& run) {
   std::optional<Message> failure;
   std::exception_ptr error;  // of run.solved, thrown once the workers are stopped
   std::uint64_t solved = 0;
-  while (!busy.empty()) {
+  // The loop ends once no rank is busy after handing out what is ready: a
+  // test of busy ranks before that would stop with tiers that the last
+  // answer made ready still unsent.
+  for (;;) {
     while (!failure && !error && !ready.empty() && !idle.empty()) {
       const std::size_t t = *ready.begin();
       ready.erase(ready.begin());

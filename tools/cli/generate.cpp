@@ -242,10 +242,12 @@ int run_generate(const Options& o) {
   if (!rank0) {
     try {
       generate(options, output);
-      return kOk;
     } catch (const GenerateError&) {
-      return kRuntimeFailure;  // rank 0 says why
+      // Stopped by rank 0 after a failure, which rank 0 reports and ends the
+      // job with (status 1). A worker exiting non-zero here would let mpirun
+      // end the job before rank 0 has printed why.
     }
+    return kOk;
   }
   const GenerationPlan plan = plan_generation(options);
   print_plan(plan, options);
