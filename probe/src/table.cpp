@@ -177,11 +177,12 @@ const std::uint8_t* detail::TableData::load_block(std::uint32_t b,
   std::lock_guard lock(load_mutex);
   data = loaded[b].load(std::memory_order_relaxed);
   if (data) return data;
-  const detail::Block& block = blocks[b];
   const auto failed = [&](const char* why) -> const std::uint8_t* {
     if (error) *error = why;
     return nullptr;
   };
+  if (const char* why = damaged[b]) return failed(why);
+  const detail::Block& block = blocks[b];
   try {
     std::vector<std::uint8_t> frame(block.compressed_size);
     auto out = std::make_unique<std::uint8_t[]>(block.entries);
@@ -190,6 +191,7 @@ const std::uint8_t* detail::TableData::load_block(std::uint32_t b,
     }
     if (const char* why = decode_block(zstd.get(), index, symmetry, std::uint64_t{b} << block_shift,
                                        block, frame, out.get())) {
+      damaged[b] = why;  // the bytes were read and are wrong: no retry will mend them
       return failed(why);
     }
     storage[b] = std::move(out);
@@ -264,6 +266,7 @@ void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned 
 void prepare_lazy_loading(detail::TableData& t) {
   t.loaded = std::vector<std::atomic<const std::uint8_t*>>(t.header.block_count);
   t.storage.resize(t.header.block_count);
+  t.damaged.assign(t.header.block_count, nullptr);
 }
 
 TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {

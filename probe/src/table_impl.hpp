@@ -38,6 +38,10 @@ struct TableData {
   // Lazy tables: the open file and one slot per block, filled on first use.
   int fd = -1;
   mutable std::vector<std::atomic<const std::uint8_t*>> loaded;
+  // Why a block failed its checks, once it has (a static message; under
+  // load_mutex): such a block is refused at once from then on. A block that
+  // could not be read, or memory that ran out, is tried again.
+  mutable std::vector<const char*> damaged;
   mutable std::vector<std::unique_ptr<std::uint8_t[]>> storage;
   mutable std::mutex load_mutex;
 
