@@ -150,6 +150,23 @@ void Index::build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide
     }
     profile_of_key_[key] = static_cast<std::uint16_t>(number);
   }
+  const auto bytes = static_cast<std::size_t>(board_bytes(geometry_));
+  white_key_part_.assign(bytes << 8, 0);
+  black_key_part_.assign(bytes << 8, 0);
+  for (std::size_t j = 0; j < bytes; ++j) {
+    for (std::uint64_t x = 0; x < 256; ++x) {
+      for (int bit = 0; bit < 8; ++bit) {
+        const int square = static_cast<int>(8 * j) + bit, r = square / cols;
+        if (!(x >> bit & 1) || square >= rows * cols) continue;
+        if (r >= 1)
+          white_key_part_[j << 8 | x] +=
+              static_cast<std::uint32_t>(profile_weight_[static_cast<std::size_t>(r - 1)]);
+        if (r <= rows - 2)
+          black_key_part_[j << 8 | x] +=
+              static_cast<std::uint32_t>(profile_weight_[static_cast<std::size_t>(r)]);
+      }
+    }
+  }
   const std::uint64_t row_subsets = std::uint64_t{1} << cols;
   row_digits_.assign(static_cast<std::size_t>(rows) * row_subsets * row_subsets, 0);
   for (int r = 0; r < rows; ++r) {
@@ -335,6 +352,64 @@ void Index::Cursor::next_run() {
     }
   }
   carry(0);
+}
+
+Index::BlockWalk::BlockWalk(const Index& owner, std::uint64_t index) : owner_(&owner) {
+  slice_ = static_cast<std::size_t>(
+      std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -
+      owner.slice_firsts_.begin() - 1);
+  const Slice& s = slice();
+  const std::uint64_t block = (index - s.first) / s.block_size;
+  first_ = s.first + block * s.block_size;
+  std::array<std::uint64_t, kMaxSide> black_rows{};
+  decode_digits(owner.geometry_, s, block * s.block_size, white_rows_, black_rows);
+  white_ = boards(owner.geometry_, white_rows_, black_rows).white;
+  black_off_row_0_ = 0;
+  for (int r = 1; r < owner.geometry_.rows - 1; ++r)
+    black_off_row_0_ += s.black[static_cast<std::size_t>(r)];
+}
+
+void Index::BlockWalk::enter_slice(std::size_t slice) {
+  slice_ = slice;
+  const Slice& s = owner_->slices_[slice];
+  const int cols = owner_->geometry_.cols;
+  white_ = 0;
+  black_off_row_0_ = 0;
+  for (int r = 0; r < owner_->geometry_.rows; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    white_rows_[ur] = low_bits(s.white[ur]);
+    white_ |= white_rows_[ur] << (r * cols);
+    if (r > 0) black_off_row_0_ += s.black[ur];
+  }
+}
+
+void Index::BlockWalk::next() {
+  first_ += slice().block_size;
+  const int cols = owner_->geometry_.cols;
+  const std::uint64_t row = low_bits(cols);
+  // White's odometer, row R-1 least significant (POSITION RANK).
+  for (int r = owner_->geometry_.rows - 1; r >= 1; --r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const bool moved = advance_subset(white_rows_[ur], cols);
+    if (!moved) white_rows_[ur] = low_bits(slice().white[ur]);
+    white_ = (white_ & ~(row << (r * cols))) | white_rows_[ur] << (r * cols);
+    if (moved) return;
+  }
+  enter_slice(slice_ + 1);
+}
+
+Index::Cursor::Cursor(const BlockWalk& block, std::uint64_t row_0)
+    : owner_(block.owner_), slice_(block.slice_), white_rows_(block.white_rows_) {
+  const Slice& s = owner_->slices_[slice_];
+  black_rows_[0] = row_0;
+  for (int r = 1; r < owner_->geometry_.rows; ++r) {
+    black_rows_[static_cast<std::size_t>(r)] = low_bits(s.black[static_cast<std::size_t>(r)]);
+  }
+  black_off_row_0_ = block.black_off_row_0_;
+  index_ = block.first_ + row_subset_rank(row_0) * s.run_size;
+  const Pawns p = boards(owner_->geometry_, white_rows_, black_rows_);
+  white_ = p.white;
+  black_ = p.black;
 }
 
 }  // namespace pawntb::detail

@@ -208,7 +208,10 @@ constexpr std::uint64_t last_subset(int k, int n) {
 }
 
 class Index {
+  struct Slice;  // below
+
  public:
+  class Cursor;
   // A tier: the positions with w white and b black pawns whose advancement
   // sums are sw and sb (TIERS above), entries [first, first + size).
   struct Tier {
@@ -265,14 +268,14 @@ class Index {
   [[gnu::always_inline]] const SliceStart& slice_with(std::uint64_t white,
                                                       std::uint64_t black) const {
     constexpr bool fixed = Fixed.valid();
-    const int rows = fixed ? Fixed.rows : geometry_.rows;
-    const int cols = fixed ? Fixed.cols : geometry_.cols;
-    const std::uint64_t row = low_bits(cols);
-    std::uint64_t white_key = 0, black_key = 0;
-    for (int r = 0; r < rows - 1; ++r) {
-      const auto ur = static_cast<std::size_t>(r);
-      white_key += std::popcount(white >> ((r + 1) * cols) & row) * profile_weight_[ur];
-      black_key += std::popcount(black >> (r * cols) & row) * profile_weight_[ur];
+    const int bytes = fixed ? board_bytes(Fixed) : board_bytes(geometry_);
+    // A profile's key is linear in the pawns (PROFILE KEYS below): one
+    // table entry per byte of each board.
+    std::uint32_t white_key = 0, black_key = 0;
+    for (int j = 0; j < bytes; ++j) {
+      const auto at = static_cast<std::size_t>(j) << 8;
+      white_key += white_key_part_[at | (white >> 8 * j & 0xFF)];
+      black_key += black_key_part_[at | (black >> 8 * j & 0xFF)];
     }
     return slice_start_[std::size_t{profile_of_key_[white_key]} * profiles_ +
                         profile_of_key_[black_key]];
@@ -322,12 +325,45 @@ class Index {
   // The position with index `index`; requires index < size().
   Pawns unrank(std::uint64_t index) const;
 
+  // Walks the W-blocks (the entries sharing a slice and W; POSITION RANK
+  // above) in index order, a step costing a few operations on white's rows:
+  // for walks that need B only now and then (stored.hpp). A W-block is
+  // black_on_row_0 choose C runs of run_size() entries, one per black row 0
+  // in colex order.
+  class BlockWalk {
+   public:
+    // At the W-block that holds `index`; requires index < size().
+    BlockWalk(const Index& owner, std::uint64_t index);
+    std::uint64_t first() const { return first_; }  // its first entry
+    std::uint64_t size() const { return slice().block_size; }
+    std::uint64_t run_size() const { return slice().run_size; }
+    std::uint64_t white() const { return white_; }
+    int black_on_row_0() const { return slice().black[0]; }
+    int black_off_row_0() const { return black_off_row_0_; }
+    // Moves to the next W-block; requires one.
+    void next();
+
+   private:
+    friend class Cursor;
+    const Slice& slice() const { return owner_->slices_[slice_]; }
+    void enter_slice(std::size_t slice);
+    const Index* owner_;
+    std::size_t slice_ = 0;
+    std::uint64_t first_ = 0, white_ = 0;
+    std::array<std::uint64_t, kMaxSide> white_rows_{};  // row-local bits
+    int black_off_row_0_ = 0;
+  };
+
   // Walks the positions in index order, one step costing a few bit
   // operations instead of an unrank.
   class Cursor {
    public:
     // Starts at `index`; requires index < size().
     Cursor(const Index& owner, std::uint64_t index);
+    // Starts at the first entry of the run of `block` whose black row 0 is
+    // `row_0` (row-local bits; white has no pawn there, so they are not
+    // squeezed); requires popcount(row_0) == block.black_on_row_0().
+    Cursor(const BlockWalk& block, std::uint64_t row_0);
     std::uint64_t index() const { return index_; }
     std::uint64_t white() const { return white_; }
     std::uint64_t black() const { return black_; }
@@ -379,6 +415,7 @@ class Index {
     std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
   };
   friend class Cursor;
+  friend class BlockWalk;
 
   void build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
                         std::uint64_t keys);
@@ -393,10 +430,20 @@ class Index {
   std::uint64_t size_ = 0;
   bool too_large_ = false;
   int profiles_ = 0;  // profiles of one side
-  // A profile's key is sum over i of c_i (K+1)^i; profile_of_key_[key] is
-  // its number (SLICES above), and profile_weight_[i] = (K+1)^i.
+  // PROFILE KEYS. A profile's key is sum over i of c_i (K+1)^i, with
+  // profile_weight_[i] = (K+1)^i, and profile_of_key_[key] is its number
+  // (SLICES above). The key is a sum over the pawns, a pawn on the i-th row
+  // of the profile adding (K+1)^i, so it is a sum over the bytes of the
+  // board: white_key_part_[j << 8 | x] is the sum for the white pawns x in
+  // byte j (squares 8j..8j+7), black_key_part_ the same for black. The
+  // white profile counts rows 1..R-1 and the black one rows 0..R-2, so a
+  // white pawn on row r adds (K+1)^(r-1) and a black one (K+1)^r.
+  //   Example: ".ppp/4/.PPP/4 w" (4x4, K = 4, weights 1, 5, 25): W = 0x0E00
+  //   is 0x0E in byte 1, three pawns on row 2: white key 3 * 5 = 15;
+  //   B = 0x000E is 0x0E in byte 0, three pawns on row 0: black key 3.
   std::array<std::uint64_t, kMaxSide> profile_weight_{};
   std::vector<std::uint16_t> profile_of_key_;
+  std::vector<std::uint32_t> white_key_part_, black_key_part_;  // board_bytes * 256 each
   // A row's digits and radices in one load: for row r holding white pawns w
   // and black pawns b (row-local bits), row_digits_[r << 2 cols | w << cols |
   // b] holds in bits 0..7 the rank of w, 8..15 its radix C(C, |w|), 16..23

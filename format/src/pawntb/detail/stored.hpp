@@ -47,12 +47,14 @@ constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, int d) {
 // together cover [begin, end) exactly, in index order, no two adjacent ones of
 // the same kind. Requires begin <= end <= index.size().
 //
-// The walk goes run by run (index.hpp: a run shares W and black's row 0).
-// A win in one depends on W and B_0 only, so a run is all win_in_one or
-// none; then all mirror_image when mirror_files(W) < W, or all stored when
-// mirror_files(W) > W and no entry can lack a move (run_may_have_no_move,
-// by W and the number of black pawns off row 0). The other runs are walked
-// entry by entry: mirror_image when W is its own mirror and
+// The walk goes W-block by W-block and run by run (index.hpp: a W-block
+// shares the slice and W, a run also black's row 0). A W-block's runs take
+// the subsets of row 0 in colex order, so the walk follows B_0 with
+// next_subset, and makes a cursor only for a run that it walks entry by
+// entry. A win in one depends on W and B_0 only, so a run is all win_in_one
+// or none; then all mirror_image when mirror_files(W) < W, or all stored when mirror_files(W) > W
+// and no entry can lack a move (run_may_have_no_move, by W and the number of black pawns off row
+// 0). The other runs are walked entry by entry: mirror_image when W is its own mirror and
 // mirror_files(B) < B, else no_move or stored by white_can_move.
 // `symmetry` must be of the index's geometry.
 template <class OnSpan>
@@ -70,58 +72,57 @@ void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint6
     span_begin = first;
     span_kind = kind;
   };
-  Index::Cursor cursor(index, begin);
-  // Facts of W, worked out again only when W changes (runs of one W follow
-  // each other).
-  std::uint64_t white = ~std::uint64_t{0}, mirror_white = 0, steps = 0, captures = 0;
-  int off_row_0 = -1;
-  bool may_have_no_move = false;
+  Index::BlockWalk block(index, begin);
+  std::uint64_t first = begin;  // the first entry of this W-block in [begin, end)
   for (;;) {
-    const std::uint64_t first = cursor.index();
-    const std::uint64_t run_end = std::min(first + cursor.run_remaining(), end);
-    const std::uint64_t black = cursor.black();
-    if (cursor.white() != white || cursor.black_off_row_0() != off_row_0) {
-      white = cursor.white();
-      off_row_0 = cursor.black_off_row_0();
-      mirror_white = symmetry.mirror(white);
-      const std::uint64_t row_1_pawns = white & row_1;
-      steps = white_pushes(g, row_1_pawns);
-      captures = white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
-      may_have_no_move = run_may_have_no_move(g, white, off_row_0);
-    }
+    const std::uint64_t block_end = std::min(block.first() + block.size(), end);
+    const std::uint64_t white = block.white();
+    const std::uint64_t mirror_white = symmetry.mirror(white);
+    const std::uint64_t row_1_pawns = white & row_1;
+    const std::uint64_t steps = white_pushes(g, row_1_pawns);
+    const std::uint64_t captures =
+        white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
+    const bool may_have_no_move = run_may_have_no_move(g, white, block.black_off_row_0());
     if (!steps && !captures &&
         (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
-      // No win in one whatever B_0, and W alone decides: the rest of the
-      // W-block is one kind.
-      const std::uint64_t block_end = std::min(first + cursor.block_remaining(), end);
+      // No win in one whatever B_0, and W alone decides: one kind.
       mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
-      if (block_end == end) break;
-      cursor.next_block();
-      continue;
-    }
-    const std::uint64_t b_top = black & white_goal(g);
-    if ((steps & ~b_top) || (captures & b_top)) {
-      mark(first, EntryKind::win_in_one);
-    } else if (mirror_white < white) {
-      mark(first, EntryKind::mirror_image);
-    } else if (mirror_white != white && !may_have_no_move) {
-      mark(first, EntryKind::stored);
     } else {
-      const bool symmetric = mirror_white == white;
-      for (std::uint64_t i = first;; ++i) {
-        const std::uint64_t b = cursor.black();
-        mark(i, symmetric && symmetry.mirror(b) < b ? EntryKind::mirror_image
-                : !white_can_move(g, white, b)      ? EntryKind::no_move
-                                                    : EntryKind::stored);
-        if (i + 1 == run_end) break;
-        cursor.next();
+      // Its runs, one per black row 0 in colex order (next_subset), from the
+      // run that holds `first`.
+      const std::uint64_t run_size = block.run_size();
+      const std::uint64_t run = (first - block.first()) / run_size;
+      std::uint64_t b_top = subset_unrank(run, block.black_on_row_0(), g.cols);
+      std::uint64_t run_end = std::min(block.first() + (run + 1) * run_size, block_end);
+      for (;;) {
+        if ((steps & ~b_top) || (captures & b_top)) {
+          mark(first, EntryKind::win_in_one);
+        } else if (mirror_white < white) {
+          mark(first, EntryKind::mirror_image);
+        } else if (mirror_white != white && !may_have_no_move) {
+          mark(first, EntryKind::stored);
+        } else {
+          Index::Cursor cursor(block, b_top);
+          const bool symmetric = mirror_white == white;
+          for (std::uint64_t i = cursor.index();; cursor.next()) {
+            const std::uint64_t b = cursor.black();
+            if (i >= first) {
+              mark(i, symmetric && symmetry.mirror(b) < b ? EntryKind::mirror_image
+                      : !white_can_move(g, white, b)      ? EntryKind::no_move
+                                                          : EntryKind::stored);
+            }
+            if (++i == run_end) break;
+          }
+        }
+        if (run_end == block_end) break;
+        first = run_end;
+        b_top = next_subset(b_top);  // not empty: a block of one run ends above
+        run_end = std::min(first + run_size, block_end);
       }
-      if (run_end == end) break;
-      cursor.next();
-      continue;
     }
-    if (run_end == end) break;
-    cursor.next_run();
+    if (block_end == end) break;
+    block.next();
+    first = block.first();
   }
   on_span(span_begin, end - span_begin, span_kind);
 }
