@@ -1,9 +1,10 @@
 #include "pawntb/notation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <optional>
 #include <span>
-#include <vector>
 
 #include "pawntb/detail/bitboard.hpp"
 
@@ -32,15 +33,14 @@ std::string rank_name(std::size_t row, std::size_t row_count) {
 // Checks the shape and builds the position from rows of 'P', 'p' and '.'. A
 // ragged board blames the first rank from the top whose width differs from
 // the most common one (on a tie, the bottom rank's).
-// Rows: a range of std::string or std::string_view (none is copied).
-template <class Rows>
-Parsed<Position> build(const Rows& rows, Side to_move) {
+Parsed<Position> build(std::span<const std::string_view> rows, Side to_move) {
   const std::size_t row_count = rows.size();
   const std::size_t width = rows.empty() ? 0 : rows.back().size();
   std::size_t common = width, common_count = 0;
-  for (const auto& row : rows) {
-    const auto n = static_cast<std::size_t>(std::count_if(
-        rows.begin(), rows.end(), [&](const auto& other) { return other.size() == row.size(); }));
+  for (const std::string_view row : rows) {
+    const auto n = static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(),
+                      [&](std::string_view other) { return other.size() == row.size(); }));
     if (n > common_count || (n == common_count && row.size() == width)) {
       common = row.size();
       common_count = n;
@@ -50,7 +50,7 @@ Parsed<Position> build(const Rows& rows, Side to_move) {
     if (rows[r].size() == common) continue;
     const auto reference = static_cast<std::size_t>(
         std::find_if(rows.rbegin(), rows.rend(),
-                     [&](const auto& row) { return row.size() == common; }) -
+                     [&](std::string_view row) { return row.size() == common; }) -
         rows.rbegin());
     return error("ragged board: " + rank_name(r, row_count) + " has " +
                  std::to_string(rows[r].size()) + " squares, rank " +
@@ -72,35 +72,49 @@ Parsed<Position> build(const Rows& rows, Side to_move) {
   return p;
 }
 
-// The rows of a board in position notation, digits expanded.
-Parsed<std::vector<std::string>> board_rows(std::string_view board) {
-  std::vector<std::string_view> texts;
-  for (std::size_t start = 0;;) {
-    if (texts.size() == kMaxSide) return error("more than 8 rows");
-    const std::size_t slash = board.find('/', start);
-    texts.push_back(board.substr(start, slash - start));  // to the end when slash is npos
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  std::vector<std::string> rows;
-  for (std::size_t r = 0; r < texts.size(); ++r) {
-    std::string row;
-    for (const char c : texts[r]) {
-      if (c == 'P' || c == 'p' || c == '.') {
-        row.push_back(c);
-      } else if (c >= '1' && c <= '8') {
-        row.append(static_cast<std::size_t>(c - '0'), '.');
-      } else {
-        return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
-      }
-      if (row.size() > kMaxSide) {
-        return error(rank_name(r, texts.size()) + " has more than 8 squares");
-      }
+// The rows of a board in position notation, digits expanded, in fixed
+// storage: parsing a position allocates nothing unless it fails.
+class ExpandedRows {
+ public:
+  ExpandedRows() = default;
+  ExpandedRows(const ExpandedRows&) = delete;  // rows() points into this object
+  ExpandedRows& operator=(const ExpandedRows&) = delete;
+
+  // Reads `board`; the error, if any, says what is wrong with it.
+  std::optional<ParseError> read(std::string_view board) {
+    constexpr auto kMax = static_cast<std::size_t>(kMaxSide);
+    count_ = 0;
+    if (std::count(board.begin(), board.end(), '/') >= kMaxSide) return error("more than 8 rows");
+    for (std::size_t start = 0;;) {
+      const std::size_t slash = board.find('/', start);
+      texts_[count_++] = board.substr(start, slash - start);  // to the end when slash is npos
+      if (slash == std::string_view::npos) break;
+      start = slash + 1;
     }
-    rows.push_back(std::move(row));
+    for (std::size_t r = 0; r < count_; ++r) {
+      char* const row = squares_[r].data();
+      std::size_t width = 0;
+      for (const char c : texts_[r]) {
+        const bool digit = c >= '1' && c <= '8';
+        if (!digit && c != 'P' && c != 'p' && c != '.') {
+          return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
+        }
+        const std::size_t run = digit ? static_cast<std::size_t>(c - '0') : 1;
+        if (width + run > kMax) return error(rank_name(r, count_) + " has more than 8 squares");
+        std::fill_n(row + width, run, digit ? '.' : c);
+        width += run;
+      }
+      texts_[r] = std::string_view(row, width);
+    }
+    return std::nullopt;
   }
-  return rows;
-}
+  std::span<const std::string_view> rows() const { return {texts_.data(), count_}; }
+
+ private:
+  std::array<std::array<char, kMaxSide>, kMaxSide> squares_;
+  std::array<std::string_view, kMaxSide> texts_;  // the rows' text, then their squares
+  std::size_t count_ = 0;
+};
 
 }  // namespace
 
@@ -123,8 +137,8 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 
 Parsed<Position> parse_position(std::string_view text) {
   const std::size_t space = text.find(' ');
-  auto rows = board_rows(text.substr(0, space));
-  if (auto* e = std::get_if<ParseError>(&rows)) return std::move(*e);
+  ExpandedRows board;
+  if (auto e = board.read(text.substr(0, space))) return std::move(*e);
   if (space == std::string_view::npos) {
     return error("missing side to move: expected the board, a space, then 'w' or 'b'");
   }
@@ -132,7 +146,7 @@ Parsed<Position> parse_position(std::string_view text) {
   if (side != "w" && side != "b") {
     return error("side to move must be 'w' or 'b', got '" + printable(side, 16) + "'");
   }
-  return build(std::get<std::vector<std::string>>(rows), side == "w" ? Side::white : Side::black);
+  return build(board.rows(), side == "w" ? Side::white : Side::black);
 }
 
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move) {
