@@ -37,7 +37,11 @@ Parsed<Position> build(std::span<const std::string_view> rows, Side to_move) {
   const std::size_t row_count = rows.size();
   const std::size_t width = rows.empty() ? 0 : rows.back().size();
   std::size_t common = width, common_count = 0;
-  for (const std::string_view row : rows) {
+  // Rows all as wide (the usual case) need no counting.
+  const bool even = std::all_of(rows.begin(), rows.end(),
+                                [&](std::string_view row) { return row.size() == width; });
+  for (std::size_t i = 0; i < row_count && !even; ++i) {
+    const std::string_view row = rows[i];
     const auto n = static_cast<std::size_t>(
         std::count_if(rows.begin(), rows.end(),
                       [&](std::string_view other) { return other.size() == row.size(); }));
@@ -64,9 +68,9 @@ Parsed<Position> build(std::span<const std::string_view> rows, Side to_move) {
   Position p{g, 0, 0, to_move};
   for (int r = 0; r < g.rows; ++r) {
     for (int c = 0; c < g.cols; ++c) {
-      const std::uint64_t bit = 1ULL << (r * g.cols + c);
-      if (rows[r][c] == 'P') p.white |= bit;
-      if (rows[r][c] == 'p') p.black |= bit;
+      const int square = r * g.cols + c;
+      p.white |= std::uint64_t{rows[r][c] == 'P'} << square;
+      p.black |= std::uint64_t{rows[r][c] == 'p'} << square;
     }
   }
   return p;
@@ -80,39 +84,49 @@ class ExpandedRows {
   ExpandedRows(const ExpandedRows&) = delete;  // rows() points into this object
   ExpandedRows& operator=(const ExpandedRows&) = delete;
 
-  // Reads `board`; the error, if any, says what is wrong with it.
+  // Reads `board` in one pass; the error, if any, says what is wrong with
+  // it. Too many rows is reported before any other problem.
   std::optional<ParseError> read(std::string_view board) {
     constexpr auto kMax = static_cast<std::size_t>(kMaxSide);
+    // The board's rows, counted again from position i on (for messages).
+    const auto row_total = [&](std::size_t i) {
+      return count_ + 1 + static_cast<std::size_t>(std::count(board.begin() + i, board.end(), '/'));
+    };
     count_ = 0;
-    if (std::count(board.begin(), board.end(), '/') >= kMaxSide) return error("more than 8 rows");
-    for (std::size_t start = 0;;) {
-      const std::size_t slash = board.find('/', start);
-      texts_[count_++] = board.substr(start, slash - start);  // to the end when slash is npos
-      if (slash == std::string_view::npos) break;
-      start = slash + 1;
-    }
-    for (std::size_t r = 0; r < count_; ++r) {
-      char* const row = squares_[r].data();
-      std::size_t width = 0;
-      for (const char c : texts_[r]) {
-        const bool digit = c >= '1' && c <= '8';
-        if (!digit && c != 'P' && c != 'p' && c != '.') {
-          return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
-        }
-        const std::size_t run = digit ? static_cast<std::size_t>(c - '0') : 1;
-        if (width + run > kMax) return error(rank_name(r, count_) + " has more than 8 squares");
-        std::fill_n(row + width, run, digit ? '.' : c);
-        width += run;
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < board.size(); ++i) {
+      const char c = board[i];
+      if (c == '/') {
+        if (count_ + 1 == kMax) return error("more than 8 rows");
+        end_row(width);
+        width = 0;
+        continue;
       }
-      texts_[r] = std::string_view(row, width);
+      const bool digit = c >= '1' && c <= '8';
+      const std::size_t run = digit ? static_cast<std::size_t>(c - '0') : 1;
+      const bool bad = !digit && c != 'P' && c != 'p' && c != '.';
+      if (bad || width + run > kMax) {
+        const std::size_t rows = row_total(i);
+        if (rows > kMax) return error("more than 8 rows");
+        if (bad) return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
+        return error(rank_name(count_, rows) + " has more than 8 squares");
+      }
+      std::fill_n(squares_[count_].data() + width, run, digit ? '.' : c);
+      width += run;
     }
+    end_row(width);
     return std::nullopt;
   }
-  std::span<const std::string_view> rows() const { return {texts_.data(), count_}; }
+  std::span<const std::string_view> rows() const { return {rows_.data(), count_}; }
 
  private:
+  void end_row(std::size_t width) {
+    rows_[count_] = std::string_view(squares_[count_].data(), width);
+    ++count_;
+  }
+
   std::array<std::array<char, kMaxSide>, kMaxSide> squares_;
-  std::array<std::string_view, kMaxSide> texts_;  // the rows' text, then their squares
+  std::array<std::string_view, kMaxSide> rows_;  // into squares_
   std::size_t count_ = 0;
 };
 
@@ -163,9 +177,14 @@ Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, S
 
 std::string format_position(const Position& p) {
   const Geometry g = p.geometry;
-  std::string out;
+  // Written into a buffer first: appending square by square costs more than
+  // the rest of the function (the web API formats thousands per request).
+  // At most a character per square and per row, and the side: enough for
+  // any board of at most 64 squares, as the bitboards are.
+  std::array<char, 64 + 64 + 2> text;
+  std::size_t n = 0;
   for (int r = 0; r < g.rows; ++r) {
-    if (r) out += '/';
+    if (r) text[n++] = '/';
     int empty = 0;
     for (int c = 0; c < g.cols; ++c) {
       const std::uint64_t bit = 1ULL << (r * g.cols + c);
@@ -174,14 +193,15 @@ std::string format_position(const Position& p) {
         ++empty;
         continue;
       }
-      if (empty) out += static_cast<char>('0' + empty);
+      if (empty) text[n++] = static_cast<char>('0' + empty);
       empty = 0;
-      out += square;
+      text[n++] = square;
     }
-    if (empty) out += static_cast<char>('0' + empty);
+    if (empty) text[n++] = static_cast<char>('0' + empty);
   }
-  out += p.to_move == Side::white ? " w" : " b";
-  return out;
+  text[n++] = ' ';
+  text[n++] = p.to_move == Side::white ? 'w' : 'b';
+  return std::string(text.data(), n);
 }
 
 std::string draw_board(const Position& p) {
