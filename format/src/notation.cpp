@@ -177,31 +177,33 @@ Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, S
 
 std::string format_position(const Position& p) {
   const Geometry g = p.geometry;
-  // Written into a buffer first: appending square by square costs more than
-  // the rest of the function (the web API formats thousands per request).
-  // At most a character per square and per row, and the side: enough for
-  // any board of at most 64 squares, as the bitboards are.
-  std::array<char, 64 + 64 + 2> text;
+  const int rows = std::max(g.rows, 0), cols = std::max(g.cols, 0);
+  // Written pawn by pawn into a buffer (the web API formats 10,000 positions
+  // a request): a character per square and per row, and the side, at most.
+  std::array<char, 2 * kMaxSide * kMaxSide> small;
+  std::string large;  // for boards that no table has
+  const auto size = static_cast<std::size_t>(rows) * (static_cast<std::size_t>(cols) + 1) + 2;
+  if (size > small.size()) large.resize(size);
+  char* const text = large.empty() ? small.data() : large.data();
+  const std::uint64_t row_mask = cols >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << cols) - 1;
   std::size_t n = 0;
-  for (int r = 0; r < g.rows; ++r) {
+  for (int r = 0; r < rows; ++r) {
     if (r) text[n++] = '/';
-    int empty = 0;
-    for (int c = 0; c < g.cols; ++c) {
-      const std::uint64_t bit = 1ULL << (r * g.cols + c);
-      const char square = (p.white & bit) ? 'P' : (p.black & bit) ? 'p' : '.';
-      if (square == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) text[n++] = static_cast<char>('0' + empty);
-      empty = 0;
-      text[n++] = square;
+    const int shift = r * cols;
+    const std::uint64_t white = shift < 64 ? p.white >> shift & row_mask : 0;
+    const std::uint64_t black = shift < 64 ? p.black >> shift & row_mask : 0;
+    int next = 0;  // the first column not written yet
+    for (std::uint64_t pawns = white | black; pawns; pawns &= pawns - 1) {
+      const int c = std::countr_zero(pawns);
+      if (c > next) text[n++] = static_cast<char>('0' + (c - next));
+      text[n++] = (white >> c & 1) ? 'P' : 'p';
+      next = c + 1;
     }
-    if (empty) text[n++] = static_cast<char>('0' + empty);
+    if (cols > next) text[n++] = static_cast<char>('0' + (cols - next));
   }
   text[n++] = ' ';
   text[n++] = p.to_move == Side::white ? 'w' : 'b';
-  return std::string(text.data(), n);
+  return std::string(text, n);
 }
 
 std::string draw_board(const Position& p) {
