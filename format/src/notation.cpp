@@ -1,9 +1,10 @@
 #include "pawntb/notation.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
+#include <optional>
 #include <span>
-#include <vector>
 
 #include "pawntb/detail/bitboard.hpp"
 
@@ -32,15 +33,18 @@ std::string rank_name(std::size_t row, std::size_t row_count) {
 // Checks the shape and builds the position from rows of 'P', 'p' and '.'. A
 // ragged board blames the first rank from the top whose width differs from
 // the most common one (on a tie, the bottom rank's).
-// Rows: a range of std::string or std::string_view (none is copied).
-template <class Rows>
-Parsed<Position> build(const Rows& rows, Side to_move) {
+Parsed<Position> build(std::span<const std::string_view> rows, Side to_move) {
   const std::size_t row_count = rows.size();
   const std::size_t width = rows.empty() ? 0 : rows.back().size();
   std::size_t common = width, common_count = 0;
-  for (const auto& row : rows) {
-    const auto n = static_cast<std::size_t>(std::count_if(
-        rows.begin(), rows.end(), [&](const auto& other) { return other.size() == row.size(); }));
+  // Rows all as wide (the usual case) need no counting.
+  const bool even = std::all_of(rows.begin(), rows.end(),
+                                [&](std::string_view row) { return row.size() == width; });
+  for (std::size_t i = 0; i < row_count && !even; ++i) {
+    const std::string_view row = rows[i];
+    const auto n = static_cast<std::size_t>(
+        std::count_if(rows.begin(), rows.end(),
+                      [&](std::string_view other) { return other.size() == row.size(); }));
     if (n > common_count || (n == common_count && row.size() == width)) {
       common = row.size();
       common_count = n;
@@ -50,7 +54,7 @@ Parsed<Position> build(const Rows& rows, Side to_move) {
     if (rows[r].size() == common) continue;
     const auto reference = static_cast<std::size_t>(
         std::find_if(rows.rbegin(), rows.rend(),
-                     [&](const auto& row) { return row.size() == common; }) -
+                     [&](std::string_view row) { return row.size() == common; }) -
         rows.rbegin());
     return error("ragged board: " + rank_name(r, row_count) + " has " +
                  std::to_string(rows[r].size()) + " squares, rank " +
@@ -64,43 +68,67 @@ Parsed<Position> build(const Rows& rows, Side to_move) {
   Position p{g, 0, 0, to_move};
   for (int r = 0; r < g.rows; ++r) {
     for (int c = 0; c < g.cols; ++c) {
-      const std::uint64_t bit = 1ULL << (r * g.cols + c);
-      if (rows[r][c] == 'P') p.white |= bit;
-      if (rows[r][c] == 'p') p.black |= bit;
+      const int square = r * g.cols + c;
+      p.white |= std::uint64_t{rows[r][c] == 'P'} << square;
+      p.black |= std::uint64_t{rows[r][c] == 'p'} << square;
     }
   }
   return p;
 }
 
-// The rows of a board in position notation, digits expanded.
-Parsed<std::vector<std::string>> board_rows(std::string_view board) {
-  std::vector<std::string_view> texts;
-  for (std::size_t start = 0;;) {
-    if (texts.size() == kMaxSide) return error("more than 8 rows");
-    const std::size_t slash = board.find('/', start);
-    texts.push_back(board.substr(start, slash - start));  // to the end when slash is npos
-    if (slash == std::string_view::npos) break;
-    start = slash + 1;
-  }
-  std::vector<std::string> rows;
-  for (std::size_t r = 0; r < texts.size(); ++r) {
-    std::string row;
-    for (const char c : texts[r]) {
-      if (c == 'P' || c == 'p' || c == '.') {
-        row.push_back(c);
-      } else if (c >= '1' && c <= '8') {
-        row.append(static_cast<std::size_t>(c - '0'), '.');
-      } else {
-        return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
+// The rows of a board in position notation, digits expanded, in fixed
+// storage: parsing a position allocates nothing unless it fails.
+class ExpandedRows {
+ public:
+  ExpandedRows() = default;
+  ExpandedRows(const ExpandedRows&) = delete;  // rows() points into this object
+  ExpandedRows& operator=(const ExpandedRows&) = delete;
+
+  // Reads `board` in one pass; the error, if any, says what is wrong with
+  // it. Too many rows is reported before any other problem.
+  std::optional<ParseError> read(std::string_view board) {
+    constexpr auto kMax = static_cast<std::size_t>(kMaxSide);
+    // The board's rows, counted again from position i on (for messages).
+    const auto row_total = [&](std::size_t i) {
+      return count_ + 1 + static_cast<std::size_t>(std::count(board.begin() + i, board.end(), '/'));
+    };
+    count_ = 0;
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < board.size(); ++i) {
+      const char c = board[i];
+      if (c == '/') {
+        if (count_ + 1 == kMax) return error("more than 8 rows");
+        end_row(width);
+        width = 0;
+        continue;
       }
-      if (row.size() > kMaxSide) {
-        return error(rank_name(r, texts.size()) + " has more than 8 squares");
+      const bool digit = c >= '1' && c <= '8';
+      const std::size_t run = digit ? static_cast<std::size_t>(c - '0') : 1;
+      const bool bad = !digit && c != 'P' && c != 'p' && c != '.';
+      if (bad || width + run > kMax) {
+        const std::size_t rows = row_total(i);
+        if (rows > kMax) return error("more than 8 rows");
+        if (bad) return error("bad character " + show_byte(c) + " in board: use P, p, . or 1-8");
+        return error(rank_name(count_, rows) + " has more than 8 squares");
       }
+      std::fill_n(squares_[count_].data() + width, run, digit ? '.' : c);
+      width += run;
     }
-    rows.push_back(std::move(row));
+    end_row(width);
+    return std::nullopt;
   }
-  return rows;
-}
+  std::span<const std::string_view> rows() const { return {rows_.data(), count_}; }
+
+ private:
+  void end_row(std::size_t width) {
+    rows_[count_] = std::string_view(squares_[count_].data(), width);
+    ++count_;
+  }
+
+  std::array<std::array<char, kMaxSide>, kMaxSide> squares_;
+  std::array<std::string_view, kMaxSide> rows_;  // into squares_
+  std::size_t count_ = 0;
+};
 
 }  // namespace
 
@@ -123,8 +151,8 @@ std::string printable(std::string_view text, std::size_t max_bytes) {
 
 Parsed<Position> parse_position(std::string_view text) {
   const std::size_t space = text.find(' ');
-  auto rows = board_rows(text.substr(0, space));
-  if (auto* e = std::get_if<ParseError>(&rows)) return std::move(*e);
+  ExpandedRows board;
+  if (auto e = board.read(text.substr(0, space))) return std::move(*e);
   if (space == std::string_view::npos) {
     return error("missing side to move: expected the board, a space, then 'w' or 'b'");
   }
@@ -132,7 +160,7 @@ Parsed<Position> parse_position(std::string_view text) {
   if (side != "w" && side != "b") {
     return error("side to move must be 'w' or 'b', got '" + printable(side, 16) + "'");
   }
-  return build(std::get<std::vector<std::string>>(rows), side == "w" ? Side::white : Side::black);
+  return build(board.rows(), side == "w" ? Side::white : Side::black);
 }
 
 Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, Side to_move) {
@@ -149,25 +177,33 @@ Parsed<Position> parse_board_rows(const std::string_view* rows, int row_count, S
 
 std::string format_position(const Position& p) {
   const Geometry g = p.geometry;
-  std::string out;
-  for (int r = 0; r < g.rows; ++r) {
-    if (r) out += '/';
-    int empty = 0;
-    for (int c = 0; c < g.cols; ++c) {
-      const std::uint64_t bit = 1ULL << (r * g.cols + c);
-      const char square = (p.white & bit) ? 'P' : (p.black & bit) ? 'p' : '.';
-      if (square == '.') {
-        ++empty;
-        continue;
-      }
-      if (empty) out += static_cast<char>('0' + empty);
-      empty = 0;
-      out += square;
+  const int rows = std::max(g.rows, 0), cols = std::max(g.cols, 0);
+  // Written pawn by pawn into a buffer (the web API formats 10,000 positions
+  // a request): a character per square and per row, and the side, at most.
+  std::array<char, 2 * kMaxSide * kMaxSide> small;
+  std::string large;  // for boards that no table has
+  const auto size = static_cast<std::size_t>(rows) * (static_cast<std::size_t>(cols) + 1) + 2;
+  if (size > small.size()) large.resize(size);
+  char* const text = large.empty() ? small.data() : large.data();
+  const std::uint64_t row_mask = cols >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << cols) - 1;
+  std::size_t n = 0;
+  for (int r = 0; r < rows; ++r) {
+    if (r) text[n++] = '/';
+    const int shift = r * cols;
+    const std::uint64_t white = shift < 64 ? p.white >> shift & row_mask : 0;
+    const std::uint64_t black = shift < 64 ? p.black >> shift & row_mask : 0;
+    int next = 0;  // the first column not written yet
+    for (std::uint64_t pawns = white | black; pawns; pawns &= pawns - 1) {
+      const int c = std::countr_zero(pawns);
+      if (c > next) text[n++] = static_cast<char>('0' + (c - next));
+      text[n++] = (white >> c & 1) ? 'P' : 'p';
+      next = c + 1;
     }
-    if (empty) out += static_cast<char>('0' + empty);
+    if (cols > next) text[n++] = static_cast<char>('0' + (cols - next));
   }
-  out += p.to_move == Side::white ? " w" : " b";
-  return out;
+  text[n++] = ' ';
+  text[n++] = p.to_move == Side::white ? 'w' : 'b';
+  return std::string(text, n);
 }
 
 std::string draw_board(const Position& p) {

@@ -1,6 +1,8 @@
 // The API against the library: every endpoint's answers are computed here
 // from Table::probe()/probe_root() and compared with the server's, over
 // loopback, on thousands of positions of the 3x3 and 4x4 tables.
+#include "serve/api.hpp"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -190,6 +192,53 @@ TEST_F(Api, BatchNormalisesAndReportsEachPosition) {
   ASSERT_TRUE(empty);
   EXPECT_EQ(empty->status, 200);
   EXPECT_EQ(empty->body, "[]");
+}
+
+// Each answer of a batch is the single GET's answer cut to its first keys,
+// or the same error, in order. The batch repeats the positions until it is
+// large enough to be answered on two threads, in many chunks.
+TEST_F(Api, BatchAnswersAreTheSingleAnswers) {
+  std::vector<std::string> texts;
+  for (const Position& p : random_positions({4, 4}, 4, 300, 37)) {
+    texts.push_back(format_position(p));
+  }
+  for (const Position& p : random_positions({3, 3}, 3, 100, 41)) {
+    texts.push_back(format_position(p));
+  }
+  texts.insert(texts.end(), {".ppp/4/.PPP/4 w", "pppp/4/4/4/PPPP w", "x", "", "ppp/3/PPP",
+                             "pp/PP w", "ppp/3/PPP w\xc3\xa9", "p2/3/PPP b"});
+  auto client = server_->client();
+  std::vector<nlohmann::ordered_json> singles;
+  for (const std::string& text : texts) {
+    const httplib::Result r =
+        client->Get(("/api/v1/position?position=" + url_encode(text)).c_str());
+    ASSERT_TRUE(r) << text;
+    ASSERT_TRUE(r->status == 200 || r->status == 400) << text << ": " << r->status;
+    const auto single = nlohmann::ordered_json::parse(r->body);
+    if (r->status != 200) {
+      singles.push_back(single);
+      continue;
+    }
+    nlohmann::ordered_json cut = nlohmann::ordered_json::object();
+    for (const char* key : {"position", "winner", "plies", "category"}) cut[key] = single[key];
+    singles.push_back(cut);
+  }
+  std::vector<std::string> batch;
+  while (batch.size() < serve::kMaxBatch - texts.size()) {
+    batch.insert(batch.end(), texts.begin(), texts.end());
+  }
+  const httplib::Result r =
+      client->Post("/api/v1/positions", json(batch).dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 200) << r->body.substr(0, 200);
+  const auto answers = nlohmann::ordered_json::parse(r->body);
+  ASSERT_EQ(answers.size(), batch.size());
+  std::size_t answered = 0;
+  for (std::size_t i = 0; i < batch.size(); ++i) {
+    EXPECT_EQ(answers[i], singles[i % texts.size()]) << i << ": " << batch[i];
+    answered += answers[i].contains("position");
+  }
+  EXPECT_GT(answered, batch.size() / 4);  // mostly answerable
 }
 
 TEST_F(Api, TablesListsEachTableWithItsFileChecksum) {

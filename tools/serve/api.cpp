@@ -1,6 +1,10 @@
 #include "serve/api.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
+#include <cstring>
+#include <exception>
 #include <thread>
 #include <variant>
 
@@ -77,22 +81,54 @@ Json tables_json(const TableSet& set) {
   return j;
 }
 
+// Batches are answered in chunks of this many positions, each chunk by
+// whichever thread claims it first.
+constexpr std::size_t kChunk = 256;
+
 // The body of POST /api/v1/positions, read as SAX events without building
 // a document: the strings of a top-level array, or what is wrong with it.
 // Problems other than bad JSON are noted and parsing goes on, so that bad
 // JSON is reported first, as a parser building a document would.
+// The strings are stored in buffers sized for the whole body, which never
+// move, and published as they come: another thread may answer the first
+// ones (element(), wait_for()) while the parser reads the rest.
 struct BatchReader final : nlohmann::json_sax<Json> {
-  std::string text;               // the elements, one after another
-  std::vector<std::size_t> ends;  // where each element of `text` ends
-  std::size_t elements = 0;       // of the top-level array, kept or not
+  // A JSON string's text is never shorter than the string it stands for.
+  explicit BatchReader(std::size_t body_size)
+      : text(std::make_unique_for_overwrite<char[]>(body_size)),
+        ends(std::make_unique_for_overwrite<std::size_t[]>(kMaxBatch)) {}
+
+  std::unique_ptr<char[]> text;         // the elements, one after another
+  std::unique_ptr<std::size_t[]> ends;  // where each element of `text` ends
+  std::size_t stored = 0;               // elements in `text`
+  std::size_t elements = 0;             // of the top-level array, kept or not
   bool top_is_array = false;
   std::string element_problem;  // the first element that is not a string
   std::string json_error;       // why the body is not JSON
   int depth = 0;
 
+  // `stored` as other threads may see it, with kDone once parsing has ended.
+  static constexpr std::size_t kDone = std::size_t{1} << 63;
+  std::atomic<std::size_t> published{0};
+
+  // Ends publishing: waiting threads see every element there is.
+  void finish() {
+    published.store(stored | kDone, std::memory_order_release);
+    published.notify_all();
+  }
+  // Waits until `count` elements are published or parsing has ended, and
+  // returns how many of the first `count` there are.
+  std::size_t wait_for(std::size_t count) const {
+    for (;;) {
+      const std::size_t now = published.load(std::memory_order_acquire);
+      if ((now & ~kDone) >= count || (now & kDone)) return std::min(now & ~kDone, count);
+      published.wait(now, std::memory_order_acquire);
+    }
+  }
+  // Element i, once published.
   std::string_view element(std::size_t i) const {
     const std::size_t begin = i ? ends[i - 1] : 0;
-    return std::string_view(text).substr(begin, ends[i] - begin);
+    return {text.get() + begin, ends[i] - begin};
   }
   // A value that is not a string: at depth 1 it is an element.
   bool other(const char* type) {
@@ -112,8 +148,11 @@ struct BatchReader final : nlohmann::json_sax<Json> {
   bool string(string_t& s) override {
     if (depth != 1) return true;
     if (++elements <= kMaxBatch) {
-      text += s;
-      ends.push_back(text.size());
+      const std::size_t begin = stored ? ends[stored - 1] : 0;
+      std::memcpy(text.get() + begin, s.data(), s.size());
+      ends[stored++] = begin + s.size();
+      published.store(stored, std::memory_order_release);
+      if (stored % kChunk == 0) published.notify_all();
     }
     return true;
   }
@@ -143,8 +182,9 @@ struct BatchReader final : nlohmann::json_sax<Json> {
   }
 };
 
-// Batches from this size on are answered on two threads.
-constexpr std::size_t kParallelBatch = 2048;
+// Bodies from this size on (about 2,000 positions) are answered on two
+// threads, the second starting while the first still parses the JSON.
+constexpr std::size_t kParallelBody = 32 * 1024;
 
 // The table of a board size, remembering the last one asked for.
 struct TableCache {
@@ -191,6 +231,22 @@ void add_batch_answer(TableCache& tables, std::string_view text, std::string& ou
   out += category(p.to_move, v.winner);
   out += "\"}";
 }
+
+// Reads `body` into `reader`: why it is not a JSON array of at most
+// kMaxBatch position strings, or empty.
+std::string read_batch(std::string_view body, BatchReader& reader) {
+  if (!Json::sax_parse(body, &reader)) return "body is not JSON: " + reader.json_error;
+  if (!reader.top_is_array) return "body is not a JSON array of position strings";
+  if (reader.elements > kMaxBatch) {
+    return "array of " + std::to_string(reader.elements) + " positions, over the limit of " +
+           std::to_string(kMaxBatch);
+  }
+  return reader.element_problem;
+}
+
+// About what an answer takes ({"position":"1ppp/4/1PPP/4 w","winner":"white",
+// "plies":7,"category":"win"} and a comma): longer ones make the string grow.
+constexpr std::size_t kAnswerBytes = 80;
 
 }  // namespace
 
@@ -249,33 +305,62 @@ ApiResponse Api::mainline(std::string_view text) const {
 }
 
 ApiResponse Api::positions(std::string_view body) const {
-  BatchReader reader;
-  if (!Json::sax_parse(body, &reader)) return bad_request("body is not JSON: " + reader.json_error);
-  if (!reader.top_is_array) return bad_request("body is not a JSON array of position strings");
-  if (reader.elements > kMaxBatch) {
-    return bad_request("array of " + std::to_string(reader.elements) +
-                       " positions, over the limit of " + std::to_string(kMaxBatch));
-  }
-  if (!reader.element_problem.empty()) return bad_request(reader.element_problem);
-  const std::size_t n = reader.ends.size();
-  auto answer_range = [&](std::size_t from, std::size_t to, std::string& out) {
-    out.reserve((to - from) * 72);
+  BatchReader reader(body.size());
+  // Chunk c holds the answers to elements [c * kChunk, (c + 1) * kChunk),
+  // comma-separated; both threads claim chunks in order.
+  std::vector<std::string> chunks((kMaxBatch + kChunk - 1) / kChunk);
+  std::atomic<std::size_t> next_chunk{0};
+  auto answer_chunks = [&] {
     TableCache tables{tables_};
-    for (std::size_t i = from; i < to; ++i) {
-      if (i) out += ',';
-      add_batch_answer(tables, reader.element(i), out);
+    for (;;) {
+      const std::size_t c = next_chunk.fetch_add(1);
+      const std::size_t from = c * kChunk;
+      const std::size_t to = reader.wait_for(from + kChunk);
+      if (from >= to) return;
+      std::string& out = chunks[c];
+      out.reserve((to - from) * kAnswerBytes);
+      for (std::size_t i = from; i < to; ++i) {
+        if (i > from) out += ',';
+        add_batch_answer(tables, reader.element(i), out);
+      }
     }
   };
-  std::string out = "[";
-  if (n < kParallelBatch) {
-    answer_range(0, n, out);
-  } else {
-    // Parsing positions is most of the time: the second half on a second thread.
-    std::string second;
-    std::thread helper([&] { answer_range(n / 2, n, second); });
-    answer_range(0, n / 2, out);
-    helper.join();
-    out += second;
+  std::string problem;
+  std::exception_ptr helper_failed;
+  {
+    std::thread helper;
+    // However this block is left, the helper stops waiting and is joined.
+    struct Join {
+      BatchReader& reader;
+      std::thread& thread;
+      ~Join() {
+        reader.finish();
+        if (thread.joinable()) thread.join();
+      }
+    } join{reader, helper};
+    if (body.size() >= kParallelBody) {
+      helper = std::thread([&] {
+        try {
+          answer_chunks();
+        } catch (...) {
+          helper_failed = std::current_exception();
+        }
+      });
+    }
+    problem = read_batch(body, reader);
+    reader.finish();
+    if (problem.empty()) answer_chunks();  // the chunks the helper has not claimed
+  }
+  if (helper_failed) std::rethrow_exception(helper_failed);
+  if (!problem.empty()) return bad_request(problem);
+  std::size_t size = 2;
+  for (const std::string& chunk : chunks) size += chunk.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += '[';
+  for (std::size_t c = 0; c * kChunk < reader.stored; ++c) {
+    if (c) out += ',';
+    out += chunks[c];
   }
   out += ']';
   return {200, std::move(out)};
