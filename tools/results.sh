@@ -8,8 +8,7 @@
 # and then docs/results.md from every data/answers/*.json there is.
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
-#                    [--samples N] [--seed N] [--threads N] [--no-verify "5x6 ..."]
-#                    [--no-stats "5x6 ..."] [--render-only]
+#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."] [--render-only]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
@@ -17,7 +16,9 @@
 #            generated again, and RxC.err there, if present, is its
 #            `/usr/bin/time -v pawntb generate` log, whose figures are copied
 # --work     where generated tables and logs go (BUILD/results)
-# --no-verify, --no-stats  boards whose verify or stats are left out (too long)
+# --large    boards whose table is too large to hold whole in memory here:
+#            verify, stats and info's block check, which each hold all of it
+#            (about one byte per position), are left out
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -31,8 +32,7 @@ work=""
 samples=2000
 seed=1
 threads=2
-no_verify=""
-no_stats=""
+large=""
 render_only=0
 order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
 
@@ -49,8 +49,7 @@ while [ $# -gt 0 ]; do
     --samples) samples="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    --no-verify) no_verify="$2"; shift 2 ;;
-    --no-stats) no_stats="$2"; shift 2 ;;
+    --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
     -h | --help) usage ;;
     *) echo "results.sh: unknown argument '$1'" >&2; usage ;;
@@ -82,6 +81,17 @@ time_figures() {
     }' "$1"
 }
 
+# `pawntb info --json`'s line, printed before it checks every block, and then
+# stops it: that check holds the whole table.
+info_header() {
+  local line
+  coproc info_process { exec "$pawntb" info --json "$1"; }
+  IFS= read -r line <&"${info_process[0]}"
+  kill "$info_process_PID" 2>/dev/null || true
+  wait "$info_process_PID" 2>/dev/null || true
+  printf '%s\n' "$line"
+}
+
 measure() {
   local board="$1" rows="${1%x*}" cols="${1#*x}"
   local name="$board-k$cols" table log load generation verify spot stats
@@ -105,7 +115,7 @@ measure() {
   fi
 
   verify=null
-  if ! listed "$board" "$no_verify"; then
+  if ! listed "$board" "$large"; then
     echo "results: $board: verify" >&2
     local status=0
     /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$work/$board.verify.out" \
@@ -124,7 +134,7 @@ measure() {
   [ $status -eq 0 ] || { printf '%s\n' "$spot_out" >&2; failed=1; }
 
   stats=null
-  if ! listed "$board" "$no_stats"; then
+  if ! listed "$board" "$large"; then
     echo "results: $board: stats" >&2
     stats="$("$pawntb" stats --json --threads "$threads" "$table" | jq -c '
       ([.distances[] | select(.wins > 0)] | last) as $longest
@@ -136,8 +146,9 @@ measure() {
 
   echo "results: $board: start, answers" >&2
   local info start
-  info="$("$pawntb" info --json "$table" | jq -c '{entries, placements, file_size, file_checksum,
-           longest_game_plies, longest_game_example}')"
+  if listed "$board" "$large"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
+  info="$(jq -c '{entries, placements, file_size, file_checksum, longest_game_plies,
+                  longest_game_example}' <<<"$info")"
   start="$("$pawntb" probe --json --table "$table" --start)"
   local longest_example
   longest_example="$(jq -r --argjson info "$info" 'if . == null then $info.longest_game_example
@@ -161,9 +172,11 @@ measure() {
   jq -n --arg board "$board" --argjson rows "$rows" --argjson cols "$cols" \
     --argjson generation "$generation" --argjson verify "$verify" --argjson spot "$spot" \
     --argjson stats "$stats" --argjson info "$info" --argjson start "$start" \
+    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$("$pawntb" --version), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
+    --argjson large "$(listed "$board" "$large" && echo true || echo false)" \
     --arg table "$(basename "$table")" --arg generated "$([ "$load" = null ] && echo existing || echo this run)" \
     '{board: $board, rows: $rows, cols: $cols, max_pawns: $cols, table: $table,
-      generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
+      large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
       start: {position: $start.position, winner: $start.winner, plies: $start.plies, line: $start.line},
       stats: $stats, info: $info}' >"$answers/$name.json"
 }
@@ -179,50 +192,8 @@ if [ $render_only -eq 0 ]; then
   done
 fi
 
-# docs/results.md from every JSON record, in the order of $order.
-records=()
-for board in $order; do
-  for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
-done
-[ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
-jq -s -r --slurpfile intro <(sed -n '/^## INTRO$/,/^## END$/p' "$0" | sed '1d;$d' | jq -R -s .) '
-  def n: tostring as $s | ($s | length) as $l
-    | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
-  def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
-  def orblank(f): if . == null then "" else f end;
-  $intro[0],
-  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
-  "|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---|",
-  (.[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
-     (.stats | orblank(pct(.side_to_move_wins; .positions))) + " | " +
-     (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
-     (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
-     (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
-     "\(.spot_check.agreed | n) / \(.spot_check.skipped)" + (if .spot_check.disagreed > 0 then " (\(.spot_check.disagreed) DISAGREED)" else "" end) +
-     " | \(.info.file_size | n) | `\(.info.file_checksum)` |"),
-  "",
-  (.[] | "### \(.board), K = \(.max_pawns)", "",
-     "Start `\(.start.position)`: **\(.start.winner) wins in \(.start.plies) plies**. Principal variation:", "",
-     "```text", (.start.line | join(" ")), "```", "",
-     (if .stats != null then
-        "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
-        "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
-      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
-     "",
-     (if .generation == null then "Generation: not measured."
-      else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
-           (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
-           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB." end) +
-     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall)." else " Verify: not run." end) +
-     " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
-     "")
-' "${records[@]}" >"$root/docs/results.md"
-echo "results: wrote docs/results.md (${#records[@]} boards)" >&2
-exit $failed
-
-## INTRO
-# Results: pawn chess solved up to 5×6
-
+intro_text() {
+  cat <<'INTRO'
 Each board R×C is solved with K = C pawns a side (every pawn of the start
 position), every position with up to K pawns a side. **Everything below is
 measured by `tools/results.sh`**, which writes this page; nothing is typed by
@@ -230,8 +201,8 @@ hand. To check it yourself:
 
 ```sh
 cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
-tools/results.sh                                    # every board up to 5x6; 5x6 takes over half an hour
-tools/results.sh --boards "6x6" --tables DIR        # a board whose DIR/6x6-k6.pawntb (and DIR/6x6.err) exist
+tools/results.sh                                    # every board up to 5x6 (the larger ones take long)
+tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb (and DIR/6x6.err) exist
 ```
 
 For each board the script runs `/usr/bin/time -v pawntb generate` (wall, CPU,
@@ -273,4 +244,48 @@ measured figures this page is written from.
 
 ## The boards
 
-## END
+INTRO
+}
+
+# docs/results.md from every JSON record, in the order of $order.
+records=()
+for board in $order; do
+  for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
+done
+[ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
+jq -s -r --arg intro "$(intro_text)" '
+  def n: tostring as $s | ($s | length) as $l
+    | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
+  def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
+  def orblank(f): if . == null then "" else f end;
+  "# Results: pawn chess solved on \(length) boards, \(first.board) to \(last.board)", "", $intro, "",
+  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
+  "|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---|",
+  (.[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
+     (.stats | orblank(pct(.side_to_move_wins; .positions))) + " | " +
+     (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
+     (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
+     (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
+     "\(.spot_check.agreed | n) / \(.spot_check.skipped)" + (if .spot_check.disagreed > 0 then " (\(.spot_check.disagreed) DISAGREED)" else "" end) +
+     " | \(.info.file_size | n) | `\(.info.file_checksum)` |"),
+  "",
+  (.[] | "### \(.board), K = \(.max_pawns)", "",
+     "Start `\(.start.position)`: **\(.start.winner) wins in \(.start.plies) plies**. Principal variation:", "",
+     "```text", (.start.line | join(" ")), "```", "",
+     (if .stats != null then
+        "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
+        "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
+      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
+     (if .large then "", "`pawntb verify`, `pawntb stats` and the block check of `pawntb info` were not run on this board: each holds the whole table in memory (about one byte per position), more than this machine had free beside the 6×6 solve." else empty end),
+     "",
+     (if .generation == null then "Generation: not measured."
+      else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
+           (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
+           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB." end) +
+     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall)." else " Verify: not run." end) +
+     (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
+     " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
+     "")
+' "${records[@]}" >"$root/docs/results.md"
+echo "results: wrote docs/results.md (${#records[@]} boards)" >&2
+exit $failed
