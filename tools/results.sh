@@ -13,8 +13,8 @@
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
-#            generated again, and RxC.err there, if present, is its
-#            `/usr/bin/time -v pawntb generate` log, whose figures are copied
+#            generated again, and RxC.err there, if it is the
+#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures
 # --work     where generated tables and logs go (BUILD/results)
 # --large    boards whose table is too large to hold whole in memory here:
 #            verify, stats and info's block check, which each hold all of it
@@ -108,7 +108,7 @@ measure() {
     /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
       --force --output "$table" >"$work/$board.out" 2>"$log"
   fi
-  if [ -f "$log" ]; then
+  if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
     generation="$(time_figures "$log" | jq -c --argjson load "$load" '. + {load_average: $load}')"
   else
     generation=null
@@ -150,7 +150,9 @@ measure() {
   info="$(jq -c '{entries, placements, file_size, file_checksum, longest_game_plies,
                   longest_game_example}' <<<"$info")"
   start="$("$pawntb" probe --json --table "$table" --start)"
-  local longest_example
+  # The longest win from stats, else the header's longest game (a win or a loss).
+  local longest_example longest_kind="longest win"
+  [ "$stats" != null ] || longest_kind="longest game"
   longest_example="$(jq -r --argjson info "$info" 'if . == null then $info.longest_game_example
                       else .longest_win.example end' <<<"$stats")"
   # The answers file: the start, the position after each first move, the longest-win example.
@@ -161,11 +163,11 @@ measure() {
       jq -r '.position' <<<"$start"
       jq -r '.moves[].position' <<<"$start"
       printf '%s\n' "$longest_example"
-    } | "$pawntb" probe --json --table "$table" - | jq -r --argjson start "$start" '
+    } | "$pawntb" probe --json --table "$table" - | jq -r --argjson start "$start" --arg longest "$longest_kind" '
       (.input_line - 1) as $i
       | (if $i == 0 then "start"
          elif $i <= ($start.moves | length) then "after " + $start.moves[$i - 1].uci
-         else "longest win" end) as $what
+         else $longest end) as $what
       | [.position, $what, .winner, (.plies | tostring), (.best // "-")] | join("\t")'
   } >"$answers/$name.tsv"
 
@@ -232,7 +234,7 @@ lines:
 | column | meaning |
 |---|---|
 | position | the position in pawntb notation (rows from the top, `/` between rows, digits for empty squares, `w` or `b` to move) |
-| what | `start`, `after MOVE` (the start after that first move), or `longest win` (an example of the longest win) |
+| what | `start`, `after MOVE` (the start after that first move), `longest win` (an example of the longest win, from `pawntb stats`) or, for a board where stats was not run, `longest game` (the table header's example of its longest value, a win or a loss) |
 | winner | `white` or `black`, with best play |
 | plies | plies to the end with best play (0: the side to move has already lost) |
 | best | a best move in UCI style (`a1a2`; files from a, ranks from white's home row 1), `-` when there is none |
@@ -276,7 +278,7 @@ jq -s -r --arg intro "$(intro_text)" '
         "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
         "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
       else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
-     (if .large then "", "`pawntb verify`, `pawntb stats` and the block check of `pawntb info` were not run on this board: each holds the whole table in memory (about one byte per position), more than this machine had free beside the 6×6 solve." else empty end),
+     (if .large then "", "`pawntb verify`, `pawntb stats` and the block check of `pawntb info` were not run on this board: each holds the whole table in memory (about one byte per position), more than was free on this machine." else empty end),
      "",
      (if .generation == null then "Generation: not measured."
       else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +

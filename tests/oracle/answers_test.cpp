@@ -79,7 +79,7 @@ std::vector<std::string> check_answers(const pawntb::Table& table, const std::st
         problems.push_back(where + f[1] + " is not a move of the start");
     }
     if (said && *said != p) problems.push_back(where + f[0] + " is not the " + f[1]);
-    if (!said && f[1] != "longest win" && f[1].rfind("after ", 0) != 0)
+    if (!said && f[1] != "longest win" && f[1] != "longest game" && f[1].rfind("after ", 0) != 0)
       problems.push_back(where + "unknown kind " + f[1]);
 
     const pawntb::RootResult root = table.probe_root(p);
