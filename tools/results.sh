@@ -1,0 +1,293 @@
+#!/bin/bash
+# Solves the boards of docs/results.md and measures everything that page says:
+# generation time and memory, verify, the independent spot check, the value of
+# the start and its line, the longest win, the share won by the side to move,
+# the file's size and checksum. Writes, per board RxC with K = C,
+#   data/answers/RxC-kK.json   the measured figures (one JSON object)
+#   data/answers/RxC-kK.tsv    the answers file (docs/results.md says its format)
+# and then docs/results.md from every data/answers/*.json there is.
+#
+#   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
+#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."] [--render-only]
+#
+# --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
+# --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
+# --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
+#            generated again, and RxC.err there, if it is the
+#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures
+# --work     where generated tables and logs go (BUILD/results)
+# --large    boards whose table is too large to hold whole in memory here:
+#            verify, stats and info's block check, which each hold all of it
+#            (about one byte per position), are left out
+# --render-only  only write docs/results.md from the existing JSON files
+# Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
+# failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
+set -euo pipefail
+
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="$root/build"
+boards="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6"
+tables=""
+work=""
+samples=2000
+seed=1
+threads=2
+large=""
+render_only=0
+order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
+
+usage() {
+  sed -n '/^#   tools\/results.sh/,/^# Needs bash/p' "$0" | sed 's/^# \{0,1\}//' >&2
+  exit 2
+}
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --build) build="$(cd "$2" && pwd)"; shift 2 ;;
+    --boards) boards="$2"; shift 2 ;;
+    --tables) tables="$(cd "$2" && pwd)"; shift 2 ;;
+    --work) work="$2"; shift 2 ;;
+    --samples) samples="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --threads) threads="$2"; shift 2 ;;
+    --large) large="$2"; shift 2 ;;
+    --render-only) render_only=1; shift ;;
+    -h | --help) usage ;;
+    *) echo "results.sh: unknown argument '$1'" >&2; usage ;;
+  esac
+done
+work="${work:-$build/results}"
+pawntb="$build/tools/pawntb"
+spot_check="$build/tests/pawntb_spot_check"
+answers="$root/data/answers"
+mkdir -p "$work" "$answers"
+failed=0
+
+listed() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
+# The figures of a `/usr/bin/time -v` log as a JSON object.
+time_figures() {
+  awk -F': ' '
+    /Command being timed/ { cmd = substr($0, index($0, ": ") + 2); gsub(/"/, "", cmd) }
+    /User time/ { user = $2 } /System time/ { sys = $2 }
+    /Elapsed \(wall clock\)/ {
+      n = split($NF, t, ":"); wall = 0
+      for (i = 1; i <= n; ++i) wall = wall * 60 + t[i]
+    }
+    /Maximum resident set size/ { rss = $2 }
+    /Exit status/ { status = $2 }
+    END {
+      printf "{\"command\":\"%s\",\"wall_s\":%.2f,\"cpu_s\":%.2f,\"peak_rss_mib\":%.1f,\"exit_status\":%d}\n",
+             cmd, wall, user + sys, rss / 1024, status
+    }' "$1"
+}
+
+# `pawntb info --json`'s line, printed before it checks every block, and then
+# stops it: that check holds the whole table.
+info_header() {
+  local line
+  coproc info_process { exec "$pawntb" info --json "$1"; }
+  IFS= read -r line <&"${info_process[0]}"
+  kill "$info_process_PID" 2>/dev/null || true
+  wait "$info_process_PID" 2>/dev/null || true
+  printf '%s\n' "$line"
+}
+
+measure() {
+  local board="$1" rows="${1%x*}" cols="${1#*x}"
+  local name="$board-k$cols" table log load generation verify spot stats
+  if [ -n "$tables" ] && [ -f "$tables/$name.pawntb" ]; then
+    table="$tables/$name.pawntb"
+    log="$tables/$board.err"
+    load=null
+    echo "results: $board: existing table $table" >&2
+  else
+    table="$work/$name.pawntb"
+    log="$work/$board.err"
+    load="\"$(cut -d' ' -f1-3 /proc/loadavg)\""
+    echo "results: $board: generating $table" >&2
+    /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
+      --force --output "$table" >"$work/$board.out" 2>"$log"
+  fi
+  if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
+    generation="$(time_figures "$log" | jq -c --argjson load "$load" '. + {load_average: $load}')"
+  else
+    generation=null
+  fi
+
+  verify=null
+  if ! listed "$board" "$large"; then
+    echo "results: $board: verify" >&2
+    local status=0
+    /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$work/$board.verify.out" \
+      2>"$work/$board.verify.err" || status=$?
+    verify="$(time_figures "$work/$board.verify.err" | jq -c --argjson ok "$([ $status -eq 0 ] && echo true || echo false)" \
+      --arg summary "$(tail -n 1 "$work/$board.verify.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
+    [ $status -eq 0 ] || { echo "results: $board: verify FAILED" >&2; failed=1; }
+  fi
+
+  echo "results: $board: spot check" >&2
+  local spot_out status=0
+  spot_out="$("$spot_check" "$table" "$samples" "$seed")" || status=$?
+  spot="$(printf '%s\n' "$spot_out" | tail -n 1 | sed -E \
+    's/.*: ([0-9]+) samples \(seed ([0-9]+)\), ([0-9]+) agreed, ([0-9]+) disagreed, ([0-9]+) skipped \(over ([0-9]+) nodes\); longest checked value ([0-9]+) plies.*/{"samples":\1,"seed":\2,"agreed":\3,"disagreed":\4,"skipped":\5,"node_budget":\6,"longest_checked":\7}/')"
+  jq -e . <<<"$spot" >/dev/null || { echo "results: $board: spot check said: $spot_out" >&2; exit 1; }
+  [ $status -eq 0 ] || { printf '%s\n' "$spot_out" >&2; failed=1; }
+
+  stats=null
+  if ! listed "$board" "$large"; then
+    echo "results: $board: stats" >&2
+    stats="$("$pawntb" stats --json --threads "$threads" "$table" | jq -c '
+      ([.distances[] | select(.wins > 0)] | last) as $longest
+      | {positions, side_to_move_wins, zugzwangs,
+         longest_win: {plies: $longest.plies, positions: $longest.wins,
+                       example: ([.materials[].longest_win | select(. != null and .plies == $longest.plies)
+                                  | .example] | first)}}')"
+  fi
+
+  echo "results: $board: start, answers" >&2
+  local info start
+  if listed "$board" "$large"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
+  info="$(jq -c '{entries, placements, file_size, file_checksum, longest_game_plies,
+                  longest_game_example}' <<<"$info")"
+  start="$("$pawntb" probe --json --table "$table" --start)"
+  # The longest win from stats, else the header's longest game (a win or a loss).
+  local longest_example longest_kind="longest win"
+  [ "$stats" != null ] || longest_kind="longest game"
+  longest_example="$(jq -r --argjson info "$info" 'if . == null then $info.longest_game_example
+                      else .longest_win.example end' <<<"$stats")"
+  # The answers file: the start, the position after each first move, the longest-win example.
+  {
+    printf '# pawntb answers for %s, K = %s (docs/results.md): position, what, winner, plies, best move\n' \
+      "$board" "$cols"
+    {
+      jq -r '.position' <<<"$start"
+      jq -r '.moves[].position' <<<"$start"
+      printf '%s\n' "$longest_example"
+    } | "$pawntb" probe --json --table "$table" - | jq -r --argjson start "$start" --arg longest "$longest_kind" '
+      (.input_line - 1) as $i
+      | (if $i == 0 then "start"
+         elif $i <= ($start.moves | length) then "after " + $start.moves[$i - 1].uci
+         else $longest end) as $what
+      | [.position, $what, .winner, (.plies | tostring), (.best // "-")] | join("\t")'
+  } >"$answers/$name.tsv"
+
+  jq -n --arg board "$board" --argjson rows "$rows" --argjson cols "$cols" \
+    --argjson generation "$generation" --argjson verify "$verify" --argjson spot "$spot" \
+    --argjson stats "$stats" --argjson info "$info" --argjson start "$start" \
+    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$("$pawntb" --version), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
+    --argjson large "$(listed "$board" "$large" && echo true || echo false)" \
+    --arg table "$(basename "$table")" --arg generated "$([ "$load" = null ] && echo existing || echo this run)" \
+    '{board: $board, rows: $rows, cols: $cols, max_pawns: $cols, table: $table,
+      large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
+      start: {position: $start.position, winner: $start.winner, plies: $start.plies, line: $start.line},
+      stats: $stats, info: $info}' >"$answers/$name.json"
+}
+
+if [ $render_only -eq 0 ]; then
+  [ -x "$pawntb" ] && [ -x "$spot_check" ] || {
+    echo "results: build $pawntb and $spot_check first (cmake --build $build --target pawntb pawntb_spot_check)" >&2
+    exit 2
+  }
+  for board in $boards; do
+    case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
+    measure "$board"
+  done
+fi
+
+intro_text() {
+  cat <<'INTRO'
+Each board R×C is solved with K = C pawns a side (every pawn of the start
+position), every position with up to K pawns a side. **Everything below is
+measured by `tools/results.sh`**, which writes this page; nothing is typed by
+hand. To check it yourself:
+
+```sh
+cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
+tools/results.sh                                    # every board up to 5x6 (the larger ones take long)
+tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb (and DIR/6x6.err) exist
+```
+
+For each board the script runs `/usr/bin/time -v pawntb generate` (wall, CPU,
+peak RSS), `pawntb verify` (re-derives every value from its successors),
+`pawntb_spot_check` (random positions with at most 3 pawns a side, or with
+every pawn in the three rows nearest its goal, solved by an independent plain
+search, `tests/oracle/spot_check.hpp`, that shares no code with the generator
+or the index, and compared with the table), `pawntb probe --start --json`
+(the value of the start and the principal variation), `pawntb stats --json`
+(the longest win, the share won by the side to move) and `pawntb info --json`
+(entries, file size and the XXH3-64 of the whole file). The machine is a
+shared 2-core VM that was also running a 6×6 solve, so times are those of a
+loaded machine; tables marked *existing* were made earlier by the lead and
+their figures copied from that run's `/usr/bin/time -v` log.
+
+Values count plies (half-moves) to the end when the winner hurries and the
+loser holds out. "Positions" in the table is the number of indexed
+white-to-move entries; the side-to-move share and the longest win count both
+sides to move (`docs/stats.md`).
+
+## Answers files
+
+`data/answers/RxC-kK.tsv` holds, for each board, answers anyone can check
+with another program: one line per position, tab-separated, after `#` comment
+lines:
+
+| column | meaning |
+|---|---|
+| position | the position in pawntb notation (rows from the top, `/` between rows, digits for empty squares, `w` or `b` to move) |
+| what | `start`, `after MOVE` (the start after that first move), `longest win` (an example of the longest win, from `pawntb stats`) or, for a board where stats was not run, `longest game` (the table header's example of its longest value, a win or a loss) |
+| winner | `white` or `black`, with best play |
+| plies | plies to the end with best play (0: the side to move has already lost) |
+| best | a best move in UCI style (`a1a2`; files from a, ranks from white's home row 1), `-` when there is none |
+
+The CTest `Answers.*` re-derives every answers file whose table is at hand
+(`data/`, `$PAWNTB_TABLE_DIR`, the test build's tables) and fails on any
+difference; the others are skipped. `data/answers/RxC-kK.json` holds the
+measured figures this page is written from.
+
+## The boards
+
+INTRO
+}
+
+# docs/results.md from every JSON record, in the order of $order.
+records=()
+for board in $order; do
+  for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
+done
+[ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
+jq -s -r --arg intro "$(intro_text)" '
+  def n: tostring as $s | ($s | length) as $l
+    | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
+  def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
+  def orblank(f): if . == null then "" else f end;
+  "# Results: pawn chess solved on \(length) boards, \(first.board) to \(last.board)", "", $intro, "",
+  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
+  "|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---|",
+  (.[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
+     (.stats | orblank(pct(.side_to_move_wins; .positions))) + " | " +
+     (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
+     (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
+     (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
+     "\(.spot_check.agreed | n) / \(.spot_check.skipped)" + (if .spot_check.disagreed > 0 then " (\(.spot_check.disagreed) DISAGREED)" else "" end) +
+     " | \(.info.file_size | n) | `\(.info.file_checksum)` |"),
+  "",
+  (.[] | "### \(.board), K = \(.max_pawns)", "",
+     "Start `\(.start.position)`: **\(.start.winner) wins in \(.start.plies) plies**. Principal variation:", "",
+     "```text", (.start.line | join(" ")), "```", "",
+     (if .stats != null then
+        "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
+        "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
+      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
+     (if .large then "", "`pawntb verify`, `pawntb stats` and the block check of `pawntb info` were not run on this board: each holds the whole table in memory (about one byte per position), more than was free on this machine." else empty end),
+     "",
+     (if .generation == null then "Generation: not measured."
+      else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
+           (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
+           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB." end) +
+     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall)." else " Verify: not run." end) +
+     (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
+     " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
+     "")
+' "${records[@]}" >"$root/docs/results.md"
+echo "results: wrote docs/results.md (${#records[@]} boards)" >&2
+exit $failed
