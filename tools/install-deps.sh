@@ -6,10 +6,10 @@ set -eu
 
 # libc6-dev (which g++ brings anyway) and the -dev packages of Boost and zstd
 # hold the static archives that the static pawntb executable links; pkg-config
-# is for the test of pawntb.pc.
+# is for the test of pawntb.pc; jq is for tools/results.sh.
 packages="cmake g++ make libc6-dev libboost-program-options-dev libzstd-dev libxxhash-dev \
 libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev pkg-config time libcpp-httplib-dev \
-libopenmpi-dev openmpi-bin"
+libopenmpi-dev openmpi-bin jq"
 if [ "${1:-}" = "--fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
 fi
