@@ -75,16 +75,15 @@ struct ChunkTally {
   std::uint64_t longest_index = 0;  // first index with max_plies in the chunk
 };
 
+// One tier's work on a board of geometry G::value (G = FixedGeometry<rows,
+// cols>): compiled once per board size, so that the rank of every successor,
+// the solver's inner loop, has its shifts and masks constant.
+template <class G>
 class TierWork {
  public:
   TierWork(const Index& index, const TierGraph& graph, std::size_t tier,
            const std::array<TierValues, kMaxSide>& children, std::span<Plies> out)
-      : g_(index.geometry()),
-        index_(index),
-        maps_(index.geometry()),
-        tier_(index.tiers()[tier]),
-        children_(children),
-        out_(out) {
+      : index_(index), maps_(g_), tier_(index.tiers()[tier]), children_(children), out_(out) {
     for (std::size_t x = 0; x < kMaxSide; ++x) {
       if (!graph.children(tier).exists[x]) children_[x] = TierValues{};
     }
@@ -166,8 +165,9 @@ class TierWork {
         const bool take_mirror =
             mirror_next_white < next_white ||
             (mirror_next_white == next_white && mirror_next_black < next_black);
-        const std::uint64_t i = take_mirror ? index_.rank(mirror_next_white, mirror_next_black)
-                                            : index_.rank(next_white, next_black);
+        const std::uint64_t i = take_mirror
+                                    ? index_.rank_in<G>(mirror_next_white, mirror_next_black)
+                                    : index_.rank_in<G>(next_white, next_black);
         const TierValues& child =
             children_[(black >> to & 1) ? static_cast<std::size_t>(to / g_.cols) : 0];
         fold.add(child.values[i - child.first]);
@@ -176,7 +176,7 @@ class TierWork {
     return fold.value();
   }
 
-  Geometry g_;
+  static constexpr Geometry g_ = G::value;
   const Index& index_;
   SquareMaps maps_;
   const Index::Tier& tier_;
@@ -184,12 +184,11 @@ class TierWork {
   std::span<Plies> out_;
 };
 
-}  // namespace
-
-TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t tier,
-                       const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
-                       unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
-  const TierWork work(index, graph, tier, children, out);
+template <class G>
+TierSummary solve_tier_with(const Index& index, const TierGraph& graph, std::size_t tier,
+                            const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+                            unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
+  const TierWork<G> work(index, graph, tier, children, out);
   const std::uint64_t size = out.size();
   const std::uint64_t chunks = (size + kChunkEntries - 1) / kChunkEntries;
   std::vector<ChunkTally> tallies(chunks);
@@ -223,6 +222,18 @@ TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t t
   }
   if (summary.max_plies < 0) summary.max_plies = 0;
   return summary;
+}
+
+// solve_tier_with for each geometry, by geometry_number.
+constexpr auto kSolveTierWith = per_geometry([](auto g) { return &solve_tier_with<decltype(g)>; });
+
+}  // namespace
+
+TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t tier,
+                       const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+                       unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
+  return kSolveTierWith[static_cast<std::size_t>(geometry_number(index.geometry()))](
+      index, graph, tier, children, out, threads, on_done);
 }
 
 }  // namespace pawntb::detail
