@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <chrono>
 #include <cstdint>
@@ -97,35 +98,51 @@ std::string hex(std::uint64_t v);
 // "1 block", "1,024 blocks".
 std::string count_of(std::uint64_t n, const char* singular, const char* plural);
 
-// Shows progress on a terminal: "\rstage  42%  ~3 s left".
+// "3 h 12 min", "4 min 5 s", "12 s".
+std::string duration_text(double seconds);
+
+// Progress of a long command on stderr. On a terminal, one line redrawn:
+// "stage 42%, about 3 min left". Otherwise, once a stage has run a minute,
+// a plain line "pawntb COMMAND: stage 42%, about ... left" at most once a
+// minute, so that a log of an hour-long run shows it moving and a short run
+// prints nothing.
 class ProgressLine {
  public:
-  ProgressLine() : enabled_(::isatty(STDERR_FILENO) == 1) {}
+  explicit ProgressLine(const char* command)
+      : command_(command), terminal_(::isatty(STDERR_FILENO) == 1) {}
   ~ProgressLine() {
-    if (shown_) std::cerr << "\r" << std::string(48, ' ') << "\r" << std::flush;
+    if (shown_) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
   }
   void update(const char* stage, double done) {
-    if (!enabled_) return;
     const auto now = std::chrono::steady_clock::now();
     if (stage != stage_) {
       stage_ = stage;
-      stage_start_ = now;
+      stage_start_ = last_ = now;
     }
-    if (now - last_ < std::chrono::milliseconds(200)) return;
+    const auto every = terminal_ ? std::chrono::milliseconds(200) : std::chrono::minutes(1);
+    if (now - last_ < every) return;
     last_ = now;
-    shown_ = true;
     const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
     std::ostringstream line;
-    line << "\r" << stage << " " << static_cast<int>(done * 100) << "%";
-    if (done > 0.02 && elapsed > 0.5) {
-      line << "  ~" << static_cast<int>(elapsed / done - elapsed + 0.5) << " s left";
+    line << stage << " " << static_cast<int>(done * 100) << "%";
+    if (done > 0.02 && done < 1 && elapsed > 0.5) {
+      line << ", about " << duration_text(elapsed / done - elapsed) << " left";
     }
-    std::cerr << line.str() << "        " << std::flush;
+    const std::string text = line.str();
+    if (!terminal_) {
+      std::cerr << "pawntb " << command_ << ": " << text << "\n" << std::flush;
+      return;
+    }
+    shown_ = true;
+    width_ = std::max(width_, text.size());
+    std::cerr << "\r" << text << std::string(width_ - text.size(), ' ') << std::flush;
   }
 
  private:
-  bool enabled_;
+  const char* command_;
+  bool terminal_;
   bool shown_ = false;
+  std::size_t width_ = 0;
   const char* stage_ = nullptr;
   std::chrono::steady_clock::time_point stage_start_{}, last_{};
 };

@@ -105,22 +105,6 @@ std::string size_text(std::uint64_t bytes) {
   return text;
 }
 
-// "3 h 12 min", "4 min 5 s", "12 s".
-std::string duration_text(double seconds) {
-  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
-  char text[32];
-  if (s >= 3600) {
-    std::snprintf(text, sizeof text, "%llu h %llu min", static_cast<unsigned long long>(s / 3600),
-                  static_cast<unsigned long long>(s / 60 % 60));
-  } else if (s >= 60) {
-    std::snprintf(text, sizeof text, "%llu min %llu s", static_cast<unsigned long long>(s / 60),
-                  static_cast<unsigned long long>(s % 60));
-  } else {
-    std::snprintf(text, sizeof text, "%llu s", static_cast<unsigned long long>(s));
-  }
-  return text;
-}
-
 // Progress of a generation on stderr. On a terminal, one line redrawn:
 // the stage, the tier, positions done of the total, the rate and the time
 // left. Otherwise a plain line whenever tiers have finished, at most one a

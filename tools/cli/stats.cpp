@@ -97,7 +97,7 @@ int run_stats(const Options& o) {
   const unsigned threads = detail::thread_count(o.threads);
   // Every block is read anyway: decode them all at open, on every thread.
   const Table table = open_default_table(o.table, Table::Load::all, threads);
-  ProgressLine progress;
+  ProgressLine progress("stats");
   stats::StatsOptions options;
   options.threads = threads;
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };

@@ -16,7 +16,7 @@ namespace {
 int run_verify(const Options& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const char* path = table.info().path.c_str();
-  ProgressLine progress;
+  ProgressLine progress("verify");
   const VerifyReport report = verify(
       table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads);
   for (const BlockDamage& damage : report.damaged_blocks) {
