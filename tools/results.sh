@@ -14,7 +14,9 @@
 # --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
-#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures
+#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
+#            and RxC.verify.err and RxC.verify.out, the `/usr/bin/time -v pawntb
+#            verify` log and output, the verify's (it is not run again)
 # --work     where generated tables and logs go (BUILD/results)
 # --large    boards whose table is too large to hold whole in memory here:
 #            verify, stats and info's block check, which each hold all of it
@@ -115,14 +117,23 @@ measure() {
   fi
 
   verify=null
-  if ! listed "$board" "$large"; then
+  local verify_log="$work/$board.verify"
+  if [ -n "$tables" ] && [ -f "$tables/$board.verify.err" ] && [ -f "$tables/$board.verify.out" ] &&
+    grep -q "Command being timed.*verify" "$tables/$board.verify.err"; then
+    # An earlier `/usr/bin/time -v pawntb verify` of this table, as for the generation.
+    verify_log="$tables/$board.verify"
+    echo "results: $board: existing verify log $verify_log.err" >&2
+  elif ! listed "$board" "$large"; then
     echo "results: $board: verify" >&2
-    local status=0
-    /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$work/$board.verify.out" \
-      2>"$work/$board.verify.err" || status=$?
-    verify="$(time_figures "$work/$board.verify.err" | jq -c --argjson ok "$([ $status -eq 0 ] && echo true || echo false)" \
-      --arg summary "$(tail -n 1 "$work/$board.verify.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
-    [ $status -eq 0 ] || { echo "results: $board: verify FAILED" >&2; failed=1; }
+    /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$verify_log.out" \
+      2>"$verify_log.err" || true
+  fi
+  if [ -f "$verify_log.err" ]; then
+    local status
+    status="$(sed -n 's/^[[:space:]]*Exit status: //p' "$verify_log.err")"
+    verify="$(time_figures "$verify_log.err" | jq -c --argjson ok "$([ "$status" = 0 ] && echo true || echo false)" \
+      --arg summary "$(tail -n 1 "$verify_log.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
+    [ "$status" = 0 ] || { echo "results: $board: verify FAILED" >&2; failed=1; }
   fi
 
   echo "results: $board: spot check" >&2
