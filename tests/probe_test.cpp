@@ -475,6 +475,25 @@ TEST(File, VerifyReportsEveryDamagedBlock) {
   EXPECT_EQ(good.checked, table.info().entries);
 }
 
+// check_blocks() names every damaged block of a lazily loaded table, on any
+// number of threads; a table loaded at open was checked then.
+TEST(File, CheckBlocksReportsEveryDamagedBlock) {
+  const TempDir dir;
+  const auto path = dir / "check_two_damaged_blocks.pawntb";
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
+  const Table table = Table::open(path, Table::Load::on_demand);
+  for (const unsigned threads : {1u, 2u, 5u}) {
+    const std::vector<BlockDamage> damage = table.check_blocks(threads);
+    ASSERT_EQ(damage.size(), 2u) << threads << " threads";
+    EXPECT_EQ(damage[0].block, 1u);
+    EXPECT_EQ(damage[0].error, "checksum mismatch");
+    EXPECT_EQ(damage[1].block, 3u);
+    EXPECT_EQ(damage[1].error, "checksum mismatch");
+  }
+  EXPECT_TRUE(Table::open(kDefaultTable, Table::Load::on_demand).check_blocks(2).empty());
+  EXPECT_TRUE(Table::open(kDefaultTable, Table::Load::all).check_blocks().empty());
+}
+
 TEST(File, MissingAndForeignFilesAreRefused) {
   EXPECT_NE(open_error("/nonexistent/table.pawntb").find("/nonexistent/table.pawntb"),
             std::string::npos);

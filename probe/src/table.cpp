@@ -71,7 +71,7 @@ const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
   return nullptr;
 }
 
-// The first block decode_all could not use: its number and what went wrong
+// A block that decode_blocks could not use: its number and what went wrong
 // (decode_block's message, "out of memory"), or nullptr if it could not be
 // read.
 struct BlockFailure {
@@ -79,19 +79,25 @@ struct BlockFailure {
   const char* error;
 };
 
-// Decodes every block of t into t.entries, on `threads` threads (the caller
-// and threads - 1 more), each taking the next block not yet taken. Returns
-// the failure of the lowest-numbered block that failed, if any.
-std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
+// Decodes every block of t on `threads` threads (the caller and threads - 1
+// more, each with its own zstd context), each taking the next block not yet
+// taken, into where(b, scratch): where block b's entries go, which may be
+// `scratch`, a buffer of the thread's own (where may resize it). Returns the
+// failures in block order. Does not touch t.zstd, so that it may run beside
+// probes.
+template <class Where>
+std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where) {
   const std::uint32_t count = t.header.block_count;
   std::atomic<std::uint32_t> next{0};
   std::vector<std::optional<BlockFailure>> failures(count);
   const auto work = [&](ZSTD_DCtx* zstd) noexcept {
-    std::vector<std::uint8_t> frame;
+    std::vector<std::uint8_t> frame, scratch;
     for (std::uint32_t b; (b = next.fetch_add(1)) < count;) {
       const detail::Block& block = t.blocks[b];
+      std::uint8_t* out = nullptr;
       try {
         frame.resize(block.compressed_size);
+        out = where(b, scratch);
       } catch (const std::bad_alloc&) {
         failures[b] = BlockFailure{b, "out of memory"};
         continue;
@@ -101,20 +107,21 @@ std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
         continue;
       }
       const std::uint64_t first = std::uint64_t{b} * t.header.block_entries;
-      if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame,
-                                           t.entries.data() + first)) {
+      if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame, out)) {
         failures[b] = BlockFailure{b, error};
       }
     }
   };
   // Reserved first, so that nothing below throws once a helper runs; a helper
   // that cannot be made leaves more blocks to the others.
-  const unsigned helper_count = count > 1 ? std::min<unsigned>(threads, count) - 1 : 0;
+  const unsigned workers = std::max(1u, std::min<unsigned>(threads, count));
   std::vector<std::unique_ptr<ZSTD_DCtx, detail::TableData::FreeZstd>> contexts;
   std::vector<std::thread> helpers;
-  contexts.reserve(helper_count);
-  helpers.reserve(helper_count);
-  for (unsigned i = 0; i < helper_count; ++i) {
+  contexts.reserve(workers);
+  helpers.reserve(workers);
+  contexts.emplace_back(ZSTD_createDCtx());
+  if (!contexts.back()) throw std::bad_alloc();
+  for (unsigned i = 1; i < workers; ++i) {
     contexts.emplace_back(ZSTD_createDCtx());
     if (!contexts.back()) break;
     try {
@@ -123,12 +130,13 @@ std::optional<BlockFailure> decode_all(detail::TableData& t, unsigned threads) {
       break;
     }
   }
-  work(t.zstd.get());
+  work(contexts.front().get());
   for (std::thread& helper : helpers) helper.join();
+  std::vector<BlockFailure> out;
   for (const auto& failure : failures) {
-    if (failure) return failure;
+    if (failure) out.push_back(*failure);
   }
-  return std::nullopt;
+  return out;
 }
 
 // Owns a file descriptor until it is handed on.
@@ -253,9 +261,14 @@ std::vector<detail::Block> read_block_index(const std::filesystem::path& path, i
 // the lowest damaged block.
 void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
   t.entries.resize(t.header.entry_count);
-  if (const auto failed = decode_all(t, detail::thread_count(threads))) {
-    const std::string b = std::to_string(failed->block);
-    fail(path, failed->error ? "block " + b + ": " + failed->error : "cannot read block " + b);
+  const auto failures =
+      decode_blocks(t, detail::thread_count(threads), [&](std::uint32_t b, auto&) {
+        return t.entries.data() + std::uint64_t{b} * t.header.block_entries;
+      });
+  if (!failures.empty()) {
+    const BlockFailure& failed = failures.front();
+    const std::string b = std::to_string(failed.block);
+    fail(path, failed.error ? "block " + b + ": " + failed.error : "cannot read block " + b);
   }
   ::close(t.fd);
   t.fd = -1;
@@ -439,6 +452,22 @@ constexpr auto kProbeManyWith =
     detail::per_geometry([](auto g) { return &probe_many_with<decltype(g)>; });
 
 }  // namespace
+
+std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
+  const detail::TableData& t = *impl_;
+  std::vector<BlockDamage> damage;
+  if (t.loaded_entries) return damage;
+  const auto failures = decode_blocks(t, detail::thread_count(threads),
+                                      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
+                                        scratch.resize(t.blocks[b].entries);
+                                        return scratch.data();
+                                      });
+  for (const BlockFailure& failure : failures) {
+    damage.push_back(
+        BlockDamage{failure.block, failure.error ? failure.error : "cannot read the block"});
+  }
+  return damage;
+}
 
 ProbeResult Table::probe(const Position& p) const noexcept {
   return kProbeWith[detail::geometry_number(impl_->header.geometry)](*impl_, p);

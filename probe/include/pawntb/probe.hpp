@@ -179,6 +179,13 @@ class Table {
   // function below. Thread-safe.
   VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1) const;
 
+  // Reads, decodes and checksums every block once, keeping none (memory: a
+  // block per thread, so that tables far larger than memory can be checked),
+  // on `threads` threads (0: one per hardware thread). Returns the damaged
+  // blocks in block order; none for a table loaded at open, whose blocks were
+  // checked then. For `pawntb info`. Thread-safe.
+  std::vector<BlockDamage> check_blocks(unsigned threads = 1) const;
+
  private:
   explicit Table(std::shared_ptr<const detail::TableData> data);
   std::shared_ptr<const detail::TableData> impl_;
