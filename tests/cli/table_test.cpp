@@ -113,7 +113,9 @@ TEST(CliTable, InfoShowsTheHeaderThenTheDamage) {
 }
 
 // info checks the blocks one at a time, keeping none: checking a 6x4 table
-// (20 million entries) takes about as much memory as checking the 3x3 one.
+// (20 million entries) takes much less memory over checking the 3x3 one than
+// holding the table would (a byte per entry, about 19,750 KiB). The bound
+// leaves room for AddressSanitizer, whose allocator keeps what is freed.
 TEST(CliTable, InfoChecksBlocksWithoutHoldingTheTable) {
   TempDir dir;
   const fs::path big = dir / "6x4-k4.pawntb", small = dir / "3x3-k3.pawntb";
@@ -123,8 +125,7 @@ TEST(CliTable, InfoChecksBlocksWithoutHoldingTheTable) {
   ASSERT_EQ(b.status, 0) << b;
   ASSERT_EQ(s.status, 0) << s;
   EXPECT_TRUE(contains(b.out, "blocks checked:    every block's checksum is right\n")) << b;
-  // Holding the table would take a byte per entry, about 19,750 KiB.
-  EXPECT_LT(b.peak_rss_kib - s.peak_rss_kib, 5000)
+  EXPECT_LT(b.peak_rss_kib - s.peak_rss_kib, 19750 * 3 / 4)
       << b.peak_rss_kib << " against " << s.peak_rss_kib;
 }
 
