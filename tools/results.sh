@@ -19,8 +19,9 @@
 #            verify` log and output, the verify's (it is not run again)
 # --work     where generated tables and logs go (BUILD/results)
 # --large    boards whose table is too large to hold whole in memory here:
-#            verify, stats and info's block check, which each hold all of it
-#            (about one byte per position), are left out
+#            verify and stats, which each hold all of it (about one byte per
+#            position), are left out (a verify log beside the table is still
+#            used, see --tables), and so is info's block check, for time
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -289,7 +290,7 @@ jq -s -r --arg intro "$(intro_text)" '
         "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
         "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
       else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
-     (if .large then "", "`pawntb verify`, `pawntb stats` and the block check of `pawntb info` were not run on this board: each holds the whole table in memory (about one byte per position), more than was free on this machine." else empty end),
+     (if .large then "", ((if .verify == null then "`pawntb verify` and `pawntb stats` were not run on this board: each holds" else "`pawntb stats` was not run on this board: it holds" end) + " the whole table in memory (about one byte per position), more than was free on this machine.") else empty end),
      "",
      (if .generation == null then "Generation: not measured."
       else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
