@@ -323,23 +323,6 @@ std::uint64_t Index::Cursor::run_remaining() const {
   return owner_->slices_[slice_].run_size - run_done_;
 }
 
-std::uint64_t Index::Cursor::block_remaining() const {
-  const Slice& s = owner_->slices_[slice_];
-  return s.block_size - (row_subset_rank(black_rows_[0]) * s.run_size + run_done_);
-}
-
-void Index::Cursor::next_block() {
-  const Slice& s = owner_->slices_[slice_];
-  index_ += block_remaining();
-  for (int r = 0; r < owner_->geometry_.rows - 1; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    if (s.black[ur] == 0) continue;  // the empty set, never moved
-    black_rows_[ur] = low_bits(s.black[ur]);
-    set_black_row(r);
-  }
-  carry(-1);
-}
-
 void Index::Cursor::next_run() {
   const Slice& s = owner_->slices_[slice_];
   index_ += run_remaining();

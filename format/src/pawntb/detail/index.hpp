@@ -380,12 +380,6 @@ class Index {
     // Moves to the first entry after this run; requires that one to exist.
     void next_run();
 
-    // Entries from here to the end of the W-block (the entries sharing the
-    // slice and W), this one included.
-    std::uint64_t block_remaining() const;
-
-    // Moves to the first entry after this W-block; requires that one to exist.
-    void next_block();
 
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
