@@ -203,16 +203,23 @@ TEST(Probe, BestMoveAndLineAreConsistentEverywhere) {
   EXPECT_GT(roots, 1000000u);
 }
 
+// Loaded on demand with room for every block, for one block, or for two
+// (blocks evicted as the threads race), the answers are the loaded table's.
 TEST(Probe, ConcurrentProbesMatchASingleThread) {
-  for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
-    const Table reference = Table::open(kDefaultTable, load);
-    // A table of its own for the threads, so that on demand its blocks are
-    // first loaded while they race.
-    const Table shared = Table::open(kDefaultTable, load);
+  const Table reference = Table::open(kDefaultTable, Table::Load::all);
+  const std::uint64_t block = reference.info().block_entries;
+  for (const std::uint64_t cache : {Table::kDefaultCacheBytes, std::uint64_t{1}, 2 * block}) {
+    // A table of its own for the threads, so that its blocks are first loaded
+    // while they race.
+    const Table shared = Table::open(kDefaultTable, Table::Load::on_demand, 1, cache);
+    EXPECT_EQ(shared.info().cache_bytes,
+              std::clamp<std::uint64_t>(cache / block, 1, shared.info().blocks) * block);
     const detail::Index index(Geometry{4, 4}, 4);
+    // A cache too small for the table decodes a block for most probes.
+    const std::uint64_t step = cache < reference.info().entries ? 61 : 1;
     auto sweep = [&](const Table& table, std::uint64_t* sum) {
       std::uint64_t s = 0;
-      for (std::uint64_t i = 0; i < index.size(); ++i) {
+      for (std::uint64_t i = 0; i < index.size(); i += step) {
         const auto [white, black] = index.unrank(i);
         for (const Side side : {Side::white, Side::black}) {
           const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, side});
@@ -228,7 +235,7 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
       std::vector<std::jthread> threads;
       for (auto& s : sums) threads.emplace_back(sweep, std::cref(shared), &s);
     }
-    for (const auto s : sums) EXPECT_EQ(s, single);
+    for (const auto s : sums) EXPECT_EQ(s, single) << cache << " bytes of cache";
   }
 }
 
@@ -473,6 +480,70 @@ TEST(File, VerifyReportsEveryDamagedBlock) {
   EXPECT_TRUE(good.ok()) << good.first_mismatch;
   EXPECT_TRUE(good.damaged_blocks.empty());
   EXPECT_EQ(good.checked, table.info().entries);
+}
+
+// A 4x4 table with one stored value two plies too long (same winner, so the
+// header's counts still hold), and the message verify() must give for it.
+struct TableWithAWrongValue {
+  std::filesystem::path path;
+  std::string expected;  // "table says white in 7, successors say white in 5"
+};
+TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path& path) {
+  GenerateOptions o;
+  o.geometry = Geometry{4, 4};
+  o.max_pawns = 4;
+  SolvedTable solved = solve(o);
+  const detail::Index index(o.geometry, o.max_pawns);
+  for (std::uint64_t i = index.size() / 2; i < index.size(); ++i) {
+    const auto [white, black] = index.unrank(i);
+    const int v = solved.values[i];
+    if (detail::is_filler(o.geometry, white, black) || v < 2 || v + 2 > solved.max_plies) continue;
+    solved.values[i] = static_cast<std::uint8_t>(v + 2);
+    write_table(solved, path);
+    const std::string side = v % 2 ? "white" : "black";
+    return {path, "table says " + side + " in " + std::to_string(v + 2) + ", successors say " +
+                      side + " in " + std::to_string(v)};
+  }
+  ADD_FAILURE() << "no value to change";
+  return {};
+}
+
+// verify() finds a wrong value whose block is sound, and a verify resumed
+// from any of its checkpoints reports what the whole run reports.
+TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
+  const TempDir dir;
+  const TableWithAWrongValue bad = write_table_with_a_wrong_value(dir / "wrong_value.pawntb");
+  for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
+    const Table table = Table::open(bad.path, load);
+    std::vector<VerifyState> checkpoints;
+    const VerifyReport whole =
+        verify(table, {}, 2, {}, [&](const VerifyState& s) { checkpoints.push_back(s); });
+    EXPECT_FALSE(whole.ok());
+    EXPECT_GE(whole.mismatches, 1u);
+    EXPECT_TRUE(whole.damaged_blocks.empty());
+    EXPECT_NE(whole.first_mismatch.find(bad.expected), std::string::npos) << whole.first_mismatch;
+    EXPECT_EQ(whole.checked, table.info().entries);
+    // The blocks, then every 64th of the entries in whole chunks: 5 here.
+    ASSERT_GE(checkpoints.size(), 4u);
+    EXPECT_EQ(checkpoints.front().entries_done, 0u);
+    EXPECT_TRUE(checkpoints.front().blocks_checked);
+    EXPECT_EQ(checkpoints.back().entries_done, table.info().entries);
+    for (const VerifyState& from : checkpoints) {
+      EXPECT_EQ(from.header_checksum, table.info().header_checksum);
+      const VerifyReport resumed = verify(table, {}, 1, from);
+      EXPECT_EQ(resumed.checked, whole.checked) << from.entries_done;
+      EXPECT_EQ(resumed.mismatches, whole.mismatches) << from.entries_done;
+      EXPECT_EQ(resumed.first_mismatch, whole.first_mismatch) << from.entries_done;
+    }
+  }
+  // A state of another table, or past the end, is refused.
+  const Table good = Table::open(kDefaultTable);
+  VerifyState other;
+  other.header_checksum = Table::open(table_3x3()).info().header_checksum;
+  EXPECT_THROW(verify(good, {}, 1, other), std::invalid_argument);
+  VerifyState past;
+  past.entries_done = good.info().entries + 1;
+  EXPECT_THROW(verify(good, {}, 1, past), std::invalid_argument);
 }
 
 // check_blocks() names every damaged block of a lazily loaded table, on any

@@ -99,8 +99,8 @@ std::optional<fs::path> Table::find(Geometry g) {
   return std::nullopt;
 }
 
-Table Table::open_for(Geometry g, Load load, unsigned threads) {
-  return open(find_or_throw(g), load, threads);
+Table Table::open_for(Geometry g, Load load, unsigned threads, std::uint64_t cache_bytes) {
+  return open(find_or_throw(g), load, threads, cache_bytes);
 }
 
 fs::path Table::default_path() {

@@ -178,44 +178,6 @@ detail::TableData::~TableData() {
   if (fd >= 0) ::close(fd);
 }
 
-const std::uint8_t* detail::TableData::load_block(std::uint32_t b,
-                                                  const char** error) const noexcept {
-  const std::uint8_t* data = loaded[b].load(std::memory_order_acquire);
-  if (data) return data;
-  std::lock_guard lock(load_mutex);
-  data = loaded[b].load(std::memory_order_relaxed);
-  if (data) return data;
-  const auto failed = [&](const char* why) -> const std::uint8_t* {
-    if (error) *error = why;
-    return nullptr;
-  };
-  if (const char* why = damaged[b]) return failed(why);
-  const detail::Block& block = blocks[b];
-  try {
-    std::vector<std::uint8_t> frame(block.compressed_size);
-    auto out = std::make_unique<std::uint8_t[]>(block.entries);
-    if (!read_at(fd, frame.data(), frame.size(), block.offset)) {
-      return failed("cannot read the block");
-    }
-    if (const char* why = decode_block(zstd.get(), index, symmetry, std::uint64_t{b} << block_shift,
-                                       block, frame, out.get())) {
-      damaged[b] = why;  // the bytes were read and are wrong: no retry will mend them
-      return failed(why);
-    }
-    storage[b] = std::move(out);
-  } catch (const std::bad_alloc&) {
-    return failed("out of memory");
-  }
-  loaded[b].store(storage[b].get(), std::memory_order_release);
-  return storage[b].get();
-}
-
-const std::uint8_t* detail::TableData::entry_from_block(std::uint64_t i) const noexcept {
-  const std::uint8_t* block = load_block(static_cast<std::uint32_t>(i >> block_shift));
-  if (!block) return nullptr;
-  return block + (i & (header.block_entries - 1));
-}
-
 Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
 
 namespace {
@@ -275,11 +237,24 @@ void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned 
   t.loaded_entries = t.entries.data();
 }
 
-// An empty slot per block, filled on first use.
-void prepare_lazy_loading(detail::TableData& t) {
-  t.loaded = std::vector<std::atomic<const std::uint8_t*>>(t.header.block_count);
-  t.storage.resize(t.header.block_count);
-  t.damaged.assign(t.header.block_count, nullptr);
+// The cache's way of decoding a block of the table (BlockCache::Decode).
+detail::BlockCache::Failure decode_for_cache(const void* context, std::uint32_t b,
+                                             std::uint8_t* out) noexcept {
+  const auto& t = *static_cast<const detail::TableData*>(context);
+  const detail::Block& block = t.blocks[b];
+  try {
+    t.frame.resize(block.compressed_size);
+  } catch (const std::bad_alloc&) {
+    return {"out of memory", false};
+  }
+  if (!read_at(t.fd, t.frame.data(), t.frame.size(), block.offset)) {
+    return {"cannot read the block", false};
+  }
+  if (const char* why = decode_block(t.zstd.get(), t.index, t.symmetry,
+                                     std::uint64_t{b} << t.block_shift, block, t.frame, out)) {
+    return {why, true};  // the bytes were read and are wrong: no retry will mend them
+  }
+  return {};
 }
 
 TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {
@@ -303,6 +278,7 @@ TableInfo table_info(const std::filesystem::path& path, const detail::TableData&
   info.index_checksum = h.index_checksum;
   info.rules_fingerprint = detail::rules_fingerprint();
   info.fully_loaded = t.loaded_entries != nullptr;
+  info.cache_bytes = info.fully_loaded ? 0 : t.cache.capacity_bytes();
   return info;
 }
 
@@ -310,7 +286,8 @@ TableInfo table_info(const std::filesystem::path& path, const detail::TableData&
 
 // A function-try-block: running out of memory anywhere in here is reported as
 // a TableError too.
-Table Table::open(const std::filesystem::path& path, Load load, unsigned threads) try {
+Table Table::open(const std::filesystem::path& path, Load load, unsigned threads,
+                  std::uint64_t cache_bytes) try {
   FileDescriptor file = open_file(path);
   const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
   auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
@@ -323,7 +300,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     load_all(path, *data, threads);
   } else {
-    prepare_lazy_loading(*data);
+    data->cache.prepare(h.block_count, h.block_entries, cache_bytes, decode_for_cache, data.get());
   }
   data->info = table_info(path, *data);
   return Table(std::move(data));
@@ -417,8 +394,9 @@ template <class G>
                                                   Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
-    const std::uint8_t* stored = t.entry(found);
-    packed = stored ? packed_value(mover, *stored) : packed_status(ProbeStatus::damaged_table);
+    const int stored = t.entry(found);
+    packed = stored >= 0 ? packed_value(mover, static_cast<std::uint8_t>(stored))
+                         : packed_status(ProbeStatus::damaged_table);
   }
   return unpack(packed);
 }

@@ -3,11 +3,10 @@
 
 #include <zstd.h>
 
-#include <atomic>
 #include <memory>
-#include <mutex>
 #include <vector>
 
+#include "block_cache.hpp"
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/probe.hpp"
@@ -29,33 +28,23 @@ struct TableData {
   std::vector<std::uint8_t> entries;
   const std::uint8_t* loaded_entries = nullptr;  // entries.data() once all are loaded
 
-  // One decompression context for every block: made once, not per block.
+  // Lazy tables: the open file and the decoded blocks, a bounded number.
+  int fd = -1;
+  BlockCache cache;
+  // What the cache's loads use, under its mutex: one decompression context,
+  // made once, and the frame being read.
   struct FreeZstd {
     void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
   };
-  std::unique_ptr<ZSTD_DCtx, FreeZstd> zstd;  // used under load_mutex once open
+  std::unique_ptr<ZSTD_DCtx, FreeZstd> zstd;
+  mutable std::vector<std::uint8_t> frame;
 
-  // Lazy tables: the open file and one slot per block, filled on first use.
-  int fd = -1;
-  mutable std::vector<std::atomic<const std::uint8_t*>> loaded;
-  // Why a block failed its checks, once it has (a static message; under
-  // load_mutex): such a block is refused at once from then on. A block that
-  // could not be read, or memory that ran out, is tried again.
-  mutable std::vector<const char*> damaged;
-  mutable std::vector<std::unique_ptr<std::uint8_t[]>> storage;
-  mutable std::mutex load_mutex;
-
-  // The stored byte of an index, or nullptr if its block cannot be loaded
-  // (a pointer, which the probe's hot path handles in a register).
-  const std::uint8_t* entry(std::uint64_t i) const noexcept {
+  // The stored byte of an index, or -1 if its block cannot be loaded.
+  int entry(std::uint64_t i) const noexcept {
     if (loaded_entries) [[likely]]
-      return loaded_entries + i;
-    return entry_from_block(i);
+      return loaded_entries[i];
+    return cache.value(i);
   }
-  const std::uint8_t* entry_from_block(std::uint64_t i) const noexcept;
-  // Block b's entries, loading it if needed; nullptr if it cannot be loaded,
-  // with the reason (a static string) in *error when error is not null.
-  const std::uint8_t* load_block(std::uint32_t b, const char** error = nullptr) const noexcept;
 };
 
 }  // namespace pawntb::detail

@@ -1,7 +1,10 @@
 // `verify`: every indexed position is re-derived from its one-ply successors
 // through the public probe. Shares nothing with the generator's solving loop:
 // it walks the index in plain order and states the minimax rule directly.
+#include <algorithm>
 #include <atomic>
+#include <span>
+#include <stdexcept>
 #include <system_error>
 #include <thread>
 
@@ -13,23 +16,23 @@ namespace pawntb {
 
 namespace {
 
-// The value of p by one ply of minimax over the table's values of its successors.
-ProbeResult expected_value(const Table& table, const Position& p) {
+// The value of a white-to-move position by one ply of minimax over the
+// values of its successors, `after`.
+ProbeResult expected_value(std::span<const ProbeResult> after) {
   bool any_win = false;
   int fastest_win = 0, slowest_loss = -1;
-  for (const Move m : legal_moves(p)) {
-    const ProbeResult after = table.probe(play(p, m));
-    if (!after.ok()) return after;
-    if (after.winner == p.to_move) {
-      if (!any_win || after.plies + 1 < fastest_win) fastest_win = after.plies + 1;
+  for (const ProbeResult& r : after) {
+    if (!r.ok()) return r;
+    if (r.winner == Side::white) {
+      if (!any_win || r.plies + 1 < fastest_win) fastest_win = r.plies + 1;
       any_win = true;
     } else {
-      slowest_loss = std::max(slowest_loss, after.plies + 1);
+      slowest_loss = std::max(slowest_loss, r.plies + 1);
     }
   }
   if (any_win)
-    return ProbeResult{ProbeStatus::ok, p.to_move, static_cast<std::uint8_t>(fastest_win)};
-  return ProbeResult{ProbeStatus::ok, opponent(p.to_move),
+    return ProbeResult{ProbeStatus::ok, Side::white, static_cast<std::uint8_t>(fastest_win)};
+  return ProbeResult{ProbeStatus::ok, Side::black,
                      static_cast<std::uint8_t>(std::max(slowest_loss, 0))};
 }
 
@@ -38,11 +41,7 @@ std::string show(const ProbeResult& r) {
   return std::string(side_name(r.winner)) + " in " + std::to_string(r.plies);
 }
 
-}  // namespace
-
-namespace {
-
-// What one thread finds over its share of the entries.
+// What one thread finds over its share of a segment's entries.
 struct VerifyTally {
   std::uint64_t checked = 0, mismatches = 0, white_wins = 0;
   int max_plies = 0;
@@ -53,100 +52,181 @@ struct VerifyTally {
 
 constexpr std::uint64_t kVerifyChunk = 1 << 16;  // entries a thread takes at a time
 
+// Entries between checkpoints: a 64th of the table, in whole chunks, and at
+// most 2^26 entries (a minute or less on one core).
+std::uint64_t segment_entries(std::uint64_t n) {
+  const std::uint64_t chunks = (n / 64 + kVerifyChunk - 1) / kVerifyChunk;
+  return std::clamp<std::uint64_t>(chunks, 1, 1 << 10) * kVerifyChunk;
+}
+constexpr std::size_t kGroup = 256;  // positions whose successors are probed together
+
+// Checks the entries [begin, end) into tally. The positions of a group and
+// then all their successors go to probe_many, whose lookups overlap.
+class EntryChecker {
+ public:
+  EntryChecker(const Table& table, const detail::TableData& t) : table_(table), t_(t) {}
+
+  void check(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) {
+    detail::Index::Cursor cursor(t_.index, begin);
+    const std::uint64_t goal_row = (std::uint64_t{1} << t_.header.geometry.cols) - 1;  // row 0
+    for (std::uint64_t first = begin; first < end; first += kGroup) {
+      const std::size_t count =
+          static_cast<std::size_t>(std::min<std::uint64_t>(kGroup, end - first));
+      positions_.clear();
+      successors_.clear();
+      starts_.clear();
+      wins_in_one_.clear();
+      for (std::size_t k = 0; k < count; ++k) {
+        if (first + k > begin) cursor.next();
+        const Position p{t_.header.geometry, cursor.white(), cursor.black(), Side::white};
+        positions_.push_back(p);
+        starts_.push_back(successors_.size());
+        wins_in_one_.push_back(false);
+        for (const Move m : legal_moves(p)) {
+          const Position next = play(p, m);
+          if (next.white & goal_row) {  // the fastest win there is: no need to probe the others
+            wins_in_one_.back() = true;
+            successors_.resize(starts_.back());
+            break;
+          }
+          successors_.push_back(next);
+        }
+      }
+      starts_.push_back(successors_.size());
+      got_.resize(count);
+      after_.resize(successors_.size());
+      table_.probe_many(positions_.data(), count, got_.data());
+      table_.probe_many(successors_.data(), successors_.size(), after_.data());
+      for (std::size_t k = 0; k < count; ++k) {
+        const std::span<const ProbeResult> after(after_.data() + starts_[k],
+                                                 after_.data() + starts_[k + 1]);
+        const ProbeResult want =
+            wins_in_one_[k] ? ProbeResult{ProbeStatus::ok, Side::white, 1} : expected_value(after);
+        tally_one(first + k, positions_[k], got_[k], want, tally);
+      }
+    }
+  }
+
+ private:
+  void tally_one(std::uint64_t i, const Position& p, const ProbeResult& got,
+                 const ProbeResult& want, VerifyTally& tally) const {
+    const auto damaged = ProbeStatus::damaged_table;
+    if (got.status == damaged || want.status == damaged) return;  // in damaged_blocks
+    ++tally.checked;
+    if (!got.ok() || !want.ok() || got.winner != want.winner || got.plies != want.plies) {
+      if (tally.mismatches++ == 0 || i < tally.first_mismatch_index) {
+        tally.first_mismatch_index = i;
+        tally.first_mismatch =
+            format_position(p) + ": table says " + show(got) + ", successors say " + show(want);
+      }
+      return;
+    }
+    tally.white_wins += got.winner == Side::white;
+    tally.max_plies = std::max<int>(tally.max_plies, got.plies);
+    if (i == t_.header.longest_index && got.plies != t_.header.max_plies) tally.longest_ok = false;
+  }
+
+  const Table& table_;
+  const detail::TableData& t_;
+  std::vector<Position> positions_, successors_;
+  std::vector<std::size_t> starts_;  // successors_ of position k: [starts_[k], starts_[k+1])
+  std::vector<bool> wins_in_one_;    // position k has a move to white's goal row
+  std::vector<ProbeResult> got_, after_;
+};
+
+// Adds what the threads found in one segment to state, in index order.
+void merge(const std::vector<VerifyTally>& tallies, VerifyState& state) {
+  std::uint64_t first_index = UINT64_MAX;
+  std::string first_mismatch;
+  for (const VerifyTally& tally : tallies) {
+    state.report.checked += tally.checked;
+    state.report.mismatches += tally.mismatches;
+    state.white_wins += tally.white_wins;
+    state.max_plies = std::max(state.max_plies, tally.max_plies);
+    state.longest_ok = state.longest_ok && tally.longest_ok;
+    if (tally.mismatches && tally.first_mismatch_index < first_index) {
+      first_index = tally.first_mismatch_index;
+      first_mismatch = tally.first_mismatch;
+    }
+  }
+  if (state.report.first_mismatch.empty()) state.report.first_mismatch = first_mismatch;
+}
+
 }  // namespace
 
-VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads) const {
-  const Table& table = *this;
+VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads,
+                           const VerifyState& from, const VerifyCheckpoint& on_checkpoint) const {
   const detail::TableData& t = *impl_;
-  const Geometry g = t.header.geometry;
-  VerifyReport report;
+  const std::uint64_t n = t.header.entry_count;
+  if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
+    throw std::invalid_argument("the verify state is of another table");
+  }
+  if (from.entries_done > n)
+    throw std::invalid_argument("the verify state is past the table's end");
+  VerifyState state = from;
+  state.header_checksum = t.header.header_checksum;
+  const auto progress = [&](std::uint64_t done) {
+    if (on_progress) {
+      on_progress(Progress{"verify", static_cast<double>(done) / static_cast<double>(n)});
+    }
+  };
   // Every block's checksum, including blocks that hold only filler, which
   // the value checks below would never read. A table loaded at open has
   // passed them all.
-  if (t.entries.empty()) {
-    for (std::uint32_t b = 0; b < t.header.block_count; ++b) {
-      const char* error = "damaged";
-      if (!t.load_block(b, &error)) report.damaged_blocks.push_back(BlockDamage{b, error});
-    }
+  if (!state.blocks_checked) {
+    state.report.damaged_blocks = check_blocks(threads);
+    state.blocks_checked = true;
+    if (on_checkpoint) on_checkpoint(state);
   }
-  const std::uint64_t n = t.header.entry_count;
-  const std::uint64_t chunks = (n + kVerifyChunk - 1) / kVerifyChunk;
-  const unsigned workers =
-      static_cast<unsigned>(std::min<std::uint64_t>(detail::thread_count(threads), chunks));
-  std::vector<VerifyTally> tallies(workers);
-  std::atomic<std::uint64_t> next{0}, finished{0};
-  const auto work = [&](unsigned w) {
-    VerifyTally& tally = tallies[w];
-    for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-      const std::uint64_t begin = c * kVerifyChunk, end = std::min(begin + kVerifyChunk, n);
-      detail::Index::Cursor cursor(t.index, begin);
-      for (std::uint64_t i = begin; i < end; ++i) {
-        if (i > begin) cursor.next();
-        const Position p{g, cursor.white(), cursor.black(), Side::white};
-        const ProbeResult got = table.probe(p);
-        const ProbeResult want = expected_value(table, p);
-        const auto damaged = ProbeStatus::damaged_table;
-        if (got.status == damaged || want.status == damaged) continue;  // in damaged_blocks
-        ++tally.checked;
-        if (!got.ok() || !want.ok() || got.winner != want.winner || got.plies != want.plies) {
-          if (tally.mismatches++ == 0 || i < tally.first_mismatch_index) {
-            tally.first_mismatch_index = i;
-            tally.first_mismatch =
-                format_position(p) + ": table says " + show(got) + ", successors say " + show(want);
-          }
-          continue;
-        }
-        tally.white_wins += got.winner == Side::white;
-        tally.max_plies = std::max<int>(tally.max_plies, got.plies);
-        if (i == t.header.longest_index && got.plies != t.header.max_plies) {
-          tally.longest_ok = false;
-        }
+  const unsigned workers = detail::thread_count(threads);
+  const std::uint64_t segment = segment_entries(n);
+  while (state.entries_done < n) {
+    const std::uint64_t begin = state.entries_done;
+    const std::uint64_t end = std::min(n, begin + segment);
+    const std::uint64_t chunks = (end - begin + kVerifyChunk - 1) / kVerifyChunk;
+    const unsigned segment_workers =
+        static_cast<unsigned>(std::min<std::uint64_t>(workers, chunks));
+    std::vector<VerifyTally> tallies(segment_workers);
+    std::atomic<std::uint64_t> next{0}, finished{0};
+    const auto work = [&](unsigned w) {
+      EntryChecker checker(*this, t);
+      for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
+        const std::uint64_t first = begin + c * kVerifyChunk;
+        checker.check(first, std::min(first + kVerifyChunk, end), tallies[w]);
+        const std::uint64_t done = finished.fetch_add(1) + 1;
+        if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
       }
-      const std::uint64_t done = finished.fetch_add(1) + 1;
-      if (w == 0 && on_progress) {
-        on_progress(Progress{"verify", static_cast<double>(done) / static_cast<double>(chunks)});
+    };
+    {
+      std::vector<std::jthread> pool;
+      try {
+        for (unsigned w = 1; w < segment_workers; ++w) pool.emplace_back(work, w);
+      } catch (const std::system_error&) {
+        // Fewer threads: the others take more chunks.
       }
+      work(0);
     }
-  };
-  {
-    std::vector<std::jthread> pool;
-    try {
-      for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
-    } catch (const std::system_error&) {
-      // Fewer threads: the others take more chunks.
-    }
-    work(0);
+    merge(tallies, state);
+    state.entries_done = end;
+    if (on_checkpoint) on_checkpoint(state);
   }
-  std::uint64_t white_wins = 0, first_index = UINT64_MAX;
-  int max_plies = 0;
-  bool longest_ok = true;
-  for (const VerifyTally& tally : tallies) {
-    report.checked += tally.checked;
-    report.mismatches += tally.mismatches;
-    white_wins += tally.white_wins;
-    max_plies = std::max(max_plies, tally.max_plies);
-    longest_ok = longest_ok && tally.longest_ok;
-    if (tally.mismatches && tally.first_mismatch_index < first_index) {
-      first_index = tally.first_mismatch_index;
-      report.first_mismatch = tally.first_mismatch;
-    }
-  }
+  VerifyReport report = state.report;
   auto mismatch = [&](const std::string& what) {
     if (report.mismatches++ == 0) report.first_mismatch = what;
   };
-  if (!longest_ok) {
+  if (!state.longest_ok) {
     mismatch("header: the longest example is not " + std::to_string(t.header.max_plies) + " plies");
   }
   // The header's counts, when every position was checked.
-  if (report.ok() && white_wins != t.header.win_count) {
+  if (report.ok() && state.white_wins != t.header.win_count) {
     mismatch("header: " + std::to_string(t.header.win_count) + " white wins, table has " +
-             std::to_string(white_wins));
+             std::to_string(state.white_wins));
   }
-  if (report.ok() && max_plies != t.header.max_plies) {
+  if (report.ok() && state.max_plies != t.header.max_plies) {
     mismatch("header: longest game " + std::to_string(t.header.max_plies) + ", table has " +
-             std::to_string(max_plies));
+             std::to_string(state.max_plies));
   }
-  if (on_progress) on_progress(Progress{"verify", 1.0});
+  progress(n);
   return report;
 }
 

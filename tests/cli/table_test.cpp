@@ -247,6 +247,40 @@ TEST(CliTable, VerifyReportsEveryDamagedBlock) {
   EXPECT_TRUE(contains(r.err, "2 blocks of 5 damaged")) << r;
 }
 
+// verify --resume FILE keeps the check's progress in FILE; run again, it
+// carries on from there (here: from the end, so it checks nothing more and
+// says the same). A FILE that is not a state, or is another table's, is a
+// usage error naming it.
+TEST(CliTable, VerifyResumesFromItsStateFile) {
+  TempDir dir;
+  const fs::path state = dir / "verify.json";
+  const RunResult first = run_cli({"verify", "--resume", state.string(), kDefaultTable.string()});
+  ASSERT_EQ(first.status, 0) << first;
+  const json saved = json::parse(read_file(state));
+  EXPECT_EQ(saved.at("entries_done"), pawntb::Table::open(kDefaultTable).info().entries);
+  EXPECT_EQ(saved.at("checked"), saved.at("entries_done"));
+  EXPECT_EQ(saved.at("mismatches"), 0);
+  const RunResult again = run_cli({"verify", "--resume", state.string(), kDefaultTable.string()});
+  ASSERT_EQ(again.status, 0) << again;
+  EXPECT_EQ(again.out, first.out);
+  EXPECT_TRUE(contains(again.err, "resuming from " + state.string() + ": 281,328 of 281,328"))
+      << again;
+
+  const fs::path other = dir / "other.json";
+  const fs::path table_3x3 = kDefaultTable.parent_path() / "3x3-k3.pawntb";
+  ASSERT_EQ(run_cli({"verify", "--resume", other.string(), table_3x3.string()}).status, 0);
+  const RunResult foreign = run_cli({"verify", "--resume", other.string(), kDefaultTable.string()});
+  EXPECT_EQ(foreign.status, 2) << foreign;
+  EXPECT_TRUE(contains(foreign.err, other.string() + ": the verify state of another table"))
+      << foreign;
+
+  write_file(state, "{\"pawntb_verify_state\": 1, \"table\": ");
+  const RunResult junk = run_cli({"verify", "--resume", state.string(), kDefaultTable.string()});
+  EXPECT_EQ(junk.status, 2) << junk;
+  EXPECT_TRUE(contains(junk.err, state.string() + ": not a pawntb verify state")) << junk;
+  EXPECT_EQ(junk.out, "") << junk;
+}
+
 // verify: results on stdout, nothing on stderr when all is well.
 TEST(CliTable, VerifyResultsGoToStdout) {
   const RunResult r = run_cli({"verify", kDefaultTable.string()});

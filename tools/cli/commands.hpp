@@ -17,16 +17,19 @@ struct Options {
   // generate
   int rows = 4;
   int cols = 4;
-  int pawns = 0;         // 1..cols; as many as columns unless --pawns is given
-  unsigned threads = 0;  // 0: the library's default (one per hardware thread)
-  std::string output;    // set by validation: ./RxC-kK.pawntb unless --output
-  bool force = false;    // overwrite an existing output file
-  std::string memory;    // --memory SIZE as given; empty: the library's default
+  int pawns = 0;                   // 1..cols; as many as columns unless --pawns is given
+  unsigned threads = 0;            // 0: the library's default (one per hardware thread)
+  std::string output;              // set by validation: ./RxC-kK.pawntb unless --output
+  bool force = false;              // overwrite an existing output file
+  std::string memory;              // --memory SIZE as given (generate, verify); empty: the default
   std::uint64_t memory_limit = 0;  // set by validation from --memory (bytes)
   std::string work_dir;            // --work-dir; empty: in memory when the table fits
   bool keep_work_dir = false;      // keep the tier files once the table is written
   // info, verify, uva, probe
-  std::string table;  // empty: the default table (see table_search_help())
+  std::string table;
+  // verify
+  std::string resume;  // --resume FILE: the progress file; empty: none  // empty: the default table
+                       // (see table_search_help())
   // info, probe
   bool json = false;
   // probe

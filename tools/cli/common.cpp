@@ -1,6 +1,12 @@
 #include "common.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <stdexcept>
 
 namespace pawntb::cli {
 
@@ -16,25 +22,28 @@ TableError no_table(const TableError& e, Geometry g) {
 
 }  // namespace
 
-Table open_table(const std::string& given, Geometry g, Table::Load load, unsigned threads) {
-  if (!given.empty()) return Table::open(given, load, threads);
-  if (const auto found = Table::find(g)) return Table::open(*found, load, threads);
+Table open_table(const std::string& given, Geometry g, Table::Load load, unsigned threads,
+                 std::uint64_t cache_bytes) {
+  if (!given.empty()) return Table::open(given, load, threads, cache_bytes);
+  if (const auto found = Table::find(g)) return Table::open(*found, load, threads, cache_bytes);
   try {
-    return Table::open_for(g, load, threads);  // throws "no table for RxC (looked in: ...)"
+    return Table::open_for(g, load, threads,
+                           cache_bytes);  // throws "no table for RxC (looked in: ...)"
   } catch (const TableError& e) {
     throw no_table(e, g);
   }
 }
 
-Table open_default_table(const std::string& given, Table::Load load, unsigned threads) {
-  if (!given.empty()) return Table::open(given, load, threads);
+Table open_default_table(const std::string& given, Table::Load load, unsigned threads,
+                         std::uint64_t cache_bytes) {
+  if (!given.empty()) return Table::open(given, load, threads, cache_bytes);
   std::filesystem::path path;
   try {
     path = Table::default_path();  // throws only when there is no table at all
   } catch (const TableError& e) {
     throw no_table(e, Geometry{4, 4});
   }
-  return Table::open(path, load, threads);
+  return Table::open(path, load, threads, cache_bytes);
 }
 
 std::string with_commas(std::uint64_t n) {
@@ -101,6 +110,71 @@ void add_threads_option(po::options_description& desc, Options& o) {
 std::string check_threads(const Options& o) {
   if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
   return {};
+}
+
+std::string size_text(std::uint64_t bytes) {
+  char text[32];
+  if (bytes >= (std::uint64_t{10} << 30)) {
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  } else {
+    std::snprintf(text, sizeof text, "%s MiB", with_commas((bytes + (1 << 20) - 1) >> 20).c_str());
+  }
+  return text;
+}
+
+std::uint64_t parse_size(const std::string& text) {
+  std::size_t end = 0;
+  unsigned long long value = 0;
+  if (text.empty() || text[0] < '0' || text[0] > '9') return 0;
+  try {
+    value = std::stoull(text, &end);
+  } catch (const std::exception&) {
+    return 0;
+  }
+  std::string unit = text.substr(end);
+  if (unit.size() > 1 && (unit.substr(1) == "iB" || unit.substr(1) == "B"))
+    unit = unit.substr(0, 1);
+  int shift = 0;
+  if (unit == "K" || unit == "k") {
+    shift = 10;
+  } else if (unit == "M" || unit == "m") {
+    shift = 20;
+  } else if (unit == "G" || unit == "g") {
+    shift = 30;
+  } else if (unit == "T" || unit == "t") {
+    shift = 40;
+  } else if (!unit.empty()) {
+    return 0;
+  }
+  if (value > (~0ULL >> shift)) return 0;
+  return static_cast<std::uint64_t>(value) << shift;
+}
+
+void write_atomically(const std::filesystem::path& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path temp = path.parent_path() / ("." + path.filename().string() + ".tmp");
+  const auto fail = [&](const fs::path& what, const std::string& why) {
+    std::error_code ignored;
+    fs::remove(temp, ignored);
+    throw std::runtime_error("cannot write " + what.string() + ": " + why);
+  };
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(temp, std::strerror(errno));
+  std::size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = errno;
+      ::close(fd);
+      fail(temp, std::strerror(error));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0 || ::close(fd) != 0) fail(temp, std::strerror(errno));
+  std::error_code ec;
+  fs::rename(temp, path, ec);
+  if (ec) fail(path, ec.message());
 }
 
 std::string duration_text(double seconds) {

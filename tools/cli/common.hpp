@@ -79,7 +79,7 @@ std::string table_search_help(DefaultTable table);
 // --rows R --cols C`". For the commands that pick a table by board size
 // (probe, play); call from the command's thread.
 Table open_table(const std::string& given, Geometry g, Table::Load load = Table::Load::automatic,
-                 unsigned threads = 1);
+                 unsigned threads = 1, std::uint64_t cache_bytes = Table::kDefaultCacheBytes);
 
 // The default table: the file `given` (--table) when not empty, else
 // Table::default_path() ($PAWNTB_TABLE when it names a file, whatever its
@@ -87,7 +87,8 @@ Table open_table(const std::string& given, Geometry g, Table::Load load = Table:
 // open_table(). For the commands without a board size to go by (uva, info,
 // verify, stats, probe --start); call from the command's thread.
 Table open_default_table(const std::string& given, Table::Load load = Table::Load::automatic,
-                         unsigned threads = 1);
+                         unsigned threads = 1,
+                         std::uint64_t cache_bytes = Table::kDefaultCacheBytes);
 
 // 1234567 -> "1,234,567".
 std::string with_commas(std::uint64_t n);
@@ -97,6 +98,17 @@ std::string hex(std::uint64_t v);
 
 // "1 block", "1,024 blocks".
 std::string count_of(std::uint64_t n, const char* singular, const char* plural);
+
+// "12,345 MiB" / "1.5 GiB".
+std::string size_text(std::uint64_t bytes);
+
+// "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
+std::uint64_t parse_size(const std::string& text);
+
+// Writes `text` to `path` through a temporary file beside it, flushed to
+// disk and renamed into place: a reader, or a crash, sees the old file or
+// the new one. Throws std::runtime_error naming the file.
+void write_atomically(const std::filesystem::path& path, const std::string& text);
 
 // "3 h 12 min", "4 min 5 s", "12 s".
 std::string duration_text(double seconds);

@@ -94,17 +94,6 @@ void restore_signals() {
   }
 }
 
-// "12,345 MiB" / "1.5 GiB".
-std::string size_text(std::uint64_t bytes) {
-  char text[32];
-  if (bytes >= (std::uint64_t{10} << 30)) {
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
-  } else {
-    std::snprintf(text, sizeof text, "%s MiB", with_commas((bytes + (1 << 20) - 1) >> 20).c_str());
-  }
-  return text;
-}
-
 // Progress of a generation on stderr. On a terminal, one line redrawn:
 // the stage, the tier, positions done of the total, the rate and the time
 // left. Otherwise a plain line whenever tiers have finished, at most one a
@@ -266,35 +255,6 @@ int run_generate(const Options& o) {
               count_of(report.file_size, "byte", "bytes").c_str(),
               count_of(report.block_count, "block", "blocks").c_str());
   return kOk;
-}
-
-// "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
-std::uint64_t parse_size(const std::string& text) {
-  std::size_t end = 0;
-  unsigned long long value = 0;
-  if (text.empty() || text[0] < '0' || text[0] > '9') return 0;
-  try {
-    value = std::stoull(text, &end);
-  } catch (const std::exception&) {
-    return 0;
-  }
-  std::string unit = text.substr(end);
-  if (unit.size() > 1 && (unit.substr(1) == "iB" || unit.substr(1) == "B"))
-    unit = unit.substr(0, 1);
-  int shift = 0;
-  if (unit == "K" || unit == "k") {
-    shift = 10;
-  } else if (unit == "M" || unit == "m") {
-    shift = 20;
-  } else if (unit == "G" || unit == "g") {
-    shift = 30;
-  } else if (unit == "T" || unit == "t") {
-    shift = 40;
-  } else if (!unit.empty()) {
-    return 0;
-  }
-  if (value > (~0ULL >> shift)) return 0;
-  return static_cast<std::uint64_t>(value) << shift;
 }
 
 void generate_options(po::options_description& desc, Options& o) {

@@ -59,29 +59,6 @@ void print_text(const Table& table, const stats::TableStats& s) {
   }
 }
 
-// Writes `text` to dir/name through a temporary file renamed into place.
-// Throws std::runtime_error naming the file.
-void write_atomically(const fs::path& dir, const char* name, const std::string& text) {
-  const fs::path path = dir / name;
-  const fs::path temp = dir / ("." + std::string(name) + ".tmp");
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.close();
-    if (!out) {
-      std::error_code ignored;
-      fs::remove(temp, ignored);
-      throw std::runtime_error("cannot write " + temp.string());
-    }
-  }
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) {
-    fs::remove(temp, ec);
-    throw std::runtime_error("cannot write " + path.string() + ": " + ec.message());
-  }
-}
-
 void write_plots(const fs::path& dir, const stats::TableStats& s) {
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -89,8 +66,8 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
     throw std::runtime_error("cannot make the directory " + dir.string() +
                              (ec ? ": " + ec.message() : ""));
   }
-  write_atomically(dir, "distances.svg", stats::distance_histogram_svg(s));
-  write_atomically(dir, "material.svg", stats::material_heatmap_svg(s));
+  write_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
+  write_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
 int run_stats(const Options& o) {

@@ -1,7 +1,13 @@
+#include <charconv>
+#include <chrono>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
@@ -10,15 +16,115 @@ namespace po = boost::program_options;
 
 namespace {
 
+constexpr int kStateVersion = 1;  // of the --resume file's layout
+constexpr auto kStateEvery = std::chrono::seconds(30);
+
+nlohmann::ordered_json state_json(const VerifyState& s, const TableInfo& info) {
+  nlohmann::ordered_json damaged = nlohmann::ordered_json::array();
+  for (const BlockDamage& d : s.report.damaged_blocks) {
+    damaged.push_back({{"block", d.block}, {"error", d.error}});
+  }
+  return {{"pawntb_verify_state", kStateVersion},
+          {"table", info.path.string()},
+          {"header_checksum", hex(s.header_checksum)},
+          {"entries", info.entries},
+          {"entries_done", s.entries_done},
+          {"blocks_checked", s.blocks_checked},
+          {"damaged_blocks", damaged},
+          {"checked", s.report.checked},
+          {"mismatches", s.report.mismatches},
+          {"first_mismatch", s.report.first_mismatch},
+          {"white_wins", s.white_wins},
+          {"max_plies", s.max_plies},
+          {"longest_ok", s.longest_ok}};
+}
+
+// The state saved in `path` for this table; VerifyState{} when there is no
+// such file. Throws std::invalid_argument naming the file when it is not a
+// verify state or is of another table.
+VerifyState read_state(const std::filesystem::path& path, const TableInfo& info) {
+  std::ifstream in(path);
+  if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return {};
+    throw std::invalid_argument(path.string() + ": cannot read the verify state");
+  }
+  const auto refuse = [&](const std::string& why) {
+    return std::invalid_argument(path.string() + ": " + why);
+  };
+  VerifyState s;
+  std::string table;
+  try {
+    const nlohmann::json j = nlohmann::json::parse(in);
+    if (j.at("pawntb_verify_state").get<int>() != kStateVersion) {
+      throw refuse("a verify state of another pawntb version");
+    }
+    table = j.at("table").get<std::string>();
+    const std::string checksum = j.at("header_checksum").get<std::string>();
+    const auto [end, error] =
+        std::from_chars(checksum.data(), checksum.data() + checksum.size(), s.header_checksum, 16);
+    if (error != std::errc() || end != checksum.data() + checksum.size()) {
+      throw refuse("not a pawntb verify state (bad header_checksum)");
+    }
+    s.entries_done = j.at("entries_done").get<std::uint64_t>();
+    s.blocks_checked = j.at("blocks_checked").get<bool>();
+    for (const auto& d : j.at("damaged_blocks")) {
+      s.report.damaged_blocks.push_back(
+          BlockDamage{d.at("block").get<std::uint32_t>(), d.at("error").get<std::string>()});
+    }
+    s.report.checked = j.at("checked").get<std::uint64_t>();
+    s.report.mismatches = j.at("mismatches").get<std::uint64_t>();
+    s.report.first_mismatch = j.at("first_mismatch").get<std::string>();
+    s.white_wins = j.at("white_wins").get<std::uint64_t>();
+    s.max_plies = j.at("max_plies").get<int>();
+    s.longest_ok = j.at("longest_ok").get<bool>();
+  } catch (const nlohmann::json::exception& e) {
+    throw refuse(std::string("not a pawntb verify state (") + e.what() + ")");
+  }
+  if (s.header_checksum != info.header_checksum) {
+    throw refuse("the verify state of another table (" + table + ", header checksum " +
+                 hex(s.header_checksum) + "); give another --resume file");
+  }
+  if (s.entries_done > info.entries) throw refuse("the verify state is past the table's end");
+  return s;
+}
+
 // Opened on demand, so that a damaged block does not stop the check: every
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
 int run_verify(const Options& o) {
-  const Table table = open_default_table(o.table, Table::Load::on_demand);
-  const char* path = table.info().path.c_str();
+  const std::uint64_t memory = o.memory_limit ? o.memory_limit : default_memory_limit();
+  const Table table = open_default_table(o.table, Table::Load::on_demand, 1, memory);
+  const TableInfo& info = table.info();
+  const char* path = info.path.c_str();
+  VerifyState from;
+  VerifyCheckpoint save;
+  auto last_save = std::chrono::steady_clock::now();
+  if (!o.resume.empty()) {
+    try {
+      from = read_state(o.resume, info);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "pawntb verify: %s\n", e.what());
+      return kUsageError;
+    }
+    if (from.header_checksum != 0) {
+      std::fprintf(stderr, "pawntb verify: resuming from %s: %s of %s positions checked\n",
+                   o.resume.c_str(), with_commas(from.entries_done).c_str(),
+                   with_commas(info.entries).c_str());
+    }
+    save = [&](const VerifyState& s) {
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last_save < kStateEvery && s.entries_done != 0 && s.entries_done != info.entries) {
+        return;
+      }
+      last_save = now;
+      write_atomically(o.resume, state_json(s, info).dump(2) + "\n");
+    };
+  }
   ProgressLine progress("verify");
   const VerifyReport report = verify(
-      table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads);
+      table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads, from,
+      save);
   for (const BlockDamage& damage : report.damaged_blocks) {
     std::fprintf(stderr, "%s: block %u: %s\n", path, damage.block, damage.error.c_str());
   }
@@ -27,7 +133,7 @@ int run_verify(const Options& o) {
   } else {
     std::fprintf(stderr, "%s: %s of %s damaged; their positions were not checked\n", path,
                  count_of(report.damaged_blocks.size(), "block", "blocks").c_str(),
-                 with_commas(table.info().blocks).c_str());
+                 with_commas(info.blocks).c_str());
   }
   if (report.mismatches > 0) {
     std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", path,
@@ -40,21 +146,45 @@ int run_verify(const Options& o) {
   return kOk;
 }
 
+void verify_options(po::options_description& desc, Options& o) {
+  desc.add_options()("memory", po::value(&o.memory)->value_name("SIZE"),
+                     "most memory for decoded blocks, e.g. 8G or 512M (default: 3/4 of the "
+                     "memory available)")(
+      "resume", po::value(&o.resume)->value_name("FILE"),
+      "keep the progress in FILE (JSON, rewritten every 30 s) and carry on from it if it "
+      "exists");
+  add_threads_option(desc, o);
+}
+
+std::string validate_verify(const po::variables_map& given,
+                            const std::vector<std::string>& operands, Options& o) {
+  if (std::string problem = check_threads(o); !problem.empty()) return problem;
+  if (given.count("memory")) {
+    o.memory_limit = parse_size(o.memory);
+    if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
+  }
+  if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
+  return validate_table_operand(given, operands, o);
+}
+
 }  // namespace
 
 extern const Command kVerify{
     "verify",
     "check every checksum and every value of a table",
-    "pawntb verify [--table FILE | FILE] [--threads N]",
+    "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE]",
     "Checks every checksum, then re-derives every value from its successors.\n"
     "Every damaged block is reported (stderr) and the others are still checked.\n"
-    "Results go to stdout. Exits 0 only if everything holds.",
+    "Results go to stdout. Exits 0 only if everything holds.\n"
+    "\n"
+    "Blocks are decoded as the check reaches them, keeping at most --memory of\n"
+    "them. The check goes tier by tier, and a tier's moves lead to earlier\n"
+    "tiers: give it room for the largest tier with those it leads to (what\n"
+    "`pawntb generate` needed). With --resume FILE, a check that is stopped\n"
+    "loses at most its last minute: run the same command again to carry on.",
     DefaultTable::four_by_four,
-    add_threads_option,
-    [](const po::variables_map& given, const std::vector<std::string>& operands, Options& o) {
-      if (std::string problem = check_threads(o); !problem.empty()) return problem;
-      return validate_table_operand(given, operands, o);
-    },
+    verify_options,
+    validate_verify,
     run_verify};
 
 }  // namespace pawntb::cli

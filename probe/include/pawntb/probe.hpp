@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -89,7 +90,8 @@ struct TableInfo {
   std::uint64_t header_checksum = 0;  // XXH3-64
   std::uint64_t index_checksum = 0;   // XXH3-64
   std::uint64_t rules_fingerprint = 0;
-  bool fully_loaded = false;  // all blocks decoded and checked at open
+  bool fully_loaded = false;      // all blocks decoded and checked at open
+  std::uint64_t cache_bytes = 0;  // decoded bytes kept at most when not fully loaded, else 0
 };
 
 struct BlockDamage {
@@ -107,6 +109,22 @@ struct VerifyReport {
   bool ok() const { return mismatches == 0 && damaged_blocks.empty(); }
 };
 
+// How far a verify() has come: the entries [0, entries_done) are checked, and
+// `report` says what was found so far. verify() hands one to its checkpoint
+// callback every so often; passing it back to verify() carries on from there,
+// so that the check of a large table can be stopped and resumed (`pawntb
+// verify --resume FILE` keeps it in a file).
+struct VerifyState {
+  std::uint64_t header_checksum = 0;  // TableInfo::header_checksum of its table; 0: not begun
+  bool blocks_checked = false;        // every block's checksum is checked (report.damaged_blocks)
+  std::uint64_t entries_done = 0;
+  std::uint64_t white_wins = 0;  // among the checked entries
+  int max_plies = 0;             // among the checked entries
+  bool longest_ok = true;        // false if the header's longest example was checked and is not
+  VerifyReport report;
+};
+using VerifyCheckpoint = std::function<void(const VerifyState&)>;
+
 class Table {
  public:
   enum class Load : std::uint8_t {
@@ -115,12 +133,17 @@ class Table {
     on_demand,  // check the header and block index here, each block when first probed
   };
 
+  // Decoded bytes a table loaded on demand keeps at most, by default.
+  static constexpr std::uint64_t kDefaultCacheBytes = std::uint64_t{1} << 30;
+
   // Opens a table file. Throws TableError naming the file and the check that
   // failed. Thread-safe. A table loaded at open has its blocks decoded by
   // `threads` threads (0: one per hardware thread), which have finished when
-  // open() returns.
+  // open() returns. A table loaded on demand keeps at most `cache_bytes` of
+  // decoded blocks (at least one block), and decodes a block again once the
+  // blocks probed more recently have pushed it out.
   static Table open(const std::filesystem::path& path, Load load = Load::automatic,
-                    unsigned threads = 1);
+                    unsigned threads = 1, std::uint64_t cache_bytes = kDefaultCacheBytes);
 
   // Opens default_path(). Thread-safe.
   static Table open_default(Load load = Load::automatic);
@@ -142,7 +165,8 @@ class Table {
   // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
   // naming search_path(), if there is none, else as open(). Thread-safe as
   // search_path().
-  static Table open_for(Geometry g, Load load = Load::automatic, unsigned threads = 1);
+  static Table open_for(Geometry g, Load load = Load::automatic, unsigned threads = 1,
+                        std::uint64_t cache_bytes = kDefaultCacheBytes);
 
   // The default table, which open_default() opens: $PAWNTB_TABLE when it
   // names a file (whatever its geometry), else find() of 4x4; throws
@@ -173,11 +197,19 @@ class Table {
   const TableInfo& info() const noexcept;
 
   // Re-checks every indexed position against its one-ply successors (code
-  // independent of the generator) and the header's statistics, loading and
+  // independent of the generator) and the header's statistics, after
   // checksumming every block, on `threads` threads (0: one per hardware
-  // thread); reports stage "verify" from the calling thread. For the verify()
-  // function below. Thread-safe.
-  VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1) const;
+  // thread); reports stage "verify" from the calling thread. Starts where
+  // `from` ended (VerifyState{}: at the beginning) and calls on_checkpoint,
+  // if given, from the calling thread after the blocks and after every 64th
+  // of the entries (at most 2^26). A table loaded on demand needs a cache (open()) that holds the
+  // blocks of a tier and of the tiers its moves lead to, or it decodes blocks
+  // over and over. Throws std::invalid_argument if `from` is of another table
+  // (another header checksum) or past its end, and whatever on_checkpoint
+  // throws. For the verify() function below. Thread-safe.
+  VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1,
+                      const VerifyState& from = {},
+                      const VerifyCheckpoint& on_checkpoint = {}) const;
 
   // Reads, decodes and checksums every block once, keeping none (memory: a
   // block per thread, so that tables far larger than memory can be checked),
@@ -193,8 +225,9 @@ class Table {
 
 // Table::verify(); for `pawntb verify` and the tests. Thread-safe.
 inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {},
-                           unsigned threads = 1) {
-  return table.verify(on_progress, threads);
+                           unsigned threads = 1, const VerifyState& from = {},
+                           const VerifyCheckpoint& on_checkpoint = {}) {
+  return table.verify(on_progress, threads, from, on_checkpoint);
 }
 
 }  // namespace pawntb
