@@ -546,6 +546,39 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   EXPECT_THROW(verify(good, {}, 1, past), std::invalid_argument);
 }
 
+// tier_checksums() is the same whether the table is loaded at open or read
+// block by block (4x5: more blocks than it decodes at once), tiles the
+// entries, and reports damage instead of checksums.
+TEST(File, TierChecksumsAgreeLoadedOrNot) {
+  const TempDir dir;
+  GenerateOptions o;
+  o.geometry = Geometry{4, 5};
+  o.max_pawns = 5;
+  const auto path = dir / "4x5.pawntb";
+  write_table(solve(o), path);
+  const TierChecksums loaded = Table::open(path, Table::Load::all).tier_checksums(2);
+  const TierChecksums lazy = Table::open(path, Table::Load::on_demand).tier_checksums(3);
+  ASSERT_TRUE(loaded.damaged_blocks.empty());
+  ASSERT_TRUE(lazy.damaged_blocks.empty());
+  ASSERT_EQ(loaded.tiers.size(), lazy.tiers.size());
+  ASSERT_GT(Table::open(path).info().blocks, 32u);
+  std::uint64_t next = 0;
+  for (std::size_t t = 0; t < loaded.tiers.size(); ++t) {
+    EXPECT_EQ(loaded.tiers[t].tier, t);
+    EXPECT_EQ(loaded.tiers[t].first_entry, next);
+    next += loaded.tiers[t].entries;
+    EXPECT_EQ(loaded.tiers[t].checksum, lazy.tiers[t].checksum) << t;
+    EXPECT_EQ(loaded.tiers[t].first_entry, lazy.tiers[t].first_entry) << t;
+  }
+  EXPECT_EQ(next, Table::open(path).info().entries);
+  const auto damaged = dir / "damaged.pawntb";
+  write_file(damaged, default_table_with_blocks_1_and_3_damaged());
+  const TierChecksums bad = Table::open(damaged, Table::Load::on_demand).tier_checksums();
+  EXPECT_TRUE(bad.tiers.empty());
+  ASSERT_EQ(bad.damaged_blocks.size(), 2u);
+  EXPECT_EQ(bad.damaged_blocks[1].block, 3u);
+}
+
 // check_blocks() names every damaged block of a lazily loaded table, on any
 // number of threads; a table loaded at open was checked then.
 TEST(File, CheckBlocksReportsEveryDamagedBlock) {

@@ -11,4 +11,26 @@ std::uint64_t checksum64(std::span<const std::uint8_t> bytes) {
   return XXH3_64bits(bytes.data(), bytes.size());
 }
 
+struct Checksum64Stream::State : XXH3_state_t {};
+
+Checksum64Stream::Checksum64Stream() : state_(new State) {
+  reset();
+}
+
+Checksum64Stream::~Checksum64Stream() {
+  delete state_;
+}
+
+void Checksum64Stream::update(std::span<const std::uint8_t> bytes) noexcept {
+  XXH3_64bits_update(state_, bytes.data(), bytes.size());
+}
+
+std::uint64_t Checksum64Stream::value() const noexcept {
+  return XXH3_64bits_digest(state_);
+}
+
+void Checksum64Stream::reset() noexcept {
+  XXH3_64bits_reset(state_);
+}
+
 }  // namespace pawntb::detail

@@ -79,42 +79,45 @@ struct BlockFailure {
   const char* error;
 };
 
-// Decodes every block of t on `threads` threads (the caller and threads - 1
-// more, each with its own zstd context), each taking the next block not yet
-// taken, into where(b, scratch): where block b's entries go, which may be
-// `scratch`, a buffer of the thread's own (where may resize it). Returns the
-// failures in block order. Does not touch t.zstd, so that it may run beside
-// probes.
+// Decodes the blocks [first, end) of t on `threads` threads (the caller and
+// threads - 1 more, each with its own zstd context), each taking the next
+// block not yet taken, into where(b, scratch): where block b's entries go,
+// which may be `scratch`, a buffer of the thread's own (where may resize it).
+// Returns the failures in block order. Does not touch t.zstd, so that it may
+// run beside probes.
 template <class Where>
-std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where) {
-  const std::uint32_t count = t.header.block_count;
-  std::atomic<std::uint32_t> next{0};
+std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where,
+                                        std::uint32_t first, std::uint32_t end) {
+  const std::uint32_t count = end - first;
+  std::atomic<std::uint32_t> next{first};
   std::vector<std::optional<BlockFailure>> failures(count);
   const auto work = [&](ZSTD_DCtx* zstd) noexcept {
     std::vector<std::uint8_t> frame, scratch;
-    for (std::uint32_t b; (b = next.fetch_add(1)) < count;) {
+    for (std::uint32_t b; (b = next.fetch_add(1)) < end;) {
       const detail::Block& block = t.blocks[b];
       std::uint8_t* out = nullptr;
       try {
         frame.resize(block.compressed_size);
         out = where(b, scratch);
       } catch (const std::bad_alloc&) {
-        failures[b] = BlockFailure{b, "out of memory"};
+        failures[b - first] = BlockFailure{b, "out of memory"};
         continue;
       }
       if (!read_at(t.fd, frame.data(), frame.size(), block.offset)) {
-        failures[b] = BlockFailure{b, nullptr};
+        failures[b - first] = BlockFailure{b, nullptr};
         continue;
       }
-      const std::uint64_t first = std::uint64_t{b} * t.header.block_entries;
-      if (const char* error = decode_block(zstd, t.index, t.symmetry, first, block, frame, out)) {
-        failures[b] = BlockFailure{b, error};
+      const std::uint64_t first_entry = std::uint64_t{b} * t.header.block_entries;
+      if (const char* error =
+              decode_block(zstd, t.index, t.symmetry, first_entry, block, frame, out)) {
+        failures[b - first] = BlockFailure{b, error};
       }
     }
   };
   // Reserved first, so that nothing below throws once a helper runs; a helper
   // that cannot be made leaves more blocks to the others.
   const unsigned workers = std::max(1u, std::min<unsigned>(threads, count));
+  if (count == 0) return {};
   std::vector<std::unique_ptr<ZSTD_DCtx, detail::TableData::FreeZstd>> contexts;
   std::vector<std::thread> helpers;
   contexts.reserve(workers);
@@ -223,10 +226,12 @@ std::vector<detail::Block> read_block_index(const std::filesystem::path& path, i
 // the lowest damaged block.
 void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
   t.entries.resize(t.header.entry_count);
-  const auto failures =
-      decode_blocks(t, detail::thread_count(threads), [&](std::uint32_t b, auto&) {
+  const auto failures = decode_blocks(
+      t, detail::thread_count(threads),
+      [&](std::uint32_t b, auto&) {
         return t.entries.data() + std::uint64_t{b} * t.header.block_entries;
-      });
+      },
+      0, t.header.block_count);
   if (!failures.empty()) {
     const BlockFailure& failed = failures.front();
     const std::string b = std::to_string(failed.block);
@@ -431,20 +436,96 @@ constexpr auto kProbeManyWith =
 
 }  // namespace
 
-std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
-  const detail::TableData& t = *impl_;
+namespace {
+
+std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
   std::vector<BlockDamage> damage;
-  if (t.loaded_entries) return damage;
-  const auto failures = decode_blocks(t, detail::thread_count(threads),
-                                      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
-                                        scratch.resize(t.blocks[b].entries);
-                                        return scratch.data();
-                                      });
   for (const BlockFailure& failure : failures) {
     damage.push_back(
         BlockDamage{failure.block, failure.error ? failure.error : "cannot read the block"});
   }
   return damage;
+}
+
+// Feeds entries, in index order, to one checksum per tier.
+class TierChecksummer {
+ public:
+  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {}
+
+  void add(std::span<const std::uint8_t> entries) {
+    while (!entries.empty()) {
+      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const std::uint64_t take =
+          std::min<std::uint64_t>(entries.size(), tier.first + tier.size - at_);
+      stream_.update(entries.first(static_cast<std::size_t>(take)));
+      entries = entries.subspan(static_cast<std::size_t>(take));
+      at_ += take;
+      finish_ended_tiers();
+    }
+  }
+  // Called once before the first add, for tiers without entries.
+  void finish_ended_tiers() {
+    while (out_.size() < tiers_.size() &&
+           at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
+      const detail::Index::Tier& tier = tiers_[out_.size()];
+      out_.push_back(TierChecksum{static_cast<std::uint32_t>(out_.size()), tier.w, tier.b, tier.sw,
+                                  tier.sb, tier.first, tier.size, stream_.value()});
+      stream_.reset();
+    }
+  }
+  std::vector<TierChecksum> take() { return std::move(out_); }
+
+ private:
+  std::span<const detail::Index::Tier> tiers_;
+  std::vector<TierChecksum> out_;
+  std::uint64_t at_ = 0;  // entries added
+  detail::Checksum64Stream stream_;
+};
+
+constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksummed in order
+
+}  // namespace
+
+std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
+  const detail::TableData& t = *impl_;
+  if (t.loaded_entries) return {};
+  return damage_of(decode_blocks(
+      t, detail::thread_count(threads),
+      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
+        scratch.resize(t.blocks[b].entries);
+        return scratch.data();
+      },
+      0, t.header.block_count));
+}
+
+TierChecksums Table::tier_checksums(unsigned threads) const {
+  const detail::TableData& t = *impl_;
+  TierChecksummer checksummer(t.index);
+  checksummer.finish_ended_tiers();
+  if (t.loaded_entries) {
+    checksummer.add(std::span(t.loaded_entries, t.header.entry_count));
+    return {checksummer.take(), {}};
+  }
+  const std::uint64_t block_entries = t.header.block_entries;
+  std::vector<std::uint8_t> decoded(kBlocksAtOnce * block_entries);
+  TierChecksums out;
+  for (std::uint32_t first = 0; first < t.header.block_count; first += kBlocksAtOnce) {
+    const std::uint32_t end = std::min(t.header.block_count, first + kBlocksAtOnce);
+    const auto failures = decode_blocks(
+        t, detail::thread_count(threads),
+        [&](std::uint32_t b, auto&) { return decoded.data() + (b - first) * block_entries; }, first,
+        end);
+    if (!failures.empty()) {
+      auto damage = damage_of(failures);
+      out.damaged_blocks.insert(out.damaged_blocks.end(), damage.begin(), damage.end());
+    }
+    if (!out.damaged_blocks.empty()) continue;  // no checksums, only the damage
+    const std::uint64_t entries = std::min<std::uint64_t>(
+        std::uint64_t{end - first} * block_entries, t.header.entry_count - first * block_entries);
+    checksummer.add(std::span(decoded.data(), static_cast<std::size_t>(entries)));
+  }
+  if (out.damaged_blocks.empty()) out.tiers = checksummer.take();
+  return out;
 }
 
 ProbeResult Table::probe(const Position& p) const noexcept {

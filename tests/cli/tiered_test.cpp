@@ -10,6 +10,7 @@
 #include <chrono>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "support/cli_support.hpp"
@@ -159,6 +160,50 @@ TEST(CliTiered, DamagedTierFilesAreSolvedAgain) {
   ASSERT_EQ(planted.status, 0) << planted;
   EXPECT_TRUE(contains(planted.err, "tier-000002.zst: made for another tier")) << planted;
   EXPECT_EQ(bytes_of(output), bytes_of(reference));
+}
+
+// `pawntb info --tiers` gives each tier the checksum its tier file carries
+// (values_checksum, a u64 at byte 64 of the file, FORMAT.md appendix), and
+// the tiers tile the entries.
+TEST(CliTiered, InfoTiersMatchesTheTierFiles) {
+  TempDir dir;
+  const fs::path output = dir / "4x5.pawntb", work = dir / "work";
+  auto args = generate_args("4", "5", output, work);
+  args.push_back("--keep-work-dir");
+  ASSERT_EQ(run_cli(args).status, 0);
+  const RunResult tiers = run_cli({"info", "--tiers", output.string()});
+  ASSERT_EQ(tiers.status, 0) << tiers;
+  const std::vector<std::string> lines = lines_of(tiers.out);
+  ASSERT_GT(lines.size(), 2u);
+  EXPECT_EQ(lines[0],
+            "tier\twhite_pawns\tblack_pawns\twhite_advance\tblack_advance\tfirst_entry\tentries\t"
+            "xxh3_64");
+  EXPECT_EQ(static_cast<int>(lines.size()) - 1, tier_files(work));
+  std::uint64_t next_entry = 0;
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::istringstream fields(lines[i]);
+    unsigned tier = 0;
+    int w = 0, b = 0, sw = 0, sb = 0;
+    std::uint64_t first = 0, entries = 0;
+    std::string checksum;
+    fields >> tier >> w >> b >> sw >> sb >> first >> entries >> checksum;
+    ASSERT_TRUE(fields) << lines[i];
+    EXPECT_EQ(tier, i - 1);
+    EXPECT_EQ(first, next_entry) << lines[i];
+    next_entry = first + entries;
+    char name[32];
+    std::snprintf(name, sizeof name, "tier-%06u.zst", tier);
+    const std::vector<std::uint8_t> file = bytes_of(work / name);
+    ASSERT_GE(file.size(), 96u) << name;
+    std::uint64_t values_checksum = 0;
+    for (int k = 7; k >= 0; --k) values_checksum = values_checksum << 8 | file[64 + k];
+    char hex[17];
+    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(values_checksum));
+    EXPECT_EQ(checksum, hex) << name;
+  }
+  const RunResult info = run_cli({"info", "--json", output.string()});
+  ASSERT_EQ(info.status, 0) << info;
+  EXPECT_TRUE(contains(info.out, "\"entries\":" + std::to_string(next_entry) + ",")) << info;
 }
 
 TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {

@@ -32,6 +32,7 @@ struct Options {
                        // (see table_search_help())
   // info, probe
   bool json = false;
+  bool tiers = false;  // info --tiers
   // probe
   std::vector<std::string> positions;
   std::string moves;   // played from each position first

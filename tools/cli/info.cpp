@@ -83,6 +83,56 @@ void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& list
               listed.c_str());
 }
 
+// One line per tier, tab-separated, after a line of column names.
+void print_tiers(const std::vector<TierChecksum>& tiers) {
+  std::printf(
+      "tier\twhite_pawns\tblack_pawns\twhite_advance\tblack_advance\tfirst_entry\t"
+      "entries\txxh3_64\n");
+  for (const TierChecksum& t : tiers) {
+    std::printf("%u\t%d\t%d\t%d\t%d\t%llu\t%llu\t%s\n", t.tier, t.white_pawns, t.black_pawns,
+                t.white_advance, t.black_advance, static_cast<unsigned long long>(t.first_entry),
+                static_cast<unsigned long long>(t.entries), hex(t.checksum).c_str());
+  }
+}
+
+nlohmann::ordered_json tiers_json(const std::vector<TierChecksum>& tiers) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const TierChecksum& t : tiers) {
+    out.push_back({{"tier", t.tier},
+                   {"white_pawns", t.white_pawns},
+                   {"black_pawns", t.black_pawns},
+                   {"white_advance", t.white_advance},
+                   {"black_advance", t.black_advance},
+                   {"first_entry", t.first_entry},
+                   {"entries", t.entries},
+                   {"xxh3_64", hex(t.checksum)}});
+  }
+  return out;
+}
+
+void report_damage(const TableInfo& info, const std::vector<BlockDamage>& damage) {
+  for (const BlockDamage& d : damage) {
+    std::fprintf(stderr, "pawntb info: %s: block %u: %s\n", info.path.c_str(), d.block,
+                 d.error.c_str());
+  }
+}
+
+// --tiers: every block is decoded first, then the checksums are printed.
+int run_info_tiers(const Options& o, const Table& table, std::uint64_t checksum,
+                   const fs::path& listed_in) {
+  const TierChecksums tiers = table.tier_checksums(o.threads);
+  report_damage(table.info(), tiers.damaged_blocks);
+  if (!tiers.damaged_blocks.empty()) return kRuntimeFailure;
+  if (o.json) {
+    nlohmann::ordered_json j = describe(table.info(), checksum, listed_in);
+    j["tiers"] = tiers_json(tiers.tiers);
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  } else {
+    print_tiers(tiers.tiers);
+  }
+  return kOk;
+}
+
 // The header first (from a table opened on demand), then every block is
 // checked: a damaged block is reported after the header, on stderr.
 int run_info(const Options& o) {
@@ -90,6 +140,7 @@ int run_info(const Options& o) {
   const TableInfo& info = table.info();
   const std::uint64_t checksum = serve::file_checksum(info.path);
   const fs::path listed_in = listing_checksums(info.path, checksum);
+  if (o.tiers) return run_info_tiers(o, table, checksum, listed_in);
   if (o.json) {
     std::printf("%s\n", describe(info, checksum, listed_in)
                             .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
@@ -99,18 +150,24 @@ int run_info(const Options& o) {
   }
   check_stdout();  // the header is out before a damaged block is reported
   // Block by block, keeping none: a table far larger than memory is checked too.
-  const std::vector<BlockDamage> damage = table.check_blocks(0);
-  for (const BlockDamage& d : damage) {
-    std::fprintf(stderr, "pawntb info: %s: block %u: %s\n", info.path.c_str(), d.block,
-                 d.error.c_str());
-  }
+  const std::vector<BlockDamage> damage = table.check_blocks(o.threads);
+  report_damage(info, damage);
   if (!damage.empty()) return kRuntimeFailure;
   if (!o.json) std::printf("blocks checked:    every block's checksum is right\n");
   return kOk;
 }
 
 void info_options(po::options_description& desc, Options& o) {
-  desc.add_options()("json", po::bool_switch(&o.json), "the header and counts as one JSON object");
+  desc.add_options()("json", po::bool_switch(&o.json), "the header and counts as one JSON object")(
+      "tiers", po::bool_switch(&o.tiers),
+      "instead, a checksum of each tier's values (tab-separated; with --json, a \"tiers\" array)");
+  add_threads_option(desc, o);
+}
+
+std::string validate_info(const po::variables_map& given, const std::vector<std::string>& operands,
+                          Options& o) {
+  if (std::string problem = check_threads(o); !problem.empty()) return problem;
+  return validate_table_operand(given, operands, o);
 }
 
 constexpr char kInfoDetails[] =
@@ -123,17 +180,23 @@ constexpr char kInfoDetails[] =
     "geometry (\"4x4\"), max_pawns, entries, placements, white_wins,\n"
     "longest_game_plies, longest_game_example, file_size, blocks, block_entries,\n"
     "header_checksum, index_checksum, rules_fingerprint, file_checksum (16 hex\n"
-    "digits each), file_checksum_listed_in (the checksums.txt, or null).";
+    "digits each), file_checksum_listed_in (the checksums.txt, or null).\n"
+    "\n"
+    "With --tiers, every block is decoded and each tier (the positions with the same\n"
+    "pawns and advancement, FORMAT.md 6.3) gets the XXH3-64 of its values, one line\n"
+    "per tier: tier, white_pawns, black_pawns, white_advance, black_advance,\n"
+    "first_entry, entries, xxh3_64. Two tables with the same lines hold the same\n"
+    "values; a tier file of `pawntb generate --keep-work-dir` has the same checksum.";
 
 }  // namespace
 
 extern const Command kInfo{"info",
                            "show a table's header, counts, sizes and checksums",
-                           "pawntb info [--table FILE | FILE]",
+                           "pawntb info [--table FILE | FILE] [--json] [--tiers] [--threads N]",
                            kInfoDetails,
                            DefaultTable::four_by_four,
                            info_options,
-                           validate_table_operand,
+                           validate_info,
                            run_info};
 
 }  // namespace pawntb::cli

@@ -109,6 +109,24 @@ struct VerifyReport {
   bool ok() const { return mismatches == 0 && damaged_blocks.empty(); }
 };
 
+// A tier of the table (FORMAT.md 6.3): the positions with the same pawns and
+// the same advancement sums, a range of entries. Its checksum lets a table
+// made elsewhere, or a generator's work directory, be compared tier by tier.
+struct TierChecksum {
+  std::uint32_t tier = 0;  // its number in index order
+  int white_pawns = 0, black_pawns = 0;
+  int white_advance = 0, black_advance = 0;  // rows advanced, summed over the side's pawns
+  std::uint64_t first_entry = 0, entries = 0;
+  // XXH3-64 of the tier's entries as a decoded block holds them (FORMAT.md
+  // section 7): a tier file's values_checksum.
+  std::uint64_t checksum = 0;
+};
+
+struct TierChecksums {
+  std::vector<TierChecksum> tiers;          // every tier, in order; none if a block is damaged
+  std::vector<BlockDamage> damaged_blocks;  // in block order
+};
+
 // How far a verify() has come: the entries [0, entries_done) are checked, and
 // `report` says what was found so far. verify() hands one to its checkpoint
 // callback every so often; passing it back to verify() carries on from there,
@@ -217,6 +235,12 @@ class Table {
   // blocks in block order; none for a table loaded at open, whose blocks were
   // checked then. For `pawntb info`. Thread-safe.
   std::vector<BlockDamage> check_blocks(unsigned threads = 1) const;
+
+  // Every tier's checksum, reading and checking every block as check_blocks()
+  // does (memory: 32 decoded blocks), on `threads` threads (0: one per
+  // hardware thread). If a block is damaged, returns the damage and no tiers.
+  // For `pawntb info --tiers`. Thread-safe; throws only std::bad_alloc.
+  TierChecksums tier_checksums(unsigned threads = 1) const;
 
  private:
   explicit Table(std::shared_ptr<const detail::TableData> data);

@@ -20,6 +20,23 @@ namespace pawntb::detail {
 // XXH3-64 of the bytes (seed 0). Used for every checksum in the file.
 std::uint64_t checksum64(std::span<const std::uint8_t> bytes);
 
+// checksum64 of bytes that come in pieces: update() with each piece in
+// order, then value(). Throws std::bad_alloc from the constructor only.
+class Checksum64Stream {
+ public:
+  Checksum64Stream();
+  ~Checksum64Stream();
+  Checksum64Stream(const Checksum64Stream&) = delete;
+  Checksum64Stream& operator=(const Checksum64Stream&) = delete;
+  void update(std::span<const std::uint8_t> bytes) noexcept;
+  std::uint64_t value() const noexcept;  // of everything given since construction or reset()
+  void reset() noexcept;
+
+ private:
+  struct State;  // XXH3_state_t
+  State* state_;
+};
+
 // An unsigned integer stored as sizeof(T) little-endian bytes, alignment 1.
 template <class T>
 struct LittleEndian {
