@@ -1,5 +1,6 @@
 #include <charconv>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -19,7 +20,15 @@ namespace {
 constexpr int kStateVersion = 1;  // of the --resume file's layout
 constexpr auto kStateEvery = std::chrono::seconds(30);
 
-nlohmann::ordered_json state_json(const VerifyState& s, const TableInfo& info) {
+// What --resume FILE holds: the library's state, and the wall time spent on
+// the check by every run so far.
+struct SavedState {
+  VerifyState state;
+  double wall_seconds = 0;
+};
+
+nlohmann::ordered_json state_json(const VerifyState& s, const TableInfo& info,
+                                  double wall_seconds) {
   nlohmann::ordered_json damaged = nlohmann::ordered_json::array();
   for (const BlockDamage& d : s.report.damaged_blocks) {
     damaged.push_back({{"block", d.block}, {"error", d.error}});
@@ -36,13 +45,14 @@ nlohmann::ordered_json state_json(const VerifyState& s, const TableInfo& info) {
           {"first_mismatch", s.report.first_mismatch},
           {"white_wins", s.white_wins},
           {"max_plies", s.max_plies},
-          {"longest_ok", s.longest_ok}};
+          {"longest_ok", s.longest_ok},
+          {"wall_seconds", std::round(wall_seconds)}};
 }
 
-// The state saved in `path` for this table; VerifyState{} when there is no
+// The state saved in `path` for this table; SavedState{} when there is no
 // such file. Throws std::invalid_argument naming the file when it is not a
 // verify state or is of another table.
-VerifyState read_state(const std::filesystem::path& path, const TableInfo& info) {
+SavedState read_state(const std::filesystem::path& path, const TableInfo& info) {
   std::ifstream in(path);
   if (!in) {
     std::error_code ec;
@@ -53,6 +63,7 @@ VerifyState read_state(const std::filesystem::path& path, const TableInfo& info)
     return std::invalid_argument(path.string() + ": " + why);
   };
   VerifyState s;
+  double wall_seconds = 0;
   std::string table;
   try {
     const nlohmann::json j = nlohmann::json::parse(in);
@@ -78,6 +89,7 @@ VerifyState read_state(const std::filesystem::path& path, const TableInfo& info)
     s.white_wins = j.at("white_wins").get<std::uint64_t>();
     s.max_plies = j.at("max_plies").get<int>();
     s.longest_ok = j.at("longest_ok").get<bool>();
+    wall_seconds = j.at("wall_seconds").get<double>();
   } catch (const nlohmann::json::exception& e) {
     throw refuse(std::string("not a pawntb verify state (") + e.what() + ")");
   }
@@ -86,7 +98,7 @@ VerifyState read_state(const std::filesystem::path& path, const TableInfo& info)
                  hex(s.header_checksum) + "); give another --resume file");
   }
   if (s.entries_done > info.entries) throw refuse("the verify state is past the table's end");
-  return s;
+  return {s, wall_seconds};
 }
 
 // Opened on demand, so that a damaged block does not stop the check: every
@@ -97,12 +109,14 @@ int run_verify(const Options& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand, 1, memory);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();
-  VerifyState from;
+  SavedState saved;
+  VerifyState& from = saved.state;
   VerifyCheckpoint save;
-  auto last_save = std::chrono::steady_clock::now();
+  const auto start = std::chrono::steady_clock::now();
+  auto last_save = start;
   if (!o.resume.empty()) {
     try {
-      from = read_state(o.resume, info);
+      saved = read_state(o.resume, info);
     } catch (const std::invalid_argument& e) {
       std::fprintf(stderr, "pawntb verify: %s\n", e.what());
       return kUsageError;
@@ -118,7 +132,8 @@ int run_verify(const Options& o) {
         return;
       }
       last_save = now;
-      write_atomically(o.resume, state_json(s, info).dump(2) + "\n");
+      const double seconds = std::chrono::duration<double>(now - start).count();
+      write_atomically(o.resume, state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
     };
   }
   ProgressLine progress("verify");
