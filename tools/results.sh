@@ -16,12 +16,14 @@
 #            generated again, and RxC.err there, if it is the
 #            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
 #            and RxC.verify.err and RxC.verify.out, the `/usr/bin/time -v pawntb
-#            verify` log and output, the verify's (it is not run again)
+#            verify` log and output, the verify's (it is not run again), and
+#            RxC.verify.json, its --resume file if it ran over several runs, the
+#            wall time of all of them
 # --work     where generated tables and logs go (BUILD/results)
 # --large    boards whose table is too large to hold whole in memory here:
-#            verify and stats, which each hold all of it (about one byte per
-#            position), are left out (a verify log beside the table is still
-#            used, see --tables), and so is info's block check, for time
+#            stats, which holds all of it (about one byte per position), and
+#            verify, which takes hours (run it with --resume, and give its log,
+#            see --tables), are left out, and so is info's block check, for time
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -135,6 +137,11 @@ measure() {
     verify="$(time_figures "$verify_log.err" | jq -c --argjson ok "$([ "$status" = 0 ] && echo true || echo false)" \
       --arg summary "$(tail -n 1 "$verify_log.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
     [ "$status" = 0 ] || { echo "results: $board: verify FAILED" >&2; failed=1; }
+    if [ -n "$tables" ] && [ -f "$tables/$board.verify.json" ]; then
+      # A check resumed over several runs (`pawntb verify --resume`): the wall time of all of them.
+      verify="$(jq -c --slurpfile state "$tables/$board.verify.json" \
+        '. + {wall_s: ($state[0].wall_seconds | round), resumed: true}' <<<"$verify")"
+    fi
   fi
 
   echo "results: $board: spot check" >&2
@@ -290,13 +297,13 @@ jq -s -r --arg intro "$(intro_text)" '
         "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
         "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
       else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
-     (if .large then "", ((if .verify == null then "`pawntb verify` and `pawntb stats` were not run on this board: each holds" else "`pawntb stats` was not run on this board: it holds" end) + " the whole table in memory (about one byte per position), more than was free on this machine.") else empty end),
+     (if .large then "", ((if .verify == null then "`pawntb verify` was not run on this board (it takes hours), nor `pawntb stats`, which" else "`pawntb stats` was not run on this board: it" end) + " holds the whole table in memory (about one byte per position), more than was free on this machine.") else empty end),
      "",
      (if .generation == null then "Generation: not measured."
       else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
            (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
            "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB." end) +
-     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall)." else " Verify: not run." end) +
+     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall\(if .verify.resumed then ", over several runs" else "" end))." else " Verify: not run." end) +
      (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
      " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
      "")
