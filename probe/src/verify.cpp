@@ -8,6 +8,7 @@
 #include <system_error>
 #include <thread>
 
+#include "pawntb/detail/bitboard.hpp"
 #include "pawntb/detail/threads.hpp"
 #include "pawntb/notation.hpp"
 #include "table_impl.hpp"
@@ -68,7 +69,6 @@ class EntryChecker {
 
   void check(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) {
     detail::Index::Cursor cursor(t_.index, begin);
-    const std::uint64_t goal_row = (std::uint64_t{1} << t_.header.geometry.cols) - 1;  // row 0
     for (std::uint64_t first = begin; first < end; first += kGroup) {
       const std::size_t count =
           static_cast<std::size_t>(std::min<std::uint64_t>(kGroup, end - first));
@@ -81,16 +81,7 @@ class EntryChecker {
         const Position p{t_.header.geometry, cursor.white(), cursor.black(), Side::white};
         positions_.push_back(p);
         starts_.push_back(successors_.size());
-        wins_in_one_.push_back(false);
-        for (const Move m : legal_moves(p)) {
-          const Position next = play(p, m);
-          if (next.white & goal_row) {  // the fastest win there is: no need to probe the others
-            wins_in_one_.back() = true;
-            successors_.resize(starts_.back());
-            break;
-          }
-          successors_.push_back(next);
-        }
+        add_successors(p);
       }
       starts_.push_back(successors_.size());
       got_.resize(count);
@@ -108,6 +99,31 @@ class EntryChecker {
   }
 
  private:
+  // The positions after each of white's moves in p, straight from the rules'
+  // bitboard steps (bitboard.hpp): a pawn steps up onto an empty square, or
+  // diagonally up onto a black pawn, which is removed. A move onto row 0 wins
+  // at once, the fastest win there is: then none is probed.
+  void add_successors(const Position& p) {
+    const Geometry g = p.geometry;
+    const std::uint64_t empty = detail::board_mask(g) & ~(p.white | p.black);
+    const std::uint64_t pushes = detail::white_pushes(g, p.white) & empty;
+    const std::uint64_t left = detail::white_left_captures(g, p.white) & p.black;
+    const std::uint64_t right = detail::white_right_captures(g, p.white) & p.black;
+    wins_in_one_.push_back(((pushes | left | right) & detail::white_goal(g)) != 0);
+    if (wins_in_one_.back()) return;
+    // Each target square t with the square its pawn came from, `back` rows
+    // and files away: t << back.
+    const auto add = [&](std::uint64_t targets, int back) {
+      for (; targets; targets &= targets - 1) {
+        const std::uint64_t to = targets & -targets;
+        successors_.push_back(Position{g, p.white ^ (to << back) ^ to, p.black & ~to, Side::black});
+      }
+    };
+    add(pushes, g.cols);
+    add(left, g.cols + 1);
+    add(right, g.cols - 1);
+  }
+
   void tally_one(std::uint64_t i, const Position& p, const ProbeResult& got,
                  const ProbeResult& want, VerifyTally& tally) const {
     const auto damaged = ProbeStatus::damaged_table;
