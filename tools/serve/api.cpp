@@ -294,6 +294,7 @@ ApiResponse Api::mainline(std::string_view text) const {
   for (const Move m : r.root.principal_variation) {
     p = play(p, m);
     const ProbeResult v = table.probe(p);
+    if (!v.ok()) return bad_request(position_problem(table, p, v));  // a damaged block
     Json& ply = line.emplace_back(Json::object());
     ply["uci"] = move_name(g, m);
     ply["position"] = format_position(p);

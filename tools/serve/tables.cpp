@@ -22,7 +22,7 @@ Key key_of(const TableInfo& info) {
 // Opens `file` into `found` unless a table of its (rows, cols, K) is there;
 // `duplicate_is_error` for files named on the command line.
 void add(std::map<Key, LoadedTable>& found, const fs::path& file, bool duplicate_is_error) {
-  Table table = Table::open(file, Table::Load::all);
+  Table table = Table::open(file, Table::Load::automatic);
   const TableInfo& info = table.info();
   const auto it = found.find(key_of(info));
   if (it != found.end()) {

@@ -21,9 +21,12 @@ struct LoadedTable {
 
 class TableSet {
  public:
-  // Opens each file (Table::Load::all, so that every checksum is checked
-  // now). Throws TableError naming the file when one cannot be opened, or
-  // when two are for the same (rows, cols, K).
+  // Opens each file (Table::Load::automatic: a table of up to 64 Mi entries
+  // is decoded, and every checksum checked, now; a larger one, such as 6x6,
+  // decodes its blocks as they are probed, into the default bounded cache, and
+  // a damaged block then makes the positions that need it an error answer).
+  // Throws TableError naming the file when one cannot be opened, or when two
+  // are for the same (rows, cols, K).
   static TableSet open(const std::vector<std::filesystem::path>& files);
 
   // The default table (Table::default_path()) and every *.pawntb file in
