@@ -5,6 +5,7 @@
 # the file's size and checksum. Writes, per board RxC with K = C,
 #   data/answers/RxC-kK.json   the measured figures (one JSON object)
 #   data/answers/RxC-kK.tsv    the answers file (docs/results.md says its format)
+#   data/tiers/RxC-kK.tsv      each tier's checksum (`pawntb info --tiers`)
 # and then docs/results.md from every data/answers/*.json there is.
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
@@ -152,6 +153,10 @@ measure() {
   jq -e . <<<"$spot" >/dev/null || { echo "results: $board: spot check said: $spot_out" >&2; exit 1; }
   [ $status -eq 0 ] || { printf '%s\n' "$spot_out" >&2; failed=1; }
 
+  echo "results: $board: tier checksums" >&2
+  mkdir -p "$root/data/tiers"
+  "$pawntb" info --tiers --threads "$threads" "$table" >"$root/data/tiers/$name.tsv"
+
   stats=null
   if ! listed "$board" "$large"; then
     echo "results: $board: stats" >&2
@@ -262,6 +267,17 @@ The CTest `Answers.*` re-derives every answers file whose table is at hand
 (`data/`, `$PAWNTB_TABLE_DIR`, the test build's tables) and fails on any
 difference; the others are skipped. `data/answers/RxC-kK.json` holds the
 measured figures this page is written from.
+
+## Tier checksums
+
+`data/tiers/RxC-kK.tsv` is `pawntb info --tiers` of each table: one line per
+tier (the positions with the same pawn counts and advancement sums, in index
+order, [FORMAT.md](../format/FORMAT.md) section 6.3) with its first entry, its
+size and the XXH3-64 of its values as decoded. Someone who makes a table
+again, on one machine or on a cluster, can compare it tier by tier (`diff`),
+and a tier file of a generator's work directory carries the same checksum
+(`values_checksum`) before the table is assembled. The CTest `Tiers.*`
+checks every file whose table is at hand.
 
 ## The boards
 

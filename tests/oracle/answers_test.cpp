@@ -1,8 +1,10 @@
 // The published answers files (data/answers/RxC-kK.tsv, docs/results.md)
 // re-derived from their tables: every line's winner and plies, a best move
 // that is one, and positions that are what the line says (the start, the
-// start after a first move). A file whose table is not at hand is skipped:
-// tables are looked for in data/, $PAWNTB_TABLE_DIR and the test build's tables.
+// start after a first move); and the published tier checksums
+// (data/tiers/RxC-kK.tsv, `pawntb info --tiers`). A file whose table is not at
+// hand is skipped: tables are looked for in data/, $PAWNTB_TABLE_DIR and the
+// test build's tables.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,9 +24,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> answer_files() {
+// The names (RxC-kK) of the .tsv files in data/<dir>.
+std::vector<std::string> tsv_files(const char* dir) {
   std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(pawntb_test::kDataDir / "answers"))
+  for (const auto& entry : fs::directory_iterator(pawntb_test::kDataDir / dir))
     if (entry.path().extension() == ".tsv") names.push_back(entry.path().stem().string());
   std::sort(names.begin(), names.end());
   return names;
@@ -131,12 +134,48 @@ TEST_P(Answers, MatchTheTable) {
     ADD_FAILURE() << name << ": " << problem;
 }
 
-INSTANTIATE_TEST_SUITE_P(Files, Answers, testing::ValuesIn(answer_files()),
-                         [](const testing::TestParamInfo<std::string>& param) {
-                           std::string name = param.param;
-                           std::replace(name.begin(), name.end(), '-', '_');
-                           return name;
-                         });
+std::string test_name(const testing::TestParamInfo<std::string>& param) {
+  std::string name = param.param;
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, Answers, testing::ValuesIn(tsv_files("answers")), test_name);
+
+// A tier file's lines are the table's tiers, in order, with their checksums:
+// "tier white_pawns black_pawns white_advance black_advance first_entry
+// entries xxh3_64" after a line of those names.
+class Tiers : public testing::TestWithParam<std::string> {};
+
+TEST_P(Tiers, MatchTheTable) {
+  const std::string name = GetParam();
+  const std::optional<fs::path> table_path = find_table(name);
+  if (!table_path) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
+  const pawntb::Table table = pawntb::Table::open(*table_path, pawntb::Table::Load::on_demand);
+  const pawntb::TierChecksums tiers = table.tier_checksums(0);
+  ASSERT_TRUE(tiers.damaged_blocks.empty());
+  const std::vector<std::string> lines =
+      split(pawntb_test::read_file(pawntb_test::kDataDir / "tiers" / (name + ".tsv")), '\n');
+  ASSERT_EQ(lines.size(), tiers.tiers.size() + 1) << name;
+  EXPECT_EQ(lines[0],
+            "tier\twhite_pawns\tblack_pawns\twhite_advance\tblack_advance\tfirst_entry\tentries\t"
+            "xxh3_64");
+  for (const pawntb::TierChecksum& t : tiers.tiers) {
+    const std::string& line = lines[t.tier + 1];
+    const std::vector<std::string> f = split(line, '\t');
+    ASSERT_EQ(f.size(), 8u) << line;
+    EXPECT_EQ(f[0], std::to_string(t.tier)) << line;
+    EXPECT_EQ(f[1] + " " + f[2] + " " + f[3] + " " + f[4],
+              std::to_string(t.white_pawns) + " " + std::to_string(t.black_pawns) + " " +
+                  std::to_string(t.white_advance) + " " + std::to_string(t.black_advance))
+        << line;
+    EXPECT_EQ(f[5], std::to_string(t.first_entry)) << line;
+    EXPECT_EQ(f[6], std::to_string(t.entries)) << line;
+    EXPECT_EQ(std::stoull(f[7], nullptr, 16), t.checksum) << line;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Files, Tiers, testing::ValuesIn(tsv_files("tiers")), test_name);
 
 // Each kind of wrong line in an answers file is caught.
 TEST(AnswersCheck, CatchesWrongLines) {
