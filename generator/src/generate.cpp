@@ -110,6 +110,13 @@ class TierCache {
 // the boards up to 6x5 (docs/benchmarks.md), rounded up.
 constexpr double kWorkDirBytesPerEntry = 0.15;
 
+// Rank 0 alone clears a killed run's temporary files, before it hands out any
+// tier: another rank doing so could remove a file a worker is writing.
+detail::WorkDir::Leftovers work_dir_leftovers() {
+  return detail::this_rank() == 0 ? detail::WorkDir::Leftovers::remove
+                                  : detail::WorkDir::Leftovers::keep;
+}
+
 }  // namespace
 
 std::uint64_t default_memory_limit() {
@@ -155,7 +162,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   }
   plan.work_dir_bytes =
       static_cast<std::uint64_t>(static_cast<double>(index.size()) * kWorkDirBytesPerEntry);
-  const detail::WorkDir work(options.work_dir, index);
+  const detail::WorkDir work(options.work_dir, index, work_dir_leftovers());
   for (std::size_t t = 0; t < index.tiers().size(); ++t) {
     if (std::filesystem::exists(work.tier_path(t))) {
       ++plan.tiers_done;
@@ -188,7 +195,7 @@ class TieredRun {
         plan_(plan),
         index_(options.geometry, options.max_pawns),
         graph_(index_),
-        work_(options.work_dir, index_),
+        work_(options.work_dir, index_, work_dir_leftovers()),
         threads_(detail::thread_count(options.threads)),
         summaries_(index_.tiers().size()) {}
 

@@ -109,7 +109,8 @@ std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index
 
 }  // namespace
 
-WorkDir::WorkDir(fs::path dir, const Index& index) : dir_(std::move(dir)), index_(index) {
+WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
+    : dir_(std::move(dir)), index_(index) {
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (!fs::is_directory(dir_)) {
@@ -135,6 +136,7 @@ WorkDir::WorkDir(fs::path dir, const Index& index) : dir_(std::move(dir)), index
     });
   }
   // A run killed while writing leaves ".name.XXXXXX" temporary files.
+  if (leftovers == Leftovers::keep) return;
   for (const auto& entry : fs::directory_iterator(dir_, ec)) {
     const std::string name = entry.path().filename().string();
     if (name.rfind(".tier-", 0) == 0 || name.rfind(".pawntb-work", 0) == 0) {

@@ -46,10 +46,15 @@ inline constexpr std::uint16_t kTierFileVersion = 1;
 
 class WorkDir {
  public:
+  // Whether opening the directory removes the temporary files that a killed
+  // run left behind: only one process of a run may (MPI rank 0, before it
+  // hands out tiers), or it would remove another rank's file being written.
+  enum class Leftovers : std::uint8_t { remove, keep };
+
   // Opens `dir` for the table of `index`, creating it and its manifest if
   // needed. Throws GenerateError if it holds the work of other parameters or
-  // cannot be made. Removes temporary files that a killed run left behind.
-  WorkDir(std::filesystem::path dir, const Index& index);
+  // cannot be made.
+  WorkDir(std::filesystem::path dir, const Index& index, Leftovers leftovers);
 
   const std::filesystem::path& path() const { return dir_; }
   std::filesystem::path tier_path(std::size_t tier) const;
