@@ -450,7 +450,9 @@ std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
 // Feeds entries, in index order, to one checksum per tier.
 class TierChecksummer {
  public:
-  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {}
+  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {
+    finish_ended_tiers();  // tiers without entries at the start
+  }
 
   void add(std::span<const std::uint8_t> entries) {
     while (!entries.empty()) {
@@ -463,7 +465,10 @@ class TierChecksummer {
       finish_ended_tiers();
     }
   }
-  // Called once before the first add, for tiers without entries.
+  std::vector<TierChecksum> take() { return std::move(out_); }
+
+ private:
+  // Closes every tier whose entries have all been added.
   void finish_ended_tiers() {
     while (out_.size() < tiers_.size() &&
            at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
@@ -473,9 +478,7 @@ class TierChecksummer {
       stream_.reset();
     }
   }
-  std::vector<TierChecksum> take() { return std::move(out_); }
 
- private:
   std::span<const detail::Index::Tier> tiers_;
   std::vector<TierChecksum> out_;
   std::uint64_t at_ = 0;  // entries added
@@ -501,7 +504,6 @@ std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
 TierChecksums Table::tier_checksums(unsigned threads) const {
   const detail::TableData& t = *impl_;
   TierChecksummer checksummer(t.index);
-  checksummer.finish_ended_tiers();
   if (t.loaded_entries) {
     checksummer.add(std::span(t.loaded_entries, t.header.entry_count));
     return {checksummer.take(), {}};

@@ -42,6 +42,18 @@ std::optional<fs::path> find_table(const std::string& name) {
   return std::nullopt;
 }
 
+// The table of a published file (RxC-kK), opened on demand, if it is at hand.
+std::optional<pawntb::Table> published_table(const std::string& name) {
+  const std::optional<fs::path> path = find_table(name);
+  if (!path) return std::nullopt;
+  return pawntb::Table::open(*path, pawntb::Table::Load::on_demand);
+}
+
+// "4x4-k4": what the published files of a table are called.
+std::string table_name(const pawntb::TableInfo& info) {
+  return pawntb::to_string(info.geometry) + "-k" + std::to_string(info.max_pawns);
+}
+
 std::vector<std::string> split(const std::string& line, char sep) {
   std::vector<std::string> fields;
   std::istringstream in(line);
@@ -122,12 +134,10 @@ class Answers : public testing::TestWithParam<std::string> {};
 
 TEST_P(Answers, MatchTheTable) {
   const std::string name = GetParam();
-  const std::optional<fs::path> table_path = find_table(name);
-  if (!table_path) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
-  const pawntb::Table table = pawntb::Table::open(*table_path, pawntb::Table::Load::on_demand);
-  ASSERT_EQ(
-      pawntb::to_string(table.info().geometry) + "-k" + std::to_string(table.info().max_pawns),
-      name);
+  const std::optional<pawntb::Table> found = published_table(name);
+  if (!found) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
+  const pawntb::Table& table = *found;
+  ASSERT_EQ(table_name(table.info()), name);
   const std::string text =
       pawntb_test::read_file(pawntb_test::kDataDir / "answers" / (name + ".tsv"));
   for (const std::string& problem : check_answers(table, text))
@@ -149,10 +159,10 @@ class Tiers : public testing::TestWithParam<std::string> {};
 
 TEST_P(Tiers, MatchTheTable) {
   const std::string name = GetParam();
-  const std::optional<fs::path> table_path = find_table(name);
-  if (!table_path) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
-  const pawntb::Table table = pawntb::Table::open(*table_path, pawntb::Table::Load::on_demand);
-  const pawntb::TierChecksums tiers = table.tier_checksums(0);
+  const std::optional<pawntb::Table> found = published_table(name);
+  if (!found) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
+  ASSERT_EQ(table_name(found->info()), name);
+  const pawntb::TierChecksums tiers = found->tier_checksums(0);
   ASSERT_TRUE(tiers.damaged_blocks.empty());
   const std::vector<std::string> lines =
       split(pawntb_test::read_file(pawntb_test::kDataDir / "tiers" / (name + ".tsv")), '\n');
