@@ -2,7 +2,7 @@
 // the derivation).
 #include "pawntb/detail/index.hpp"
 
-#include <tuple>
+#include <utility>
 
 namespace pawntb::detail {
 
@@ -92,19 +92,29 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
       candidates.push_back(c);
     }
   }
-  // The tier order (TIERS in index.hpp), then the profile numbers.
+  // The tier order (TIERS in index.hpp), then the profile numbers, as one
+  // integer per candidate: w + b <= 16, sw + sb <= 112 and sw <= 56 fit in a
+  // byte, and the profile numbers in 16 bits (kMaxProfilePairs), so the
+  // fields do not overlap. Sorting (key, candidate) pairs moves 16 bytes, not a Candidate.
   const auto order = [](const Candidate& c) {
-    return std::tuple(c.w + c.b, -(c.sw + c.sb), c.w, c.sw, c.white_profile, c.black_profile);
+    return std::uint64_t(c.w + c.b) << 52 | std::uint64_t(255 - (c.sw + c.sb)) << 44 |
+           std::uint64_t(c.w) << 40 | std::uint64_t(c.sw) << 32 |
+           std::uint64_t(c.white_profile) << 16 | std::uint64_t(c.black_profile);
   };
-  std::sort(candidates.begin(), candidates.end(),
-            [&](const Candidate& x, const Candidate& y) { return order(x) < order(y); });
+  static_assert(kMaxProfilePairs <= std::uint64_t{1} << 32);  // profiles_ < 2^16
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted(candidates.size());
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    sorted[i] = {order(candidates[i]), static_cast<std::uint32_t>(i)};
+  }
+  std::sort(sorted.begin(), sorted.end());
 
   build_row_tables(profiles, keys);
   slice_start_.assign(pairs, SliceStart{});
   slices_.reserve(candidates.size());
   slice_firsts_.reserve(candidates.size());
   std::uint64_t total = 0;
-  for (const Candidate& c : candidates) {
+  for (const auto& [order_key, number] : sorted) {
+    const Candidate& c = candidates[number];
     if (total + c.slice.size > kMaxSize) {
       too_large_ = true;
       return;
@@ -130,7 +140,7 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     }
     slice.block_size = black_size;
     slice_start_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
-                 static_cast<std::size_t>(c.black_profile)] = SliceStart{total, black_size};
+                 static_cast<std::size_t>(c.black_profile)] = SliceStart{total};
     slices_.push_back(slice);
     slice_firsts_.push_back(total);
     total += slice.size;
@@ -141,46 +151,47 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
 void Index::build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
                              std::uint64_t keys) {
   const int rows = geometry_.rows, cols = geometry_.cols;
-  profile_of_key_.assign(keys, 0);
+  // PROFILE KEYS (index.hpp): white's numbers premultiplied, black's after
+  // the keys.
+  profile_of_key_.assign(2 * keys, 0);
   for (std::size_t number = 0; number < profiles.size(); ++number) {
     std::uint64_t key = 0;
     for (int i = 0; i < rows - 1; ++i) {
       key += profiles[number][static_cast<std::size_t>(i)] *
              profile_weight_[static_cast<std::size_t>(i)];
     }
-    profile_of_key_[key] = static_cast<std::uint16_t>(number);
+    profile_of_key_[key] = static_cast<std::uint32_t>(number * profiles.size());
+    profile_of_key_[keys + key] = static_cast<std::uint32_t>(number);
   }
   const auto bytes = static_cast<std::size_t>(board_bytes(geometry_));
-  white_key_part_.assign(bytes << 8, 0);
-  black_key_part_.assign(bytes << 8, 0);
+  key_part_.assign(2 * bytes << 8, 0);
+  for (std::size_t x = 0; x < 256; ++x) key_part_[bytes << 8 | x] = static_cast<std::uint32_t>(keys);
   for (std::size_t j = 0; j < bytes; ++j) {
     for (std::uint64_t x = 0; x < 256; ++x) {
       for (int bit = 0; bit < 8; ++bit) {
         const int square = static_cast<int>(8 * j) + bit, r = square / cols;
         if (!(x >> bit & 1) || square >= rows * cols) continue;
         if (r >= 1)
-          white_key_part_[j << 8 | x] +=
+          key_part_[j << 8 | x] +=
               static_cast<std::uint32_t>(profile_weight_[static_cast<std::size_t>(r - 1)]);
         if (r <= rows - 2)
-          black_key_part_[j << 8 | x] +=
+          key_part_[(bytes + j) << 8 | x] +=
               static_cast<std::uint32_t>(profile_weight_[static_cast<std::size_t>(r)]);
       }
     }
   }
   const std::uint64_t row_subsets = std::uint64_t{1} << cols;
-  row_digits_.assign(static_cast<std::size_t>(rows) * row_subsets * row_subsets, 0);
-  for (int r = 0; r < rows; ++r) {
-    for (std::uint64_t w = 0; w < row_subsets; ++w) {
-      const int white_count = std::popcount(w);
-      const std::uint64_t free = ~w & (row_subsets - 1);
-      for (std::uint64_t b = free;; b = (b - 1) & free) {  // every subset of the free squares
-        const int black_count = std::popcount(b);
-        row_digits_[(static_cast<std::size_t>(r) << (2 * cols)) | (w << cols) | b] =
-            static_cast<std::uint32_t>(row_subset_rank(w) | binomial(cols, white_count) << 8 |
-                                       row_subset_rank(kByteGatherScatter.gather[free][b]) << 16 |
-                                       binomial(cols - white_count, black_count) << 24);
-        if (b == 0) break;
-      }
+  row_digits_.assign(row_subsets * row_subsets, RowDigits{});
+  for (std::uint64_t w = 0; w < row_subsets; ++w) {
+    const int white_count = std::popcount(w);
+    const std::uint64_t free = ~w & (row_subsets - 1);
+    for (std::uint64_t b = free;; b = (b - 1) & free) {  // every subset of the free squares
+      const auto byte = [](std::uint64_t x) { return static_cast<std::uint8_t>(x); };
+      row_digits_[(w << cols) | b] = RowDigits{
+          byte(row_subset_rank(w)), byte(binomial(cols, white_count)),
+          byte(row_subset_rank(kByteGatherScatter.gather[free][b])),
+          byte(binomial(cols - white_count, std::popcount(b)))};
+      if (b == 0) break;
     }
   }
 }
@@ -338,9 +349,9 @@ void Index::Cursor::next_run() {
 }
 
 Index::BlockWalk::BlockWalk(const Index& owner, std::uint64_t index) : owner_(&owner) {
-  slice_ = static_cast<std::size_t>(
+  slice_ = &owner.slices_[static_cast<std::size_t>(
       std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -
-      owner.slice_firsts_.begin() - 1);
+      owner.slice_firsts_.begin() - 1)];
   const Slice& s = slice();
   const std::uint64_t block = (index - s.first) / s.block_size;
   first_ = s.first + block * s.block_size;
@@ -352,9 +363,9 @@ Index::BlockWalk::BlockWalk(const Index& owner, std::uint64_t index) : owner_(&o
     black_off_row_0_ += s.black[static_cast<std::size_t>(r)];
 }
 
-void Index::BlockWalk::enter_slice(std::size_t slice) {
+void Index::BlockWalk::enter_slice(const Slice* slice) {
   slice_ = slice;
-  const Slice& s = owner_->slices_[slice];
+  const Slice& s = *slice;
   const int cols = owner_->geometry_.cols;
   white_ = 0;
   black_off_row_0_ = 0;
@@ -364,35 +375,6 @@ void Index::BlockWalk::enter_slice(std::size_t slice) {
     white_ |= white_rows_[ur] << (r * cols);
     if (r > 0) black_off_row_0_ += s.black[ur];
   }
-}
-
-void Index::BlockWalk::next() {
-  first_ += slice().block_size;
-  const int cols = owner_->geometry_.cols;
-  const std::uint64_t row = low_bits(cols);
-  // White's odometer, row R-1 least significant (POSITION RANK).
-  for (int r = owner_->geometry_.rows - 1; r >= 1; --r) {
-    const auto ur = static_cast<std::size_t>(r);
-    const bool moved = advance_subset(white_rows_[ur], cols);
-    if (!moved) white_rows_[ur] = low_bits(slice().white[ur]);
-    white_ = (white_ & ~(row << (r * cols))) | white_rows_[ur] << (r * cols);
-    if (moved) return;
-  }
-  enter_slice(slice_ + 1);
-}
-
-Index::Cursor::Cursor(const BlockWalk& block, std::uint64_t row_0)
-    : owner_(block.owner_), slice_(block.slice_), white_rows_(block.white_rows_) {
-  const Slice& s = owner_->slices_[slice_];
-  black_rows_[0] = row_0;
-  for (int r = 1; r < owner_->geometry_.rows; ++r) {
-    black_rows_[static_cast<std::size_t>(r)] = low_bits(s.black[static_cast<std::size_t>(r)]);
-  }
-  black_off_row_0_ = block.black_off_row_0_;
-  index_ = block.first_ + row_subset_rank(row_0) * s.run_size;
-  const Pawns p = boards(owner_->geometry_, white_rows_, black_rows_);
-  white_ = p.white;
-  black_ = p.black;
 }
 
 }  // namespace pawntb::detail

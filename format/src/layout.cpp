@@ -108,16 +108,6 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
   h.win_count = d.win_count.get();
   h.longest_index = d.longest_index.get();
   h.header_checksum = d.header_checksum.get();
-  const Index index(h.geometry, h.max_pawns);
-  if (index.too_large()) {
-    return fail(to_string(h.geometry) + " with K = " + std::to_string(h.max_pawns) +
-                " is too large to index");
-  }
-  if (h.entry_count != index.size()) {
-    return fail("entry count " + std::to_string(h.entry_count) + " does not match the " +
-                std::to_string(index.size()) + " positions of " + to_string(h.geometry) +
-                " with K = " + std::to_string(h.max_pawns));
-  }
   if (!std::has_single_bit(h.block_entries) || h.block_entries > kMaxBlockEntries ||
       h.block_count != block_count_for(h.entry_count, h.block_entries)) {
     return fail("block size is not a power of two up to 2^24, or the block count does not match");
@@ -134,6 +124,19 @@ std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> by
     return fail("statistics out of range");
   }
   return h;
+}
+
+std::optional<LayoutError> check_entry_count(const Header& h, const Index& index) {
+  if (index.too_large()) {
+    return fail(to_string(h.geometry) + " with K = " + std::to_string(h.max_pawns) +
+                " is too large to index");
+  }
+  if (h.entry_count != index.size()) {
+    return fail("entry count " + std::to_string(h.entry_count) + " does not match the " +
+                std::to_string(index.size()) + " positions of " + to_string(h.geometry) +
+                " with K = " + std::to_string(h.max_pawns));
+  }
+  return std::nullopt;
 }
 
 std::vector<std::uint8_t> encode_block_index(const std::vector<Block>& blocks) {

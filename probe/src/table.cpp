@@ -34,6 +34,24 @@ constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open
 
 using detail::read_at;
 
+// Sets count bytes at `at` to v: short spans, the most common, with a few
+// overlapping stores instead of a call.
+void fill_bytes(std::uint8_t* at, std::uint8_t v, std::uint64_t count) noexcept {
+  const std::uint64_t pattern = 0x0101010101010101ULL * v;
+  if (count >= 16) {
+    std::memset(at, v, count);
+  } else if (count >= 8) {
+    std::memcpy(at, &pattern, 8);
+    std::memcpy(at + count - 8, &pattern, 8);
+  } else if (count >= 4) {
+    const auto half = static_cast<std::uint32_t>(pattern);
+    std::memcpy(at, &half, 4);
+    std::memcpy(at + count - 4, &half, 4);
+  } else if (count >= 1) {
+    at[0] = at[count / 2] = at[count - 1] = v;
+  }
+}
+
 // Checks a block's frame, decompresses its stored values and puts them at
 // their entries in out (block.entries bytes, from index `first`); entries a
 // rule decides get their value (win in one 1, no move 0), mirror images 0.
@@ -59,7 +77,7 @@ const char* decode_block(ZSTD_DCtx* zstd, const detail::Index& index,
                         [&](std::uint64_t begin, std::uint64_t count, detail::EntryKind kind) {
                           std::uint8_t* at = out + (begin - first);
                           if (kind != detail::EntryKind::stored) {
-                            std::memset(at, kind == detail::EntryKind::win_in_one, count);
+                            fill_bytes(at, kind == detail::EntryKind::win_in_one, count);
                           } else if (!overrun && taken + count <= block.stored) {
                             std::memmove(at, values + taken, count);
                             taken += count;
@@ -296,6 +314,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   FileDescriptor file = open_file(path);
   const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
   auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
+  if (auto e = detail::check_entry_count(h, data->index)) fail(path, e->message);
   data->header = h;
   data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
   data->blocks = read_block_index(path, file.get(), h);
@@ -339,6 +358,17 @@ constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
   const std::uint32_t winner = static_cast<std::uint32_t>(mover) ^ ((plies & 1u) ^ 1u);
   return static_cast<std::uint32_t>(ProbeStatus::ok) | winner << 8 | std::uint32_t{plies} << 16;
 }
+// packed_value for every mover and byte: one load instead of the bit work.
+struct PackedValues {
+  std::uint32_t of[2][256]{};
+  constexpr PackedValues() {
+    for (int plies = 0; plies < 256; ++plies) {
+      of[0][plies] = packed_value(Side::white, static_cast<std::uint8_t>(plies));
+      of[1][plies] = packed_value(Side::black, static_cast<std::uint8_t>(plies));
+    }
+  }
+};
+constexpr PackedValues kPackedValues{};
 static_assert(packed_value(Side::white, 7) == packed_result(ProbeStatus::ok, Side::white, 7) &&
               packed_value(Side::white, 6) == packed_result(ProbeStatus::ok, Side::black, 6) &&
               packed_value(Side::black, 7) == packed_result(ProbeStatus::ok, Side::black, 7) &&
@@ -368,11 +398,16 @@ template <class G>
                                                    const Position& p) noexcept {
   constexpr Geometry g = G::value;
   constexpr int bytes = detail::board_bytes(g);
-  if (p.geometry != g) return kAnswerTag | packed_status(ProbeStatus::geometry_mismatch);
-  if ((p.white & p.black) || ((p.white | p.black) & ~detail::board_mask(g))) {
+  // (Each check one branch: the geometry compared as one word, the
+  // conditions that share a status or-ed.)
+  static_assert(sizeof(Geometry) == 8);
+  if (std::bit_cast<std::uint64_t>(p.geometry) != std::bit_cast<std::uint64_t>(g)) {
+    return kAnswerTag | packed_status(ProbeStatus::geometry_mismatch);
+  }
+  if ((p.white & p.black) | ((p.white | p.black) & ~detail::board_mask(g))) {
     return kAnswerTag | packed_status(ProbeStatus::invalid_position);
   }
-  if (std::popcount(p.white) > t.header.max_pawns || std::popcount(p.black) > t.header.max_pawns) {
+  if (std::max(std::popcount(p.white), std::popcount(p.black)) > t.header.max_pawns) {
     return kAnswerTag | packed_status(ProbeStatus::too_many_pawns);
   }
   // The white-to-move view (colour flip for black to move).
@@ -400,7 +435,7 @@ template <class G>
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
     const int stored = t.entry(found);
-    packed = stored >= 0 ? packed_value(mover, static_cast<std::uint8_t>(stored))
+    packed = stored >= 0 ? kPackedValues.of[static_cast<int>(mover)][stored]
                          : packed_status(ProbeStatus::damaged_table);
   }
   return unpack(packed);

@@ -202,6 +202,37 @@ constexpr bool advance_subset(std::uint64_t& set, int n) {
   return true;
 }
 
+// advance_subset for the subsets of one row (n <= 8 squares) as a table, for
+// the odometers that walk rows: kNextRowSubset.of[n][x] = next | carry << 8,
+// next being the subset after x with as many members, or, with carry set,
+// the first one (the lowest squares) when x was the last.
+//   Example: of[4][0b1010] = 0b1100; of[4][0b1100] = 0b0011 | 0x100.
+struct NextRowSubsetTable {
+  std::uint16_t of[kMaxSide + 1][256]{};
+  constexpr NextRowSubsetTable() {
+    for (int n = 0; n <= kMaxSide; ++n) {
+      for (std::uint64_t x = 0; x < (std::uint64_t{1} << n); ++x) {
+        std::uint64_t next = x;
+        of[n][x] = advance_subset(next, n)
+                       ? static_cast<std::uint16_t>(next)
+                       : static_cast<std::uint16_t>(low_bits(std::popcount(x)) | 0x100);
+      }
+    }
+  }
+};
+inline constexpr NextRowSubsetTable kNextRowSubset{};
+static_assert(kNextRowSubset.of[4][0b1010] == 0b1100 &&
+              kNextRowSubset.of[4][0b1100] == (0b0011 | 0x100) &&
+              kNextRowSubset.of[3][0] == 0x100);
+
+// Moves `set`, a subset of a row's n squares, to the next one in colex
+// order, or back to the first after the last: then returns true (a carry).
+[[gnu::always_inline]] constexpr bool advance_row_subset(std::uint64_t& set, int n) {
+  const std::uint16_t next = kNextRowSubset.of[n][set];
+  set = next & 0xFF;
+  return next >> 8;
+}
+
 // The last k-subset of 0..n-1 in colex order: the top k elements.
 constexpr std::uint64_t last_subset(int k, int n) {
   return low_bits(k) << (n - k);
@@ -253,10 +284,9 @@ class Index {
            !(black & black_goal(g)) && w >= 1 && w <= max_pawns_ && k <= max_pawns_;
   }
 
-  // Where a slice starts (SLICES above), and the number of black placements
-  // per white one.
+  // Where a slice starts (SLICES above).
   struct SliceStart {
-    std::uint64_t first = ~std::uint64_t{0}, black_size = 0;
+    std::uint64_t first = ~std::uint64_t{0};
   };
 
   // The slice of a position, from its row profiles, with the geometry fixed
@@ -272,13 +302,13 @@ class Index {
     // A profile's key is linear in the pawns (PROFILE KEYS below): one
     // table entry per byte of each board.
     std::uint32_t white_key = 0, black_key = 0;
+    // (Offsets added, not or-ed, so that they fold into the addressing.)
     for (int j = 0; j < bytes; ++j) {
       const auto at = static_cast<std::size_t>(j) << 8;
-      white_key += white_key_part_[at | (white >> 8 * j & 0xFF)];
-      black_key += black_key_part_[at | (black >> 8 * j & 0xFF)];
+      white_key += key_part_[at + (white >> 8 * j & 0xFF)];
+      black_key += key_part_[(static_cast<std::size_t>(bytes) << 8) + at + (black >> 8 * j & 0xFF)];
     }
-    return slice_start_[std::size_t{profile_of_key_[white_key]} * profiles_ +
-                        profile_of_key_[black_key]];
+    return slice_start_[std::size_t{profile_of_key_[white_key]} + profile_of_key_[black_key]];
   }
 
   // The index of a position in its slice = slice_with(white, black). Same
@@ -290,18 +320,25 @@ class Index {
     const int rows = fixed ? Fixed.rows : geometry_.rows;
     const int cols = fixed ? Fixed.cols : geometry_.cols;
     const std::uint64_t row = low_bits(cols);
-    // One table entry per row (RowDigits), and white's and black's digits
-    // as two numbers, two independent chains of multiplications:
-    //   index = first + white digits * black size + black digits.
-    std::uint64_t white_digits = 0, black_digits = 0;
+    // One table entry per row (RowDigits); white has no pawn on row 0, black
+    // none on row R-1 (contains()). The digits, white's rows 1..R-1 then
+    // black's rows 0..R-2, are one mixed-radix number.
+    std::array<const RowDigits*, kMaxSide> e{};
     for (int r = 0; r < rows; ++r) {
-      const std::uint64_t w = white >> (r * cols) & row, b = black >> (r * cols) & row;
-      const std::uint32_t e =
-          row_digits_[static_cast<std::size_t>(r) << (2 * cols) | w << cols | b];
-      if (r > 0) white_digits = white_digits * (e >> 8 & 0xFF) + (e & 0xFF);         // rows 1..R-1
-      if (r < rows - 1) black_digits = black_digits * (e >> 24) + (e >> 16 & 0xFF);  // rows 0..R-2
+      const std::uint64_t w = r == 0 ? 0 : white >> (r * cols) & row;
+      const std::uint64_t b = r == rows - 1 ? 0 : black >> (r * cols) & row;
+      e[static_cast<std::size_t>(r)] = &row_digits_[static_cast<std::size_t>(w << cols | b)];
     }
-    return slice.first + white_digits * slice.black_size + black_digits;
+    std::uint64_t digits = 0;
+    for (int r = 1; r < rows; ++r) {
+      digits = digits * e[static_cast<std::size_t>(r)]->white_radix +
+               e[static_cast<std::size_t>(r)]->white_rank;
+    }
+    for (int r = 0; r < rows - 1; ++r) {
+      digits = digits * e[static_cast<std::size_t>(r)]->black_radix +
+               e[static_cast<std::size_t>(r)]->black_rank;
+    }
+    return slice.first + digits;
   }
 
   // The index of a position. Requires contains(white, black).
@@ -340,15 +377,33 @@ class Index {
     std::uint64_t white() const { return white_; }
     int black_on_row_0() const { return slice().black[0]; }
     int black_off_row_0() const { return black_off_row_0_; }
-    // Moves to the next W-block; requires one.
-    void next();
+    // Black's pawns on row r of every entry of the W-block.
+    int black_on_row(int r) const { return slice().black[static_cast<std::size_t>(r)]; }
+
+    // Moves to the next W-block; requires one. With Fixed valid (it must be
+    // the index's geometry), every shift is a constant.
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void next() {
+      constexpr bool fixed = Fixed.valid();
+      const int rows = fixed ? Fixed.rows : owner_->geometry_.rows;
+      const int cols = fixed ? Fixed.cols : owner_->geometry_.cols;
+      first_ += slice().block_size;
+      // White's odometer, row R-1 least significant (POSITION RANK).
+      for (int r = rows - 1; r >= 1; --r) {
+        const auto ur = static_cast<std::size_t>(r);
+        const std::uint64_t was = white_rows_[ur];
+        const bool carry = advance_row_subset(white_rows_[ur], cols);
+        white_ ^= (was ^ white_rows_[ur]) << (r * cols);
+        if (!carry) return;
+      }
+      enter_slice(slice_ + 1);
+    }
 
    private:
-    friend class Cursor;
-    const Slice& slice() const { return owner_->slices_[slice_]; }
-    void enter_slice(std::size_t slice);
+    const Slice& slice() const { return *slice_; }
+    void enter_slice(const Slice* slice);
     const Index* owner_;
-    std::size_t slice_ = 0;
+    const Slice* slice_ = nullptr;  // into owner_->slices_
     std::uint64_t first_ = 0, white_ = 0;
     std::array<std::uint64_t, kMaxSide> white_rows_{};  // row-local bits
     int black_off_row_0_ = 0;
@@ -360,10 +415,6 @@ class Index {
    public:
     // Starts at `index`; requires index < size().
     Cursor(const Index& owner, std::uint64_t index);
-    // Starts at the first entry of the run of `block` whose black row 0 is
-    // `row_0` (row-local bits; white has no pawn there, so they are not
-    // squeezed); requires popcount(row_0) == block.black_on_row_0().
-    Cursor(const BlockWalk& block, std::uint64_t row_0);
     std::uint64_t index() const { return index_; }
     std::uint64_t white() const { return white_; }
     std::uint64_t black() const { return black_; }
@@ -379,7 +430,6 @@ class Index {
 
     // Moves to the first entry after this run; requires that one to exist.
     void next_run();
-
 
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
@@ -425,25 +475,35 @@ class Index {
   bool too_large_ = false;
   int profiles_ = 0;  // profiles of one side
   // PROFILE KEYS. A profile's key is sum over i of c_i (K+1)^i, with
-  // profile_weight_[i] = (K+1)^i, and profile_of_key_[key] is its number
-  // (SLICES above). The key is a sum over the pawns, a pawn on the i-th row
-  // of the profile adding (K+1)^i, so it is a sum over the bytes of the
-  // board: white_key_part_[j << 8 | x] is the sum for the white pawns x in
-  // byte j (squares 8j..8j+7), black_key_part_ the same for black. The
-  // white profile counts rows 1..R-1 and the black one rows 0..R-2, so a
-  // white pawn on row r adds (K+1)^(r-1) and a black one (K+1)^r.
+  // profile_weight_[i] = (K+1)^i (SLICES above). The key is a sum over the
+  // pawns, a pawn on the i-th row of the profile adding (K+1)^i, so it is a
+  // sum over the bytes of the board: key_part_[j << 8 | x] is the sum for the
+  // white pawns x in byte j (squares 8j..8j+7), key_part_[(bytes + j) << 8 |
+  // x] the same for black. The white profile counts rows 1..R-1 and the black
+  // one rows 0..R-2, so a white pawn on row r adds (K+1)^(r-1) and a black
+  // one (K+1)^r. Black's parts of byte 0 also add (K+1)^(R-1), the number of
+  // keys, so that one table maps both sides' keys: profile_of_key_[key] is
+  // the white profile's number times profiles_ (its row of slice_start_),
+  // profile_of_key_[(K+1)^(R-1) + key] the black profile's number. A slice
+  // is then two key sums, two lookups and their sum away.
   //   Example: ".ppp/4/.PPP/4 w" (4x4, K = 4, weights 1, 5, 25): W = 0x0E00
   //   is 0x0E in byte 1, three pawns on row 2: white key 3 * 5 = 15;
-  //   B = 0x000E is 0x0E in byte 0, three pawns on row 0: black key 3.
+  //   B = 0x000E is 0x0E in byte 0, three pawns on row 0: black key
+  //   125 + 3.
   std::array<std::uint64_t, kMaxSide> profile_weight_{};
-  std::vector<std::uint16_t> profile_of_key_;
-  std::vector<std::uint32_t> white_key_part_, black_key_part_;  // board_bytes * 256 each
-  // A row's digits and radices in one load: for row r holding white pawns w
-  // and black pawns b (row-local bits), row_digits_[r << 2 cols | w << cols |
-  // b] holds in bits 0..7 the rank of w, 8..15 its radix C(C, |w|), 16..23
-  // the rank of b squeezed onto the squares w leaves free, 24..31 its radix
-  // C(C - |w|, |b|). 4 bytes for each of R * 4^cols entries: 1 KiB for 4x4.
-  std::vector<std::uint32_t> row_digits_;
+  std::vector<std::uint32_t> profile_of_key_;  // 2 (K+1)^(R-1)
+  std::vector<std::uint32_t> key_part_;        // 2 * board_bytes * 256
+  // A row's digits and radices, the same for every row: for a row holding
+  // white pawns w and black pawns b (row-local bits), row_digits_[w << cols
+  // | b] holds the rank of w, its radix C(C, |w|), the rank of b squeezed
+  // onto the squares w leaves free, and its radix C(C - |w|, |b|), each a
+  // byte (C(8, 4) = 70 is the largest), loaded without shifts. 4^cols
+  // entries: 1 KiB for 4x4, 256 KiB for 8 columns.
+  struct RowDigits {
+    std::uint8_t white_rank, white_radix, black_rank, black_radix;
+  };
+  static_assert(sizeof(RowDigits) == 4);
+  std::vector<RowDigits> row_digits_;
   std::vector<SliceStart> slice_start_;      // [white profile * profiles_ + black profile]
   std::vector<Slice> slices_;                // in index order
   std::vector<std::uint64_t> slice_firsts_;  // slices_[s].first, for the binary search

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <variant>
@@ -16,6 +17,8 @@
 #include "pawntb/position.hpp"
 
 namespace pawntb::detail {
+
+class Index;
 
 // XXH3-64 of the bytes (seed 0). Used for every checksum in the file.
 std::uint64_t checksum64(std::span<const std::uint8_t> bytes);
@@ -174,9 +177,14 @@ std::array<std::uint8_t, kHeaderSize> encode_header(const Header& h);
 
 // Checks magic, checksum, version, rules fingerprint, encodings, reserved
 // bytes (zero), geometry, the counts and a power-of-two block size, then
-// decodes. `file_size` is the actual size.
+// decodes. `file_size` is the actual size. The entry count is checked
+// against the index by check_entry_count.
 std::variant<Header, LayoutError> decode_header(std::span<const std::uint8_t> bytes,
                                                 std::uint64_t file_size);
+
+// That the index of the header's geometry (index, built once by the reader
+// for probing) could be built, and that entry_count is its size.
+std::optional<LayoutError> check_entry_count(const Header& h, const Index& index);
 
 std::vector<std::uint8_t> encode_block_index(const std::vector<Block>& blocks);
 

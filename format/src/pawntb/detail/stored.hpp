@@ -5,7 +5,10 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
+#include <type_traits>
 
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/values.hpp"
@@ -43,26 +46,73 @@ constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, int d) {
          d - need <= std::popcount(free) - std::popcount(steps | captures);
 }
 
+// Black's pawns off row 0 in the entries of a run, in index order: an
+// odometer over black's rows 1..R-2, row R-2 least significant (POSITION
+// RANK in index.hpp), each row's pawns a subset, in colex order, of the
+// squares white leaves free there. G = FixedGeometry<rows, cols>.
+template <class G>
+class MiddleRowWalk {
+ public:
+  // At the run's first entry, for the W-block's white pawns and black's
+  // counts per row.
+  MiddleRowWalk(const Index::BlockWalk& block) {
+    for (int r = 1; r < g_.rows - 1; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      free_[ur] = ~(block.white() >> (r * g_.cols)) & kRow;
+      free_count_[ur] = std::popcount(free_[ur]);
+      squeezed_[ur] = low_bits(block.black_on_row(r));
+      black_ |= spread(r) << (r * g_.cols);
+    }
+  }
+  std::uint64_t black() const { return black_; }
+
+  // The next entry of the run; after its last, the first again.
+  [[gnu::always_inline]] void next() {
+    for (int r = g_.rows - 2; r >= 1; --r) {
+      const auto ur = static_cast<std::size_t>(r);
+      const std::uint64_t was = spread(r);
+      const bool carry = advance_row_subset(squeezed_[ur], free_count_[ur]);
+      black_ ^= (was ^ spread(r)) << (r * g_.cols);
+      if (!carry) return;
+    }
+  }
+
+ private:
+  static constexpr Geometry g_ = G::value;
+  static constexpr std::uint64_t kRow = low_bits(g_.cols);
+  // Row r's pawns on the board's squares (row-local bits).
+  std::uint64_t spread(int r) const {
+    const auto ur = static_cast<std::size_t>(r);
+    return kByteGatherScatter.scatter[free_[ur]][squeezed_[ur]];
+  }
+  std::array<std::uint64_t, kMaxSide> free_{}, squeezed_{};
+  std::array<int, kMaxSide> free_count_{};
+  std::uint64_t black_ = 0;
+};
+
 // Calls on_span(first, count, kind) for consecutive spans of entries that
 // together cover [begin, end) exactly, in index order, no two adjacent ones of
-// the same kind. Requires begin <= end <= index.size().
+// the same kind. Requires begin <= end <= index.size(), and G =
+// FixedGeometry<rows, cols> of the index's geometry; `symmetry` must be of it
+// too. for_each_span below picks G.
 //
 // The walk goes W-block by W-block and run by run (index.hpp: a W-block
 // shares the slice and W, a run also black's row 0). A W-block's runs take
 // the subsets of row 0 in colex order, so the walk follows B_0 with
-// next_subset, and makes a cursor only for a run that it walks entry by
-// entry. A win in one depends on W and B_0 only, so a run is all win_in_one
-// or none; then all mirror_image when mirror_files(W) < W, or all stored when mirror_files(W) > W
-// and no entry can lack a move (run_may_have_no_move, by W and the number of black pawns off row
-// 0). The other runs are walked entry by entry: mirror_image when W is its own mirror and
-// mirror_files(B) < B, else no_move or stored by white_can_move.
-// `symmetry` must be of the index's geometry.
-template <class OnSpan>
-void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
-                   std::uint64_t end, OnSpan&& on_span) {
+// next_subset, and black's other rows with a MiddleRowWalk only for a run
+// that it walks entry by entry. A win in one depends on W and B_0 only, so a
+// run is all win_in_one or none; then all mirror_image when mirror_files(W)
+// < W, or all stored when mirror_files(W) > W and no entry can lack a move
+// (run_may_have_no_move, by W and the number of black pawns off row 0). The
+// other runs are walked entry by entry: mirror_image when W is its own
+// mirror and mirror_files(B) < B, else no_move or stored by white_can_move.
+template <class G, class OnSpan>
+void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
+                      std::uint64_t end, OnSpan& on_span) {
   if (begin >= end) return;
-  const Geometry g = index.geometry();
-  const std::uint64_t row_1 = row_mask(g, 1);
+  constexpr Geometry g = G::value;
+  constexpr int bytes = board_bytes(g);
+  constexpr std::uint64_t row_1 = row_mask(g, 1);
   // The entries from `span_begin` on are of `span_kind`, up to the next mark.
   std::uint64_t span_begin = begin;
   EntryKind span_kind = EntryKind::stored;
@@ -77,54 +127,74 @@ void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint6
   for (;;) {
     const std::uint64_t block_end = std::min(block.first() + block.size(), end);
     const std::uint64_t white = block.white();
-    const std::uint64_t mirror_white = symmetry.mirror(white);
+    const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
     const std::uint64_t row_1_pawns = white & row_1;
     const std::uint64_t steps = white_pushes(g, row_1_pawns);
     const std::uint64_t captures =
         white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
-    const bool may_have_no_move = run_may_have_no_move(g, white, block.black_off_row_0());
+    // (Not needed when W is a mirror image: every run is a win in one or one.)
+    const bool may_have_no_move =
+        mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
     if (!steps && !captures &&
         (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
       // No win in one whatever B_0, and W alone decides: one kind.
       mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
     } else {
-      // Its runs, one per black row 0 in colex order (next_subset), from the
-      // run that holds `first`.
+      // A run is not a win in one iff B_0 holds every square a row-1 pawn
+      // steps onto and none it captures on (none if a square is both): B_0 =
+      // steps | X, X a subset of the other row-0 squares (`open`). Those runs are walked in index
+      // order, X in colex order (B_0's order too, as steps is fixed); the
+      // runs between them are wins in one.
+      constexpr std::uint64_t row_0 = row_mask(g, 0);
+      const std::uint64_t open = row_0 & ~(steps | captures);
+      const int extra = block.black_on_row_0() - std::popcount(steps);
       const std::uint64_t run_size = block.run_size();
-      const std::uint64_t run = (first - block.first()) / run_size;
-      std::uint64_t b_top = subset_unrank(run, block.black_on_row_0(), g.cols);
-      std::uint64_t run_end = std::min(block.first() + (run + 1) * run_size, block_end);
-      for (;;) {
-        if ((steps & ~b_top) || (captures & b_top)) {
-          mark(first, EntryKind::win_in_one);
-        } else if (mirror_white < white) {
+      std::uint64_t squeezed = extra >= 0 ? low_bits(extra) : 0;
+      const bool any = !(steps & captures) && extra >= 0 && extra <= std::popcount(open);
+      const int open_count = std::popcount(open);
+      for (bool more = any; more; more = !advance_row_subset(squeezed, open_count)) {
+        const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
+        const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
+        if (run_first >= block_end) break;
+        const std::uint64_t run_end = std::min(run_first + run_size, block_end);
+        if (run_end <= first) continue;  // before [begin, end)
+        if (run_first > first) mark(first, EntryKind::win_in_one);
+        first = std::max(first, run_first);
+        if (mirror_white < white) {
           mark(first, EntryKind::mirror_image);
         } else if (mirror_white != white && !may_have_no_move) {
           mark(first, EntryKind::stored);
         } else {
-          Index::Cursor cursor(block, b_top);
+          MiddleRowWalk<G> middle(block);
           const bool symmetric = mirror_white == white;
-          for (std::uint64_t i = cursor.index();; cursor.next()) {
-            const std::uint64_t b = cursor.black();
-            if (i >= first) {
-              mark(i, symmetric && symmetry.mirror(b) < b ? EntryKind::mirror_image
-                      : !white_can_move(g, white, b)      ? EntryKind::no_move
-                                                          : EntryKind::stored);
-            }
-            if (++i == run_end) break;
+          for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
+            const std::uint64_t b = b_top | middle.black();
+            if (i < first) continue;
+            mark(i, symmetric && symmetry.mirror<bytes>(b) < b ? EntryKind::mirror_image
+                    : !white_can_move(g, white, b)             ? EntryKind::no_move
+                                                               : EntryKind::stored);
           }
         }
-        if (run_end == block_end) break;
         first = run_end;
-        b_top = next_subset(b_top);  // not empty: a block of one run ends above
-        run_end = std::min(first + run_size, block_end);
       }
+      if (first < block_end) mark(first, EntryKind::win_in_one);
     }
     if (block_end == end) break;
-    block.next();
+    block.next<g>();
     first = block.first();
   }
   on_span(span_begin, end - span_begin, span_kind);
+}
+
+// for_each_span_in for the index's geometry.
+template <class OnSpan>
+void for_each_span(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
+                   std::uint64_t end, OnSpan&& on_span) {
+  using Callback = std::remove_reference_t<OnSpan>;
+  static constexpr auto kWalk =
+      per_geometry([](auto g) { return &for_each_span_in<decltype(g), Callback>; });
+  kWalk[static_cast<std::size_t>(geometry_number(index.geometry()))](index, symmetry, begin, end,
+                                                                     on_span);
 }
 
 // The number of stored entries in [begin, end).
