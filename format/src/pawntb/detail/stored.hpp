@@ -127,57 +127,63 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
   for (;;) {
     const std::uint64_t block_end = std::min(block.first() + block.size(), end);
     const std::uint64_t white = block.white();
-    const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
     const std::uint64_t row_1_pawns = white & row_1;
     const std::uint64_t steps = white_pushes(g, row_1_pawns);
     const std::uint64_t captures =
         white_left_captures(g, row_1_pawns) | white_right_captures(g, row_1_pawns);
-    // (Not needed when W is a mirror image: every run is a win in one or one.)
-    const bool may_have_no_move =
-        mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
-    if (!steps && !captures &&
-        (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
-      // No win in one whatever B_0, and W alone decides: one kind.
-      mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
+    // A run is not a win in one iff B_0 holds every square a row-1 pawn
+    // steps onto and none it captures on (none if a square is both): B_0 =
+    // steps | X, X a subset of the other row-0 squares (`open`).
+    constexpr std::uint64_t row_0 = row_mask(g, 0);
+    const std::uint64_t open = row_0 & ~(steps | captures);
+    const int open_count = std::popcount(open);
+    const int extra = block.black_on_row_0() - std::popcount(steps);
+    if ((steps & captures) || extra < 0 || extra > open_count) {
+      // Every run is a win in one: W alone says so, the most common case
+      // of a W-block with pawns on row 1.
+      mark(first, EntryKind::win_in_one);
     } else {
-      // A run is not a win in one iff B_0 holds every square a row-1 pawn
-      // steps onto and none it captures on (none if a square is both): B_0 =
-      // steps | X, X a subset of the other row-0 squares (`open`). Those runs are walked in index
-      // order, X in colex order (B_0's order too, as steps is fixed); the
-      // runs between them are wins in one.
-      constexpr std::uint64_t row_0 = row_mask(g, 0);
-      const std::uint64_t open = row_0 & ~(steps | captures);
-      const int extra = block.black_on_row_0() - std::popcount(steps);
-      const std::uint64_t run_size = block.run_size();
-      std::uint64_t squeezed = extra >= 0 ? low_bits(extra) : 0;
-      const bool any = !(steps & captures) && extra >= 0 && extra <= std::popcount(open);
-      const int open_count = std::popcount(open);
-      for (bool more = any; more; more = !advance_row_subset(squeezed, open_count)) {
-        const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
-        const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
-        if (run_first >= block_end) break;
-        const std::uint64_t run_end = std::min(run_first + run_size, block_end);
-        if (run_end <= first) continue;  // before [begin, end)
-        if (run_first > first) mark(first, EntryKind::win_in_one);
-        first = std::max(first, run_first);
-        if (mirror_white < white) {
-          mark(first, EntryKind::mirror_image);
-        } else if (mirror_white != white && !may_have_no_move) {
-          mark(first, EntryKind::stored);
-        } else {
-          MiddleRowWalk<G> middle(block);
-          const bool symmetric = mirror_white == white;
-          for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
-            const std::uint64_t b = b_top | middle.black();
-            if (i < first) continue;
-            mark(i, symmetric && symmetry.mirror<bytes>(b) < b ? EntryKind::mirror_image
-                    : !white_can_move(g, white, b)             ? EntryKind::no_move
-                                                               : EntryKind::stored);
+      const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
+      // (Not needed when W is a mirror image: every run is a win in one or one.)
+      const bool may_have_no_move =
+          mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
+      if (!steps && !captures &&
+          (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
+        // No win in one whatever B_0, and W alone decides: one kind.
+        mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
+      } else {
+        // The runs that are not wins in one, in index order (X in colex
+        // order, which is B_0's order too, as steps is fixed); the runs
+        // between them are wins in one.
+        const std::uint64_t run_size = block.run_size();
+        std::uint64_t squeezed = low_bits(extra);
+        do {
+          const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
+          const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
+          if (run_first >= block_end) break;
+          const std::uint64_t run_end = std::min(run_first + run_size, block_end);
+          if (run_end <= first) continue;  // before [begin, end)
+          if (run_first > first) mark(first, EntryKind::win_in_one);
+          first = std::max(first, run_first);
+          if (mirror_white < white) {
+            mark(first, EntryKind::mirror_image);
+          } else if (mirror_white != white && !may_have_no_move) {
+            mark(first, EntryKind::stored);
+          } else {
+            MiddleRowWalk<G> middle(block);
+            const bool symmetric = mirror_white == white;
+            for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
+              const std::uint64_t b = b_top | middle.black();
+              if (i < first) continue;
+              mark(i, symmetric && symmetry.mirror<bytes>(b) < b ? EntryKind::mirror_image
+                      : !white_can_move(g, white, b)             ? EntryKind::no_move
+                                                                 : EntryKind::stored);
+            }
           }
-        }
-        first = run_end;
+          first = run_end;
+        } while (!advance_row_subset(squeezed, open_count));
+        if (first < block_end) mark(first, EntryKind::win_in_one);
       }
-      if (first < block_end) mark(first, EntryKind::win_in_one);
     }
     if (block_end == end) break;
     block.next<g>();
