@@ -51,96 +51,81 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     return;
   }
 
-  // Every slice that fits on the board, with its tier and size.
+  // A slice from its two profiles: the pawns per row, its tier and size;
+  // false if it does not fit on the board, or its size wraps.
   struct Candidate {
-    int w, b, sw, sb, white_profile, black_profile;
+    int w = 0, b = 0, sw = 0, sb = 0;
     Slice slice;
   };
-  std::vector<Candidate> candidates;
-  for (int wp = 0; wp < profiles_; ++wp) {
-    Candidate c{};
-    c.white_profile = wp;
-    for (int r = 1; r < rows; ++r) {
-      const int count = profiles[static_cast<std::size_t>(wp)][static_cast<std::size_t>(r - 1)];
-      c.slice.white[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(count);
-      c.w += count;
-      c.sw += count * (rows - 1 - r);
+  const auto make = [&](int wp, int bp, Candidate& c) {
+    c = Candidate{};
+    bool wrapped = false;
+    std::uint64_t size = 1;
+    for (int r = 0; r < rows; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      const int white = r > 0 ? profiles[static_cast<std::size_t>(wp)][ur - 1] : 0;
+      const int black = r < n ? profiles[static_cast<std::size_t>(bp)][ur] : 0;
+      if (white + black > cols) return false;
+      c.slice.white[ur] = static_cast<std::uint8_t>(white);
+      c.slice.black[ur] = static_cast<std::uint8_t>(black);
+      c.w += white;
+      c.sw += white * (rows - 1 - r);
+      c.b += black;
+      c.sb += black * r;
+      wrapped = wrapped || __builtin_mul_overflow(size, binomial(cols, white), &size) ||
+                __builtin_mul_overflow(size, binomial(cols - white, black), &size);
     }
-    if (c.w == 0) continue;
-    for (int bp = 0; bp < profiles_; ++bp) {
-      c.black_profile = bp;
-      c.b = c.sb = 0;
-      std::uint64_t size = 1;
-      bool fits = true, wrapped = false;
-      for (int r = 0; r < rows; ++r) {
-        const int black =
-            r < n ? profiles[static_cast<std::size_t>(bp)][static_cast<std::size_t>(r)] : 0;
-        const int white = c.slice.white[static_cast<std::size_t>(r)];
-        c.slice.black[static_cast<std::size_t>(r)] = static_cast<std::uint8_t>(black);
-        c.b += black;
-        c.sb += black * r;
-        fits = fits && white + black <= cols;
-        wrapped = wrapped || __builtin_mul_overflow(size, binomial(cols, white), &size) ||
-                  __builtin_mul_overflow(size, binomial(cols - white, black), &size);
-      }
-      if (!fits) continue;
-      if (wrapped || size > kMaxSize) {
-        too_large_ = true;
-        return;
-      }
-      c.slice.size = size;
-      candidates.push_back(c);
-    }
-  }
-  // The tier order (TIERS in index.hpp), then the profile numbers, as one
-  // integer per candidate: w + b <= 16, sw + sb <= 112 and sw <= 56 fit in a
-  // byte, and the profile numbers in 16 bits (kMaxProfilePairs), so the
-  // fields do not overlap. Sorting (key, candidate) pairs moves 16 bytes, not a Candidate.
-  const auto order = [](const Candidate& c) {
-    return std::uint64_t(c.w + c.b) << 52 | std::uint64_t(255 - (c.sw + c.sb)) << 44 |
-           std::uint64_t(c.w) << 40 | std::uint64_t(c.sw) << 32 |
-           std::uint64_t(c.white_profile) << 16 | std::uint64_t(c.black_profile);
+    c.slice.size = wrapped ? ~std::uint64_t{0} : size;
+    return c.w > 0;
   };
+  // Every slice that fits, as its place in the order: the tier order (TIERS
+  // in index.hpp), then the profile numbers, as one integer. w + b <= 16,
+  // sw + sb <= 112 and sw <= 56 fit in a byte, and the profile numbers in
+  // 16 bits (kMaxProfilePairs), so the fields do not overlap; the profile
+  // numbers are read back from it, and the slice made again.
   static_assert(kMaxProfilePairs <= std::uint64_t{1} << 32);  // profiles_ < 2^16
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> sorted(candidates.size());
-  for (std::size_t i = 0; i < candidates.size(); ++i) {
-    sorted[i] = {order(candidates[i]), static_cast<std::uint32_t>(i)};
+  std::vector<std::uint64_t> order;
+  Candidate c;
+  for (int wp = 0; wp < profiles_; ++wp) {
+    for (int bp = 0; bp < profiles_; ++bp) {
+      if (!make(wp, bp, c)) continue;
+      order.push_back(std::uint64_t(c.w + c.b) << 52 | std::uint64_t(255 - (c.sw + c.sb)) << 44 |
+                      std::uint64_t(c.w) << 40 | std::uint64_t(c.sw) << 32 |
+                      std::uint64_t(wp) << 16 | std::uint64_t(bp));
+    }
   }
-  std::sort(sorted.begin(), sorted.end());
+  std::sort(order.begin(), order.end());
 
   build_row_tables(profiles, keys);
   slice_start_.assign(pairs, SliceStart{});
-  slices_.reserve(candidates.size());
-  slice_firsts_.reserve(candidates.size());
+  slices_.reserve(order.size());
+  slice_firsts_.reserve(order.size());
   std::uint64_t total = 0;
-  for (const auto& [order_key, number] : sorted) {
-    const Candidate& c = candidates[number];
-    if (total + c.slice.size > kMaxSize) {
+  for (const std::uint64_t place : order) {
+    const auto wp = static_cast<int>(place >> 16 & 0xFFFF), bp = static_cast<int>(place & 0xFFFF);
+    make(wp, bp, c);
+    if (c.slice.size > kMaxSize || total + c.slice.size > kMaxSize) {
       too_large_ = true;
       return;
     }
     Slice slice = c.slice;
     slice.first = total;
     slice.run_size = 1;
-    for (int r = 1; r < rows - 1; ++r) {
+    slice.block_size = 1;
+    for (int r = 0; r < rows - 1; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      slice.run_size *= binomial(cols - slice.white[ur], slice.black[ur]);
+      const std::uint64_t radix = binomial(cols - slice.white[ur], slice.black[ur]);
+      slice.block_size *= radix;
+      if (r > 0) slice.run_size *= radix;
     }
-    const Tier key{c.w, c.b, c.sw, c.sb, total, 0};
     if (tiers_.empty() || tiers_.back().w != c.w || tiers_.back().b != c.b ||
         tiers_.back().sw != c.sw || tiers_.back().sb != c.sb) {
-      tiers_.push_back(key);
+      tiers_.push_back(Tier{c.w, c.b, c.sw, c.sb, total, 0});
       tier_firsts_.push_back(total);
     }
     tiers_.back().size += slice.size;
-    std::uint64_t black_size = 1;
-    for (int r = 0; r < rows - 1; ++r) {
-      const auto ur = static_cast<std::size_t>(r);
-      black_size *= binomial(cols - slice.white[ur], slice.black[ur]);
-    }
-    slice.block_size = black_size;
-    slice_start_[static_cast<std::size_t>(c.white_profile) * static_cast<std::size_t>(profiles_) +
-                 static_cast<std::size_t>(c.black_profile)] = SliceStart{total};
+    slice_start_[static_cast<std::size_t>(wp) * static_cast<std::size_t>(profiles_) +
+                 static_cast<std::size_t>(bp)] = SliceStart{total};
     slices_.push_back(slice);
     slice_firsts_.push_back(total);
     total += slice.size;

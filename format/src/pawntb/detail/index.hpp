@@ -222,8 +222,7 @@ struct NextRowSubsetTable {
 };
 inline constexpr NextRowSubsetTable kNextRowSubset{};
 static_assert(kNextRowSubset.of[4][0b1010] == 0b1100 &&
-              kNextRowSubset.of[4][0b1100] == (0b0011 | 0x100) &&
-              kNextRowSubset.of[3][0] == 0x100);
+              kNextRowSubset.of[4][0b1100] == (0b0011 | 0x100) && kNextRowSubset.of[3][0] == 0x100);
 
 // Moves `set`, a subset of a row's n squares, to the next one in colex
 // order, or back to the first after the last: then returns true (a carry).
@@ -397,6 +396,44 @@ class Index {
         if (!carry) return;
       }
       enter_slice(slice_ + 1);
+    }
+
+    // The end of the last W-block with this one's W_1 (white's row 1, its
+    // most significant digit, so those W-blocks are consecutive): with d_r
+    // the digits of rows 2..R-1 and c_r their radices, the W-blocks after
+    // this one are the mixed-radix value of the digits c_r - 1 - d_r. Same
+    // template argument as next().
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] std::uint64_t row_1_group_end() const {
+      constexpr bool fixed = Fixed.valid();
+      const int rows = fixed ? Fixed.rows : owner_->geometry_.rows;
+      const int cols = fixed ? Fixed.cols : owner_->geometry_.cols;
+      std::uint64_t after = 0;
+      for (int r = 2; r < rows; ++r) {
+        const auto ur = static_cast<std::size_t>(r);
+        const std::uint64_t radix = binomial(cols, slice().white[ur]);
+        after = after * radix + (radix - 1 - row_subset_rank(white_rows_[ur]));
+      }
+      return first_ + (after + 1) * slice().block_size;
+    }
+
+    // Moves to the first W-block after row_1_group_end(); requires one.
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void next_row_1() {
+      constexpr bool fixed = Fixed.valid();
+      const int rows = fixed ? Fixed.rows : owner_->geometry_.rows;
+      const int cols = fixed ? Fixed.cols : owner_->geometry_.cols;
+      first_ = row_1_group_end<Fixed>();
+      for (int r = 2; r < rows; ++r) {
+        const auto ur = static_cast<std::size_t>(r);
+        const std::uint64_t was = white_rows_[ur];
+        white_rows_[ur] = low_bits(slice().white[ur]);
+        white_ ^= (was ^ white_rows_[ur]) << (r * cols);
+      }
+      const std::uint64_t was = white_rows_[1];
+      const bool carry = advance_row_subset(white_rows_[1], cols);
+      white_ ^= (was ^ white_rows_[1]) << cols;
+      if (carry) enter_slice(slice_ + 1);
     }
 
    private:

@@ -97,15 +97,17 @@ class MiddleRowWalk {
 // too. for_each_span below picks G.
 //
 // The walk goes W-block by W-block and run by run (index.hpp: a W-block
-// shares the slice and W, a run also black's row 0). A W-block's runs take
-// the subsets of row 0 in colex order, so the walk follows B_0 with
-// next_subset, and black's other rows with a MiddleRowWalk only for a run
-// that it walks entry by entry. A win in one depends on W and B_0 only, so a
-// run is all win_in_one or none; then all mirror_image when mirror_files(W)
-// < W, or all stored when mirror_files(W) > W and no entry can lack a move
-// (run_may_have_no_move, by W and the number of black pawns off row 0). The
-// other runs are walked entry by entry: mirror_image when W is its own
-// mirror and mirror_files(B) < B, else no_move or stored by white_can_move.
+// shares the slice and W, a run also black's row 0). When W_1 (white's row
+// 1) and the slice make every run a win in one, they do so up to the next
+// W_1, and the walk passes those W-blocks at once. Otherwise it visits only
+// the runs that are not wins in one, in index order, and walks black's
+// other rows with a MiddleRowWalk only for a run it walks entry by entry.
+// A win in one depends on W and B_0 only, so a run is all win_in_one or
+// none; then all mirror_image when mirror_files(W) < W, or all stored when
+// mirror_files(W) > W and no entry can lack a move (run_may_have_no_move, by
+// W and the number of black pawns off row 0). The other runs are walked
+// entry by entry: mirror_image when W is its own mirror and mirror_files(B)
+// < B, else no_move or stored by white_can_move.
 template <class G, class OnSpan>
 void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::uint64_t begin,
                       std::uint64_t end, OnSpan& on_span) {
@@ -139,51 +141,55 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
     const int open_count = std::popcount(open);
     const int extra = block.black_on_row_0() - std::popcount(steps);
     if ((steps & captures) || extra < 0 || extra > open_count) {
-      // Every run is a win in one: W alone says so, the most common case
-      // of a W-block with pawns on row 1.
+      // Every run is a win in one, the most common case of a W-block with
+      // pawns on row 1. W_1 and the slice say so, so the same holds up to
+      // the next W_1: those W-blocks are passed at once.
       mark(first, EntryKind::win_in_one);
+      if (block.row_1_group_end<g>() >= end) break;
+      block.next_row_1<g>();
+      first = block.first();
+      continue;
+    }
+    const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
+    // (Not needed when W is a mirror image: every run is a win in one or one.)
+    const bool may_have_no_move =
+        mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
+    if (!steps && !captures &&
+        (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
+      // No win in one whatever B_0, and W alone decides: one kind.
+      mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
     } else {
-      const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
-      // (Not needed when W is a mirror image: every run is a win in one or one.)
-      const bool may_have_no_move =
-          mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
-      if (!steps && !captures &&
-          (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
-        // No win in one whatever B_0, and W alone decides: one kind.
-        mark(first, mirror_white < white ? EntryKind::mirror_image : EntryKind::stored);
-      } else {
-        // The runs that are not wins in one, in index order (X in colex
-        // order, which is B_0's order too, as steps is fixed); the runs
-        // between them are wins in one.
-        const std::uint64_t run_size = block.run_size();
-        std::uint64_t squeezed = low_bits(extra);
-        do {
-          const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
-          const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
-          if (run_first >= block_end) break;
-          const std::uint64_t run_end = std::min(run_first + run_size, block_end);
-          if (run_end <= first) continue;  // before [begin, end)
-          if (run_first > first) mark(first, EntryKind::win_in_one);
-          first = std::max(first, run_first);
-          if (mirror_white < white) {
-            mark(first, EntryKind::mirror_image);
-          } else if (mirror_white != white && !may_have_no_move) {
-            mark(first, EntryKind::stored);
-          } else {
-            MiddleRowWalk<G> middle(block);
-            const bool symmetric = mirror_white == white;
-            for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
-              const std::uint64_t b = b_top | middle.black();
-              if (i < first) continue;
-              mark(i, symmetric && symmetry.mirror<bytes>(b) < b ? EntryKind::mirror_image
-                      : !white_can_move(g, white, b)             ? EntryKind::no_move
-                                                                 : EntryKind::stored);
-            }
+      // The runs that are not wins in one, in index order (X in colex
+      // order, which is B_0's order too, as steps is fixed); the runs
+      // between them are wins in one.
+      const std::uint64_t run_size = block.run_size();
+      std::uint64_t squeezed = low_bits(extra);
+      do {
+        const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
+        const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
+        if (run_first >= block_end) break;
+        const std::uint64_t run_end = std::min(run_first + run_size, block_end);
+        if (run_end <= first) continue;  // before [begin, end)
+        if (run_first > first) mark(first, EntryKind::win_in_one);
+        first = std::max(first, run_first);
+        if (mirror_white < white) {
+          mark(first, EntryKind::mirror_image);
+        } else if (mirror_white != white && !may_have_no_move) {
+          mark(first, EntryKind::stored);
+        } else {
+          MiddleRowWalk<G> middle(block);
+          const bool symmetric = mirror_white == white;
+          for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
+            const std::uint64_t b = b_top | middle.black();
+            if (i < first) continue;
+            mark(i, symmetric && symmetry.mirror<bytes>(b) < b ? EntryKind::mirror_image
+                    : !white_can_move(g, white, b)             ? EntryKind::no_move
+                                                               : EntryKind::stored);
           }
-          first = run_end;
-        } while (!advance_row_subset(squeezed, open_count));
-        if (first < block_end) mark(first, EntryKind::win_in_one);
-      }
+        }
+        first = run_end;
+      } while (!advance_row_subset(squeezed, open_count));
+      if (first < block_end) mark(first, EntryKind::win_in_one);
     }
     if (block_end == end) break;
     block.next<g>();
