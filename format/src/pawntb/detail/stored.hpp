@@ -58,35 +58,38 @@ class MiddleRowWalk {
   MiddleRowWalk(const Index::BlockWalk& block) {
     for (int r = 1; r < g_.rows - 1; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      free_[ur] = ~(block.white() >> (r * g_.cols)) & kRow;
-      free_count_[ur] = std::popcount(free_[ur]);
+      const auto free = static_cast<std::uint8_t>(~(block.white() >> (r * g_.cols)) & kRow);
+      scatter_[ur] = kByteGatherScatter.scatter[free];
+      next_[ur] = kNextRowSubset.of[std::popcount(free)];
       squeezed_[ur] = low_bits(block.black_on_row(r));
-      black_ |= spread(r) << (r * g_.cols);
+      bits_[ur] = scatter_[ur][squeezed_[ur]];
+      black_ |= bits_[ur] << (r * g_.cols);
     }
   }
   std::uint64_t black() const { return black_; }
 
-  // The next entry of the run; after its last, the first again.
+  // The next entry of the run; after its last, the first again. Each row
+  // keeps its squeezed subset and, to save a lookup, its squares.
   [[gnu::always_inline]] void next() {
     for (int r = g_.rows - 2; r >= 1; --r) {
       const auto ur = static_cast<std::size_t>(r);
-      const std::uint64_t was = spread(r);
-      const bool carry = advance_row_subset(squeezed_[ur], free_count_[ur]);
-      black_ ^= (was ^ spread(r)) << (r * g_.cols);
-      if (!carry) return;
+      const std::uint16_t next = next_[ur][squeezed_[ur]];
+      squeezed_[ur] = next & 0xFFu;
+      const std::uint64_t bits = scatter_[ur][squeezed_[ur]];
+      black_ ^= (bits_[ur] ^ bits) << (r * g_.cols);
+      bits_[ur] = bits;
+      if (!(next >> 8)) return;  // no carry
     }
   }
 
  private:
   static constexpr Geometry g_ = G::value;
   static constexpr std::uint64_t kRow = low_bits(g_.cols);
-  // Row r's pawns on the board's squares (row-local bits).
-  std::uint64_t spread(int r) const {
-    const auto ur = static_cast<std::size_t>(r);
-    return kByteGatherScatter.scatter[free_[ur]][squeezed_[ur]];
-  }
-  std::array<std::uint64_t, kMaxSide> free_{}, squeezed_{};
-  std::array<int, kMaxSide> free_count_{};
+  // Per row: PDEP onto the free squares, the colex successor (kNextRowSubset)
+  // over their count, the squeezed subset and its squares (row-local bits).
+  std::array<const std::uint8_t*, kMaxSide> scatter_{};
+  std::array<const std::uint16_t*, kMaxSide> next_{};
+  std::array<std::uint64_t, kMaxSide> squeezed_{}, bits_{};
   std::uint64_t black_ = 0;
 };
 
