@@ -447,9 +447,11 @@ namespace {
 TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
   using detail::EntryKind;
   for (const Geometry g :
-       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}, Geometry{5, 4}}) {
-    // 5x4 with K = 2: middle sets span two bytes.
-    const int k = g.cols == 5 ? 3 : g.rows == 5 ? 2 : g.cols;
+       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}, Geometry{5, 4},
+        Geometry{6, 4}, Geometry{4, 6}}) {
+    // 5x4 and 6x4 with K = 2: middle sets span two bytes; 4x6 with K = 2:
+    // rows of six squares.
+    const int k = g.cols == 5 ? 3 : (g.rows >= 5 || g.cols >= 6) ? 2 : g.cols;
     const detail::Index index(g, k);
     const auto symmetry = std::make_unique<detail::BoardSymmetry>(g);
     std::vector<EntryKind> want(index.size());
