@@ -16,7 +16,10 @@
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
 #            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
-#            and RxC.verify.err and RxC.verify.out, the `/usr/bin/time -v pawntb
+#            RxC.out, its output, the work directory's peak size (its line
+#            "work directory: N bytes"; from a pawntb older than that line,
+#            RxC-disk.log, lines "TIME BYTES ..." of `du -sb WORKDIR` taken
+#            while it ran, gives the largest BYTES instead), and RxC.verify.err and RxC.verify.out, the `/usr/bin/time -v pawntb
 #            verify` log and output, the verify's (it is not run again), and
 #            RxC.verify.json, its --resume file if it ran over several runs, the
 #            wall time of all of them
@@ -100,22 +103,34 @@ info_header() {
 
 measure() {
   local board="$1" rows="${1%x*}" cols="${1#*x}"
-  local name="$board-k$cols" table log load generation verify spot stats
+  local name="$board-k$cols" table log out disk_log="" load generation verify spot stats
   if [ -n "$tables" ] && [ -f "$tables/$name.pawntb" ]; then
     table="$tables/$name.pawntb"
     log="$tables/$board.err"
+    out="$tables/$board.out"
+    disk_log="$tables/$board-disk.log"
     load=null
     echo "results: $board: existing table $table" >&2
   else
     table="$work/$name.pawntb"
     log="$work/$board.err"
+    out="$work/$board.out"
     load="\"$(cut -d' ' -f1-3 /proc/loadavg)\""
     echo "results: $board: generating $table" >&2
     /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
-      --force --output "$table" >"$work/$board.out" 2>"$log"
+      --force --output "$table" >"$out" 2>"$log"
+  fi
+  # The work directory's peak size: the generator's own line, else the
+  # largest `du -sb` of a disk log; null for a table solved in memory.
+  local work_dir_bytes=null
+  if [ -f "$out" ] && grep -q '^work directory: [0-9,]* bytes' "$out"; then
+    work_dir_bytes="$(sed -n 's/^work directory: \([0-9,]*\) bytes.*/\1/p' "$out" | tr -d , | tail -n 1)"
+  elif [ -n "$disk_log" ] && [ -f "$disk_log" ]; then
+    work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 } END { print peak + 0 }' "$disk_log")"
   fi
   if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
-    generation="$(time_figures "$log" | jq -c --argjson load "$load" '. + {load_average: $load}')"
+    generation="$(time_figures "$log" | jq -c --argjson load "$load" --argjson disk "$work_dir_bytes" \
+      '. + {load_average: $load, work_dir_peak_bytes: $disk}')"
   else
     generation=null
   fi
@@ -171,8 +186,15 @@ measure() {
   echo "results: $board: start, answers" >&2
   local info start
   if listed "$board" "$large"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
-  info="$(jq -c '{entries, placements, file_size, file_checksum, longest_game_plies,
+  info="$(jq -c '{entries, placements, white_wins, file_size, file_checksum, longest_game_plies,
                   longest_game_example}' <<<"$info")"
+  # Every entry's colour flip has its value, so stats' share is the header's.
+  if [ "$stats" != null ] &&
+    ! jq -e --argjson info "$info" '.positions == 2 * $info.entries and
+        .side_to_move_wins == 2 * $info.white_wins' <<<"$stats" >/dev/null; then
+    echo "results: $board: stats and the header's win count disagree" >&2
+    failed=1
+  fi
   start="$("$pawntb" probe --json --table "$table" --start)"
   # The longest win from stats, else the header's longest game (a win or a loss).
   local longest_example longest_kind="longest win"
@@ -239,7 +261,12 @@ search, `tests/oracle/spot_check.hpp`, that shares no code with the generator
 or the index, and compared with the table), `pawntb probe --start --json`
 (the value of the start and the principal variation), `pawntb stats --json`
 (the longest win, the share won by the side to move) and `pawntb info --json`
-(entries, file size and the XXH3-64 of the whole file). The machine is a
+(entries, the header's win count, file size and the XXH3-64 of the whole
+file). Where stats was not run (it holds the whole table in memory), the
+share comes from the header's count of white-to-move wins, which `pawntb
+verify` recounts: every position's colour flip has its value, so the share is
+the same. A table solved tier by tier also has its work directory's peak size
+(the generator's last line, `work directory: N bytes`). The machine is a
 shared 2-core VM that was also running a 6×6 solve, so times are those of a
 loaded machine; tables marked *existing* were made earlier by the lead and
 their figures copied from that run's `/usr/bin/time -v` log.
@@ -295,13 +322,20 @@ jq -s -r --arg intro "$(intro_text)" '
     | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
   def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
   def orblank(f): if . == null then "" else f end;
+  def mib: . / 1048576 | round;
+  # The share the side to move wins: from stats, else the header'"'"'s win count
+  # of the white-to-move entries (the same share; verify recounts it).
+  def share: if .stats != null then pct(.stats.side_to_move_wins; .stats.positions)
+             elif .info.white_wins != null then pct(.info.white_wins; .info.entries) else "" end;
   "# Results: pawn chess solved on \(length) boards, \(first.board) to \(last.board)", "", $intro, "",
-  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
-  "|---|---:|---:|---|---:|---|---:|---:|---|---:|---:|---|",
+  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | work dir peak (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
+  "|---|---:|---:|---|---:|---|---:|---:|---:|---|---:|---:|---|",
   (.[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
-     (.stats | orblank(pct(.side_to_move_wins; .positions))) + " | " +
+     share + " | " +
      (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
      (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
+     (.generation | orblank(if has("work_dir_peak_bytes") | not then ""
+                            elif .work_dir_peak_bytes == null then "in memory" else .work_dir_peak_bytes | mib | tostring end)) + " | " +
      (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
      "\(.spot_check.agreed | n) / \(.spot_check.skipped)" + (if .spot_check.disagreed > 0 then " (\(.spot_check.disagreed) DISAGREED)" else "" end) +
      " | \(.info.file_size | n) | `\(.info.file_checksum)` |"),
@@ -312,13 +346,15 @@ jq -s -r --arg intro "$(intro_text)" '
      (if .stats != null then
         "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
         "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
-      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." end),
+      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." +
+        (if .info.white_wins != null then " The side to move wins \(.info.white_wins | n) of the \(.info.entries | n) white-to-move positions (\(share)), by the header'"'"'s win count\(if .verify.ok then ", which verify recounted" else "" end); by symmetry, the same share of both sides to move." else "" end) end),
      (if .large then "", ((if .verify == null then "`pawntb verify` was not run on this board (it takes hours), nor `pawntb stats`, which" else "`pawntb stats` was not run on this board: it" end) + " holds the whole table in memory (about one byte per position), more than was free on this machine.") else empty end),
      "",
      (if .generation == null then "Generation: not measured."
       else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
            (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
-           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB." end) +
+           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB" +
+           (if .generation.work_dir_peak_bytes != null then ", work directory at most \(.generation.work_dir_peak_bytes | n) bytes (\(.generation.work_dir_peak_bytes | mib) MiB) of tier files" else "" end) + "." end) +
      (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall\(if .verify.resumed then ", over several runs" else "" end))." else " Verify: not run." end) +
      (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
      " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",

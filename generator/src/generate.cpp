@@ -10,6 +10,9 @@
 // The plan refuses up front when the largest tier and its children do not
 // fit: memory_needed = max over tiers of (size + sizes of its children) + the
 // fixed overhead (kOverhead: the index tables, zstd, the writer's batch).
+// While solving, the cache's room is the limit less the rest of the process
+// as measured (cache_limit()): on 6x6 that rest outgrew kOverhead, and the
+// peak resident memory passed --memory 12G by 7 MiB.
 //
 // RESUME. A tier is finished when its file is whole: written atomically, it
 // is either absent or complete, and a file that fails any check (a torn or
@@ -49,6 +52,9 @@ using detail::Plies;
 // Bytes besides the tiers' values: the index tables, zstd's contexts and
 // buffers, the writer's batch, the program itself.
 constexpr std::uint64_t kOverhead = 48ULL << 20;
+// What solving and writing one tier holds besides its values: the chunk
+// tallies (24 bytes per 2^14 entries), the 4 MiB I/O buffer, zstd's contexts.
+constexpr std::uint64_t kTierScratch = 16ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
 
 std::string mib(std::uint64_t bytes) {
@@ -259,8 +265,7 @@ class TieredRun {
     const std::filesystem::path path = work_.tier_path(t);
     if (!std::filesystem::exists(path)) return false;
     // Checking decodes the tier: make room for it first.
-    const std::uint64_t budget = plan_.memory_limit - kOverhead, size = index_.tiers()[t].size;
-    cache_.shrink_to(budget > size ? budget - size : 0, {});
+    cache_.shrink_to(cache_limit(index_.tiers()[t].size), {});
     std::string why;
     if (const auto summary = work_.check_tier(t, &why)) {
       summaries_[t] = *summary;
@@ -283,9 +288,7 @@ class TieredRun {
     for (const std::size_t c : needed) {
       if (!cache_.has(c)) missing += tiers[c].size;
     }
-    const std::uint64_t budget = plan_.memory_limit - kOverhead;
-    const std::uint64_t room = tiers[t].size + missing;
-    cache_.shrink_to(budget > room ? budget - room : 0, keep);
+    cache_.shrink_to(cache_limit(tiers[t].size + missing), keep);
     for (const std::size_t c : needed) {
       if (cache_.has(c)) continue;
       detail::TierBuffer values(tiers[c].size);
@@ -304,12 +307,25 @@ class TieredRun {
     summaries_[t] = detail::solve_tier(index_, graph_, t, children, out.span(), threads_,
                                        [&](std::uint64_t done) { report(done); });
     work_.write_tier(t, out.span(), summaries_[t]);
-    cache_.shrink_to(budget > out.size() ? budget - out.size() : 0, {});
     cache_.add(t, std::move(out));
+    cache_.shrink_to(cache_limit(0), {t});
     return summaries_[t];
   }
 
+  // Bytes of tier files in the work directory.
+  std::uint64_t work_dir_bytes() const { return work_.bytes_used(); }
+
  private:
+  // The bytes the cache may keep when `extra` bytes of values are about to
+  // be allocated: the limit less the rest of the process, measured (at least
+  // kOverhead; it includes what the allocator keeps), less one tier's scratch.
+  std::uint64_t cache_limit(std::uint64_t extra) const {
+    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
+    const std::uint64_t rest = resident > cached ? resident - cached : 0;
+    const std::uint64_t reserved = std::max(kOverhead, rest + kTierScratch) + extra;
+    return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
+  }
+
   // Counts tier t as finished, `solved_now` by this run.
   void count_finished(std::size_t t, bool solved_now) {
     entries_done_ += index_.tiers()[t].size;
@@ -374,6 +390,7 @@ GenerationReport generate(const GenerateOptions& options, const std::filesystem:
   }
   TieredRun run(options, report.plan);
   report.tiers_solved = run.solve_all();
+  report.work_dir_bytes = run.work_dir_bytes();
   std::tie(report.file_size, report.block_count) = run.assemble(output, on_temp_file);
   return report;
 }

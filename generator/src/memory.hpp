@@ -1,6 +1,8 @@
 // The memory this process may still use, for the generator's plans.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <fstream>
 #include <string>
@@ -17,6 +19,16 @@ inline std::uint64_t available_memory() {
     if (key == "MemAvailable:") return kib * 1024;
   }
   return 0;
+}
+
+// Bytes of this process's resident memory (the second field of
+// /proc/self/statm, in pages); 0 if unknown.
+inline std::uint64_t resident_memory() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t pages = 0, resident = 0;
+  if (!(statm >> pages >> resident)) return 0;
+  const long page_size = ::sysconf(_SC_PAGESIZE);
+  return page_size > 0 ? resident * static_cast<std::uint64_t>(page_size) : 0;
 }
 
 }  // namespace pawntb::detail

@@ -61,6 +61,39 @@ TEST(CliTiered, SameTableAsInMemory) {
   }
 }
 
+// 1234567 as "1,234,567", as the CLI prints counts.
+std::string with_commas(std::uint64_t n) {
+  std::string text = std::to_string(n);
+  for (auto at = static_cast<std::ptrdiff_t>(text.size()) - 3; at > 0; at -= 3) {
+    text.insert(static_cast<std::size_t>(at), ",");
+  }
+  return text;
+}
+
+// The last line gives the work directory's peak: the bytes of the tier files
+// it holds when kept (--keep-work-dir), and the same when removed.
+TEST(CliTiered, ReportsTheWorkDirectorysPeakSize) {
+  TempDir dir;
+  const fs::path output = dir / "tiered.pawntb", work = dir / "work";
+  auto args = generate_args("4", "4", output, work);
+  args.push_back("--keep-work-dir");
+  const RunResult kept = run_cli(args);
+  ASSERT_EQ(kept.status, 0) << kept;
+  std::uint64_t on_disk = 0;
+  for (const auto& entry : fs::directory_iterator(work)) on_disk += entry.file_size();
+  ASSERT_GT(on_disk, 0u);
+  const std::string line = "work directory: " + with_commas(on_disk) + " bytes of tier files";
+  EXPECT_TRUE(contains(kept.out, line)) << line << "\n" << kept;
+  EXPECT_TRUE(contains(kept.out, "), kept\n")) << kept;
+
+  fs::remove_all(work);
+  const RunResult removed = run_cli(generate_args("4", "4", output, work));
+  ASSERT_EQ(removed.status, 0) << removed;
+  EXPECT_TRUE(contains(removed.out, line)) << line << "\n" << removed;
+  EXPECT_TRUE(contains(removed.out, "), removed\n")) << removed;
+  EXPECT_FALSE(fs::exists(work));
+}
+
 // Starts `pawntb args...` with stdout and stderr to files in dir.
 pid_t start_cli(const std::vector<std::string>& args, const fs::path& dir) {
   const pid_t child = ::fork();

@@ -254,6 +254,11 @@ int run_generate(const Options& o) {
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
               count_of(report.file_size, "byte", "bytes").c_str(),
               count_of(report.block_count, "block", "blocks").c_str());
+  if (!plan.in_memory) {
+    std::printf("work directory: %s of tier files at most (%s), %s\n",
+                count_of(report.work_dir_bytes, "byte", "bytes").c_str(),
+                size_text(report.work_dir_bytes).c_str(), o.keep_work_dir ? "kept" : "removed");
+  }
   return kOk;
 }
 
