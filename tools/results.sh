@@ -290,9 +290,12 @@ lines:
 | plies | plies to the end with best play (0: the side to move has already lost) |
 | best | a best move in UCI style (`a1a2`; files from a, ranks from white's home row 1), `-` when there is none |
 
-The CTest `Answers.*` re-derives every answers file whose table is at hand
-(`data/`, `$PAWNTB_TABLE_DIR`, the test build's tables) and fails on any
-difference; the others are skipped. `data/answers/RxC-kK.json` holds the
+The CTest `Answers.MatchTheTable` re-derives every answers file whose table
+is at hand (`data/`, `$PAWNTB_TABLE_DIR`, the test build's tables) and fails
+on any difference; the others are skipped. `Answers.AgreeWithThemselvesWithoutTheTable`
+checks every file, the 6×6 one too, with no table: the start line is the
+board's start, each first move has its line, the start's value and best move
+follow from theirs by the rules, and every value has its winner's parity. `data/answers/RxC-kK.json` holds the
 measured figures this page is written from.
 
 ## Tier checksums

@@ -4,10 +4,12 @@
 // start after a first move); and the published tier checksums
 // (data/tiers/RxC-kK.tsv, `pawntb info --tiers`). A file whose table is not at
 // hand is skipped: tables are looked for in data/, $PAWNTB_TABLE_DIR and the
-// test build's tables.
+// test build's tables. Every answers file is also checked against the rules
+// alone, without its table (check_answers_alone).
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -130,7 +132,98 @@ std::vector<std::string> check_answers(const pawntb::Table& table, const std::st
   return problems;
 }
 
+// Every way the answers text disagrees with itself and the rules, without the
+// table, one line each: the start line is the board's start; every first move
+// has its "after" line, the start after that move; the start's value follows
+// from theirs (the mover wins if a move leaves the opponent lost, in one ply
+// more than the quickest such move, else loses in one more than the longest),
+// and its best move is one that does so; the side to move wins at odd plies
+// and loses at even ones. So a file whose table is not at hand is still checked.
+std::vector<std::string> check_answers_alone(const std::string& name, const std::string& text) {
+  std::vector<std::string> problems;
+  int rows = 0, cols = 0, pawns = 0;
+  if (std::sscanf(name.c_str(), "%dx%d-k%d", &rows, &cols, &pawns) != 3)
+    return {"bad name " + name};
+  const pawntb::Geometry g{rows, cols};
+  const pawntb::Position start = pawntb::start_position(g, pawns);
+  struct Answer {
+    pawntb::Position position;
+    pawntb::Side winner;
+    int plies;
+    std::string best;
+  };
+  std::optional<Answer> start_answer;
+  std::vector<std::pair<std::string, Answer>> after;  // by first move
+  int line_number = 0;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    ++line_number;
+    if (line.empty() || line[0] == '#') continue;
+    const std::string where = "line " + std::to_string(line_number) + ": ";
+    const std::vector<std::string> f = split(line, '\t');
+    const auto parsed = pawntb::parse_position(f.empty() ? "" : f[0]);
+    if (f.size() != 5 || !std::holds_alternative<pawntb::Position>(parsed) ||
+        (f[2] != "white" && f[2] != "black") || f[3].empty() ||
+        f[3].find_first_not_of("0123456789") != std::string::npos) {
+      problems.push_back(where + "not a line of an answers file");
+      continue;
+    }
+    const Answer a{std::get<pawntb::Position>(parsed),
+                   f[2] == "white" ? pawntb::Side::white : pawntb::Side::black, std::stoi(f[3]),
+                   f[4]};
+    if ((a.winner == a.position.to_move) != (a.plies % 2 == 1))
+      problems.push_back(where + f[2] + " in " + f[3] + " has the wrong parity");
+    if (f[1] == "start") start_answer = a;
+    if (f[1].rfind("after ", 0) == 0) after.emplace_back(f[1].substr(6), a);
+  }
+  if (!start_answer) return {"no start line"};
+  if (start_answer->position != start) problems.push_back("the start line is not the start");
+  bool mover_wins = false;
+  int quickest_win = 0, longest_loss = 0;
+  for (const pawntb::Move m : pawntb::legal_moves(start)) {
+    const std::string uci = pawntb::move_name(g, m);
+    const auto it = std::find_if(after.begin(), after.end(),
+                                 [&](const auto& entry) { return entry.first == uci; });
+    if (it == after.end()) {
+      problems.push_back("no line for the first move " + uci);
+      continue;
+    }
+    const Answer& child = it->second;
+    if (child.position != pawntb::play(start, m))
+      problems.push_back("after " + uci + ": wrong position");
+    if (child.winner == start.to_move) {
+      quickest_win = mover_wins ? std::min(quickest_win, child.plies) : child.plies;
+      mover_wins = true;
+    }
+    longest_loss = std::max(longest_loss, child.plies);
+  }
+  if (after.size() != static_cast<std::size_t>(pawntb::legal_moves(start).size))
+    problems.push_back("the after lines are not the first moves");
+  const pawntb::Side winner = mover_wins ? start.to_move : pawntb::opponent(start.to_move);
+  const int plies = 1 + (mover_wins ? quickest_win : longest_loss);
+  if (start_answer->winner != winner || start_answer->plies != plies) {
+    problems.push_back("the start is " + std::string(pawntb::side_name(winner)) + " in " +
+                       std::to_string(plies) + " by its first moves, not " +
+                       pawntb::side_name(start_answer->winner) + " in " +
+                       std::to_string(start_answer->plies));
+  }
+  const auto best = std::find_if(after.begin(), after.end(), [&](const auto& entry) {
+    return entry.first == start_answer->best;
+  });
+  if (best == after.end() || best->second.winner != winner || best->second.plies != plies - 1)
+    problems.push_back("the start's best move " + start_answer->best + " is not a best move");
+  return problems;
+}
+
 class Answers : public testing::TestWithParam<std::string> {};
+
+TEST_P(Answers, AgreeWithThemselvesWithoutTheTable) {
+  const std::string name = GetParam();
+  const std::string text =
+      pawntb_test::read_file(pawntb_test::kDataDir / "answers" / (name + ".tsv"));
+  for (const std::string& problem : check_answers_alone(name, text))
+    ADD_FAILURE() << name << ": " << problem;
+}
 
 TEST_P(Answers, MatchTheTable) {
   const std::string name = GetParam();
@@ -212,13 +305,33 @@ TEST(AnswersCheck, CatchesWrongLines) {
   const pawntb::RootResult root = table.probe_root(table.start_position());
   ASSERT_NE(root.moves.back().plies, root.moves.front().plies);
   const std::string worst = pawntb::move_name(table.info().geometry, root.moves.back().move);
-  for (const std::string& wrong :
-       {with_field(first, 2, other_winner),
-        with_field(first, 3, std::to_string(std::stoi(f[3]) + 2)), with_field(first, 4, worst),
-        with_field(first, 4, "a1a4"), with_field(first, 0, "4/4/4/PPPP b"),
-        with_field(first + 1, 1, "after a1a3"), std::string("# only a comment\n")}) {
-    EXPECT_FALSE(check_answers(table, wrong).empty()) << wrong;
+  std::vector<std::string> wrong{with_field(first, 2, other_winner),
+                                 with_field(first, 3, std::to_string(std::stoi(f[3]) + 2)),
+                                 with_field(first, 4, worst),
+                                 with_field(first, 4, "a1a4"),
+                                 with_field(first, 0, "4/4/4/PPPP b"),
+                                 with_field(first + 1, 1, "after a1a3"),
+                                 std::string("# only a comment\n")};
+  for (const std::string& text_with_error : wrong)
+    EXPECT_FALSE(check_answers(table, text_with_error).empty()) << text_with_error;
+
+  // Without the table these are caught too, and so is any first move's value
+  // one ply off (its parity) or the best one's two plies off (the start no
+  // longer follows from it).
+  ASSERT_TRUE(check_answers_alone("4x4-k4", text).empty());
+  std::size_t after_lines = 0;
+  for (std::size_t i = first + 1; i < lines.size(); ++i) {
+    const std::vector<std::string> a = split(lines[i], '\t');
+    if (a.size() != 5 || a[1].rfind("after ", 0) != 0) continue;
+    ++after_lines;
+    wrong.push_back(with_field(i, 3, std::to_string(std::stoi(a[3]) + 1)));
+    if (a[1] == "after " + f[4])
+      wrong.push_back(with_field(i, 3, std::to_string(std::stoi(a[3]) + 2)));
   }
+  ASSERT_EQ(after_lines, 4u);  // a1a2, b1b2, c1c2, d1d2
+  ASSERT_EQ(wrong.size(), 7 + after_lines + 1);
+  for (const std::string& text_with_error : wrong)
+    EXPECT_FALSE(check_answers_alone("4x4-k4", text_with_error).empty()) << text_with_error;
 }
 
 }  // namespace
