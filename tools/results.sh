@@ -9,7 +9,8 @@
 # and then docs/results.md from every data/answers/*.json there is.
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
-#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."] [--render-only]
+#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."]
+#                    [--info-only] [--render-only]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
@@ -28,6 +29,10 @@
 #            stats, which holds all of it (about one byte per position), and
 #            verify, which takes hours (run it with --resume, and give its log,
 #            see --tables), are left out, and so is info's block check, for time
+# --info-only    for each board, only refresh the table's header figures (its
+#                entries, win count, size) in the existing JSON record, from the
+#                table in --tables, which must be the recorded file (same XXH3-64);
+#                the other measurements are kept
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -43,6 +48,7 @@ seed=1
 threads=2
 large=""
 render_only=0
+info_only=0
 order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
 
 usage() {
@@ -60,6 +66,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
+    --info-only) info_only=1; shift ;;
     -h | --help) usage ;;
     *) echo "results.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -229,7 +236,33 @@ measure() {
       stats: $stats, info: $info}' >"$answers/$name.json"
 }
 
-if [ $render_only -eq 0 ]; then
+# Refreshes the header figures of board $1's record from its table in --tables.
+refresh_info() {
+  local board="$1" cols="${1#*x}" name record table info
+  name="$board-k$cols"
+  record="$answers/$name.json"
+  table="$tables/$name.pawntb"
+  [ -f "$record" ] && [ -f "$table" ] || {
+    echo "results: $board: --info-only needs $record and $table (--tables)" >&2
+    exit 2
+  }
+  info="$(info_header "$table")"
+  [ -n "$info" ] || { echo "results: $board: pawntb info cannot read $table" >&2; exit 1; }
+  info="$(jq -c '{entries, placements, white_wins, file_size, file_checksum,
+                  longest_game_plies, longest_game_example}' <<<"$info")"
+  if ! jq -e --argjson info "$info" '.info.file_checksum == $info.file_checksum' "$record" >/dev/null; then
+    echo "results: $board: $table is not the recorded table (XXH3-64 differs)" >&2
+    exit 1
+  fi
+  jq --argjson info "$info" '.info = $info' "$record" >"$record.tmp" && mv "$record.tmp" "$record"
+  echo "results: $board: refreshed the header figures of $record" >&2
+}
+
+if [ $info_only -eq 1 ]; then
+  [ -n "$tables" ] || { echo "results: --info-only needs --tables" >&2; exit 2; }
+  [ -x "$pawntb" ] || { echo "results: build $pawntb first" >&2; exit 2; }
+  for board in $boards; do refresh_info "$board"; done
+elif [ $render_only -eq 0 ]; then
   [ -x "$pawntb" ] && [ -x "$spot_check" ] || {
     echo "results: build $pawntb and $spot_check first (cmake --build $build --target pawntb pawntb_spot_check)" >&2
     exit 2
