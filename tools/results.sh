@@ -133,7 +133,7 @@ measure() {
   if [ -f "$out" ] && grep -q '^work directory: [0-9,]* bytes' "$out"; then
     work_dir_bytes="$(sed -n 's/^work directory: \([0-9,]*\) bytes.*/\1/p' "$out" | tr -d , | tail -n 1)"
   elif [ -n "$disk_log" ] && [ -f "$disk_log" ]; then
-    work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 } END { print peak + 0 }' "$disk_log")"
+    work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 } END { printf "%.0f\n", peak }' "$disk_log")"
   fi
   if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
     generation="$(time_figures "$log" | jq -c --argjson load "$load" --argjson disk "$work_dir_bytes" \
