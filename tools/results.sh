@@ -283,8 +283,14 @@ hand. To check it yourself:
 ```sh
 cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
 tools/results.sh                                    # every board up to 5x6 (the larger ones take long)
-tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb (and DIR/6x6.err) exist
+tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb exists
 ```
+
+With `--tables DIR`, the logs of runs made by hand are read from DIR when
+they are there: `6x6.err` and `6x6.out` (`/usr/bin/time -v pawntb generate`),
+`6x6-disk.log` (`du -sb` of the work directory, for a pawntb too old to print
+its peak) and `6x6.verify.{err,out,json}` (`/usr/bin/time -v pawntb verify
+--resume 6x6.verify.json`); `tools/results.sh --help` says more.
 
 For each board the script runs `/usr/bin/time -v pawntb generate` (wall, CPU,
 peak RSS), `pawntb verify` (re-derives every value from its successors),
