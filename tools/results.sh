@@ -10,7 +10,7 @@
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
 #                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."]
-#                    [--info-only] [--render-only]
+#                    [--refresh] [--render-only]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
@@ -29,10 +29,12 @@
 #            stats, which holds all of it (about one byte per position), and
 #            verify, which takes hours (run it with --resume, and give its log,
 #            see --tables), are left out, and so is info's block check, for time
-# --info-only    for each board, only refresh the table's header figures (its
-#                entries, win count, size) in the existing JSON record, from the
-#                table in --tables, which must be the recorded file (same XXH3-64);
-#                the other measurements are kept
+# --refresh  for each board, only refresh what its JSON record takes from files,
+#            running no check again: the table's header figures (entries, win
+#            count, size), from the table in --tables, which must be the
+#            recorded file (same XXH3-64), and the generation's and verify's
+#            figures from their logs there, when they are whole (see --tables);
+#            the spot check, stats, start and answers are kept
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -48,7 +50,7 @@ seed=1
 threads=2
 large=""
 render_only=0
-info_only=0
+refresh_only=0
 order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
 
 usage() {
@@ -66,7 +68,7 @@ while [ $# -gt 0 ]; do
     --threads) threads="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
-    --info-only) info_only=1; shift ;;
+    --refresh) refresh_only=1; shift ;;
     -h | --help) usage ;;
     *) echo "results.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -108,6 +110,45 @@ info_header() {
   printf '%s\n' "$line"
 }
 
+# The generation's figures as a JSON object (null without a whole
+# `/usr/bin/time -v` log $1), with the work directory's peak size: the
+# generator's line in its output $2, else the largest `du -sb` of the disk log
+# $3; null for a table solved in memory (its log has no work directory), and
+# left out when unknown. $4: the load average (JSON).
+generation_figures() {
+  local log="$1" out="$2" disk_log="$3" load="$4" work_dir_bytes=""
+  if [ -f "$out" ] && grep -q '^work directory: [0-9,]* bytes' "$out"; then
+    work_dir_bytes="$(sed -n 's/^work directory: \([0-9,]*\) bytes.*/\1/p' "$out" | tr -d , | tail -n 1)"
+  elif [ -f "$log" ] && ! grep -q "work directory" "$log"; then
+    work_dir_bytes=null
+  elif [ -n "$disk_log" ] && [ -f "$disk_log" ]; then
+    work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 }
+                           END { if (peak != "") printf "%.0f\n", peak }' "$disk_log")"
+  fi
+  if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
+    time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" \
+      '. + {load_average: $load}
+       + (if $disk == "" then {} else {work_dir_peak_bytes: ($disk | fromjson)} end)'
+  else
+    echo null
+  fi
+}
+
+# The verify's figures as a JSON object, from its `/usr/bin/time -v` log $1.err
+# and output $1.out; with its --resume file $2, if there, the wall time of
+# all the runs it took.
+verify_figures() {
+  local status verify
+  status="$(sed -n 's/^[[:space:]]*Exit status: //p' "$1.err")"
+  verify="$(time_figures "$1.err" | jq -c --argjson ok "$([ "$status" = 0 ] && echo true || echo false)" \
+    --arg summary "$(tail -n 1 "$1.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
+  if [ -f "$2" ]; then
+    verify="$(jq -c --slurpfile state "$2" \
+      '. + {wall_s: ($state[0].wall_seconds | round), resumed: true}' <<<"$verify")"
+  fi
+  printf '%s\n' "$verify"
+}
+
 measure() {
   local board="$1" rows="${1%x*}" cols="${1#*x}"
   local name="$board-k$cols" table log out disk_log="" load generation verify spot stats
@@ -127,20 +168,7 @@ measure() {
     /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
       --force --output "$table" >"$out" 2>"$log"
   fi
-  # The work directory's peak size: the generator's own line, else the
-  # largest `du -sb` of a disk log; null for a table solved in memory.
-  local work_dir_bytes=null
-  if [ -f "$out" ] && grep -q '^work directory: [0-9,]* bytes' "$out"; then
-    work_dir_bytes="$(sed -n 's/^work directory: \([0-9,]*\) bytes.*/\1/p' "$out" | tr -d , | tail -n 1)"
-  elif [ -n "$disk_log" ] && [ -f "$disk_log" ]; then
-    work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 } END { printf "%.0f\n", peak }' "$disk_log")"
-  fi
-  if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
-    generation="$(time_figures "$log" | jq -c --argjson load "$load" --argjson disk "$work_dir_bytes" \
-      '. + {load_average: $load, work_dir_peak_bytes: $disk}')"
-  else
-    generation=null
-  fi
+  generation="$(generation_figures "$log" "$out" "$disk_log" "$load")"
 
   verify=null
   local verify_log="$work/$board.verify"
@@ -155,16 +183,8 @@ measure() {
       2>"$verify_log.err" || true
   fi
   if [ -f "$verify_log.err" ]; then
-    local status
-    status="$(sed -n 's/^[[:space:]]*Exit status: //p' "$verify_log.err")"
-    verify="$(time_figures "$verify_log.err" | jq -c --argjson ok "$([ "$status" = 0 ] && echo true || echo false)" \
-      --arg summary "$(tail -n 1 "$verify_log.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
-    [ "$status" = 0 ] || { echo "results: $board: verify FAILED" >&2; failed=1; }
-    if [ -n "$tables" ] && [ -f "$tables/$board.verify.json" ]; then
-      # A check resumed over several runs (`pawntb verify --resume`): the wall time of all of them.
-      verify="$(jq -c --slurpfile state "$tables/$board.verify.json" \
-        '. + {wall_s: ($state[0].wall_seconds | round), resumed: true}' <<<"$verify")"
-    fi
+    verify="$(verify_figures "$verify_log" "$tables/$board.verify.json")"
+    jq -e '.ok' <<<"$verify" >/dev/null || { echo "results: $board: verify FAILED" >&2; failed=1; }
   fi
 
   echo "results: $board: spot check" >&2
@@ -236,14 +256,15 @@ measure() {
       stats: $stats, info: $info}' >"$answers/$name.json"
 }
 
-# Refreshes the header figures of board $1's record from its table in --tables.
-refresh_info() {
-  local board="$1" cols="${1#*x}" name record table info
+# Refreshes what board $1's record takes from files in --tables.
+refresh() {
+  local board="$1" cols="${1#*x}" name record table info generation verify=null
+  case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
   name="$board-k$cols"
   record="$answers/$name.json"
   table="$tables/$name.pawntb"
   [ -f "$record" ] && [ -f "$table" ] || {
-    echo "results: $board: --info-only needs $record and $table (--tables)" >&2
+    echo "results: $board: --refresh needs $record and $table (--tables)" >&2
     exit 2
   }
   info="$(info_header "$table")"
@@ -254,14 +275,25 @@ refresh_info() {
     echo "results: $board: $table is not the recorded table (XXH3-64 differs)" >&2
     exit 1
   fi
-  jq --argjson info "$info" '.info = $info' "$record" >"$record.tmp" && mv "$record.tmp" "$record"
-  echo "results: $board: refreshed the header figures of $record" >&2
+  generation="$(generation_figures "$tables/$board.err" "$tables/$board.out" "$tables/$board-disk.log" null)"
+  if [ -f "$tables/$board.verify.err" ] && [ -f "$tables/$board.verify.out" ] &&
+    grep -q "Command being timed.*verify" "$tables/$board.verify.err"; then
+    verify="$(verify_figures "$tables/$board.verify" "$tables/$board.verify.json")"
+    jq -e '.ok' <<<"$verify" >/dev/null || { echo "results: $board: verify FAILED" >&2; failed=1; }
+  fi
+  # A figure whose log is not there is kept as it was.
+  jq --argjson info "$info" --argjson generation "$generation" --argjson verify "$verify" \
+    '.info = $info
+     | if $generation != null then .generation = $generation else . end
+     | if $verify != null then .verify = $verify else . end' "$record" >"$record.tmp"
+  mv "$record.tmp" "$record"
+  echo "results: $board: refreshed $record" >&2
 }
 
-if [ $info_only -eq 1 ]; then
-  [ -n "$tables" ] || { echo "results: --info-only needs --tables" >&2; exit 2; }
+if [ $refresh_only -eq 1 ]; then
+  [ -n "$tables" ] || { echo "results: --refresh needs --tables" >&2; exit 2; }
   [ -x "$pawntb" ] || { echo "results: build $pawntb first" >&2; exit 2; }
-  for board in $boards; do refresh_info "$board"; done
+  for board in $boards; do refresh "$board"; done
 elif [ $render_only -eq 0 ]; then
   [ -x "$pawntb" ] && [ -x "$spot_check" ] || {
     echo "results: build $pawntb and $spot_check first (cmake --build $build --target pawntb pawntb_spot_check)" >&2

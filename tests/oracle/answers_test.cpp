@@ -173,7 +173,10 @@ std::vector<std::string> check_answers_alone(const std::string& name, const std:
                    f[4]};
     if ((a.winner == a.position.to_move) != (a.plies % 2 == 1))
       problems.push_back(where + f[2] + " in " + f[3] + " has the wrong parity");
-    if (f[1] == "start") start_answer = a;
+    if (f[1] == "start") {
+      if (start_answer) problems.push_back(where + "a second start line");
+      start_answer = a;
+    }
     if (f[1].rfind("after ", 0) == 0) after.emplace_back(f[1].substr(6), a);
   }
   if (!start_answer) return {"no start line"};
@@ -316,8 +319,8 @@ TEST(AnswersCheck, CatchesWrongLines) {
     EXPECT_FALSE(check_answers(table, text_with_error).empty()) << text_with_error;
 
   // Without the table these are caught too, and so is any first move's value
-  // one ply off (its parity) or the best one's two plies off (the start no
-  // longer follows from it).
+  // one ply off (its parity) or the best one's two plies off (it is then no
+  // best move).
   ASSERT_TRUE(check_answers_alone("4x4-k4", text).empty());
   std::size_t after_lines = 0;
   for (std::size_t i = first + 1; i < lines.size(); ++i) {
@@ -328,8 +331,9 @@ TEST(AnswersCheck, CatchesWrongLines) {
     if (a[1] == "after " + f[4])
       wrong.push_back(with_field(i, 3, std::to_string(std::stoi(a[3]) + 2)));
   }
-  ASSERT_EQ(after_lines, 4u);  // a1a2, b1b2, c1c2, d1d2
-  ASSERT_EQ(wrong.size(), 7 + after_lines + 1);
+  ASSERT_EQ(after_lines, 4u);                   // a1a2, b1b2, c1c2, d1d2
+  wrong.push_back(text + lines[first] + "\n");  // a second start line
+  ASSERT_EQ(wrong.size(), 7 + after_lines + 1 + 1);
   for (const std::string& text_with_error : wrong)
     EXPECT_FALSE(check_answers_alone("4x4-k4", text_with_error).empty()) << text_with_error;
 }
