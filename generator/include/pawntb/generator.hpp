@@ -76,8 +76,9 @@ struct GenerationReport {
   std::uint64_t file_size = 0;
   std::uint32_t block_count = 0;
   std::uint64_t tiers_solved = 0;  // by this run
-  // Bytes of tier files in the work directory once every tier was solved:
-  // its peak size, but for one tier's temporary file. 0 when solved in memory.
+  // Bytes of the files in the work directory once every tier was solved: its
+  // peak, as tier files are only added while solving (a tier's temporary file
+  // becomes that tier's file). 0 when solved in memory.
   std::uint64_t work_dir_bytes = 0;
 };
 
