@@ -143,8 +143,10 @@ verify_figures() {
   verify="$(time_figures "$1.err" | jq -c --argjson ok "$([ "$status" = 0 ] && echo true || echo false)" \
     --arg summary "$(tail -n 1 "$1.out")" '{ok: $ok, summary: $summary, wall_s, cpu_s, peak_rss_mib}')"
   if [ -f "$2" ]; then
+    # Over several runs: the state file has the wall time of them all; the
+    # time log only the last run's CPU time, so that is left out.
     verify="$(jq -c --slurpfile state "$2" \
-      '. + {wall_s: ($state[0].wall_seconds | round), resumed: true}' <<<"$verify")"
+      '. + {wall_s: ($state[0].wall_seconds | round), resumed: true} | del(.cpu_s)' <<<"$verify")"
   fi
   printf '%s\n' "$verify"
 }
@@ -396,7 +398,7 @@ jq -s -r --arg intro "$(intro_text)" '
     | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
   def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
   def orblank(f): if . == null then "" else f end;
-  def mib: . / 1048576 | round;
+  def mib: . / 1048576 | ceil;  # as pawntb prints it: rounded up
   # The share the side to move wins: from stats, else the header'"'"'s win count
   # of the white-to-move entries (the same share; verify recounts it).
   def share: if .stats != null then pct(.stats.side_to_move_wins; .stats.positions)

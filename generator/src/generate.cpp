@@ -288,7 +288,9 @@ class TieredRun {
     for (const std::size_t c : needed) {
       if (!cache_.has(c)) missing += tiers[c].size;
     }
-    cache_.shrink_to(cache_limit(tiers[t].size + missing), keep);
+    const std::uint64_t room = cache_limit(tiers[t].size + missing);
+    cache_.shrink_to(room, keep);
+    if (cache_.bytes() > room) notice_over_limit(t, tiers[t].size + missing + cache_.bytes());
     for (const std::size_t c : needed) {
       if (cache_.has(c)) continue;
       detail::TierBuffer values(tiers[c].size);
@@ -326,6 +328,19 @@ class TieredRun {
     return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
   }
 
+  // The plan checked that each tier and its children fit beside kOverhead;
+  // when the measured rest of the process leaves less, the run goes on above
+  // the limit rather than fail, and says so once.
+  void notice_over_limit(std::size_t t, std::uint64_t values) {
+    if (over_limit_noticed_ || !options_.on_notice) return;
+    over_limit_noticed_ = true;
+    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
+    options_.on_notice("tier " + std::to_string(t) + " and its children need " + mib(values) +
+                       " of values, and the rest of the process holds " +
+                       mib(resident > cached ? resident - cached : 0) + ": more than the " +
+                       mib(plan_.memory_limit) + " memory limit; going on above it");
+  }
+
   // Counts tier t as finished, `solved_now` by this run.
   void count_finished(std::size_t t, bool solved_now) {
     entries_done_ += index_.tiers()[t].size;
@@ -357,6 +372,7 @@ class TieredRun {
   std::uint64_t tiers_done_ = 0;        // tiers finished so far
   std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved
+  bool over_limit_noticed_ = false;
 };
 
 }  // namespace

@@ -137,10 +137,12 @@ WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
   }
   // A run killed while writing leaves ".name.XXXXXX" temporary files.
   if (leftovers == Leftovers::keep) return;
-  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-    const std::string name = entry.path().filename().string();
+  // (increment(ec), not ++, which would throw filesystem_error)
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
     if (name.rfind(".tier-", 0) == 0 || name.rfind(".pawntb-work", 0) == 0) {
-      fs::remove(entry.path(), ec);
+      std::error_code remove_ec;
+      fs::remove(it->path(), remove_ec);
     }
   }
 }
@@ -231,10 +233,17 @@ void WorkDir::write_tier(std::size_t tier, std::span<const Plies> values,
 }
 
 std::uint64_t WorkDir::bytes_used() const {
+  // Counts the tier files only (not the manifest, nor another rank's file
+  // being written), and skips a file that vanished or cannot be read: its
+  // file_size error value, 2^64 - 1, would wrap the total.
   std::uint64_t total = 0;
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir_, ec)) {
-    if (entry.is_regular_file(ec)) total += entry.file_size(ec);
+  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.rfind("tier-", 0) != 0 || !name.ends_with(".zst")) continue;
+    std::error_code size_ec;
+    const std::uintmax_t size = it->file_size(size_ec);
+    if (!size_ec) total += size;
   }
   return total;
 }

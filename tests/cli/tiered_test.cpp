@@ -80,11 +80,20 @@ TEST(CliTiered, ReportsTheWorkDirectorysPeakSize) {
   const RunResult kept = run_cli(args);
   ASSERT_EQ(kept.status, 0) << kept;
   std::uint64_t on_disk = 0;
-  for (const auto& entry : fs::directory_iterator(work)) on_disk += entry.file_size();
+  for (const auto& entry : fs::directory_iterator(work)) {
+    if (entry.path().extension() == ".zst") on_disk += entry.file_size();
+  }
   ASSERT_GT(on_disk, 0u);
   const std::string line = "work directory: " + with_commas(on_disk) + " bytes of tier files";
   EXPECT_TRUE(contains(kept.out, line)) << line << "\n" << kept;
   EXPECT_TRUE(contains(kept.out, "), kept\n")) << kept;
+
+  // Resumed (every tier found finished), with a file of the user's there:
+  // only the tier files count.
+  write_file(work / "notes.txt", std::string(12345, 'x'));
+  const RunResult resumed = run_cli(args);
+  ASSERT_EQ(resumed.status, 0) << resumed;
+  EXPECT_TRUE(contains(resumed.out, line)) << line << "\n" << resumed;
 
   fs::remove_all(work);
   const RunResult removed = run_cli(generate_args("4", "4", output, work));

@@ -192,4 +192,10 @@ std::string duration_text(double seconds) {
   return text;
 }
 
+std::optional<double> seconds_left(double elapsed, double done_at_start, double done) {
+  const double done_now = done - done_at_start;
+  if (done >= 1 || elapsed <= 0.5 || done_now <= 0.02 * (1 - done_at_start)) return std::nullopt;
+  return elapsed * (1 - done) / done_now;
+}
+
 }  // namespace pawntb::cli

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 #include <span>
 #include <sstream>
 #include <string>
@@ -113,6 +114,12 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
 // "3 h 12 min", "4 min 5 s", "12 s".
 std::string duration_text(double seconds);
 
+// Seconds left of a stage that was `done_at_start` done (a fraction; more
+// than 0 when resumed) and is `done` done after `elapsed` seconds: at this
+// run's rate, not counting the work it found done. Nullopt until 2% of what
+// was left at the start is done, and once it is all done.
+std::optional<double> seconds_left(double elapsed, double done_at_start, double done);
+
 // Progress of a long command on stderr. On a terminal, one line redrawn:
 // "stage 42%, about 3 min left". Otherwise, once a stage has run a minute,
 // a plain line "pawntb COMMAND: stage 42%, about ... left" at most once a
@@ -130,6 +137,7 @@ class ProgressLine {
     if (stage != stage_) {
       stage_ = stage;
       stage_start_ = last_ = now;
+      done_at_start_ = done;  // a resumed stage starts part done
     }
     const auto every = terminal_ ? std::chrono::milliseconds(200) : std::chrono::minutes(1);
     if (now - last_ < every) return;
@@ -137,8 +145,8 @@ class ProgressLine {
     const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
     std::ostringstream line;
     line << stage << " " << static_cast<int>(done * 100) << "%";
-    if (done > 0.02 && done < 1 && elapsed > 0.5) {
-      line << ", about " << duration_text(elapsed / done - elapsed) << " left";
+    if (const auto left = seconds_left(elapsed, done_at_start_, done)) {
+      line << ", about " << duration_text(*left) << " left";
     }
     const std::string text = line.str();
     if (!terminal_) {
@@ -156,6 +164,7 @@ class ProgressLine {
   bool shown_ = false;
   std::size_t width_ = 0;
   const char* stage_ = nullptr;
+  double done_at_start_ = 0;
   std::chrono::steady_clock::time_point stage_start_{}, last_{};
 };
 

@@ -241,9 +241,18 @@ int run_generate(const Options& o) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const Table check = Table::open(output);  // reads back what was written
   const TableInfo& info = check.info();
+  std::string work_dir_fate = "kept";
   if (!plan.in_memory && !o.keep_work_dir) {
     std::error_code ec;
     fs::remove_all(options.work_dir, ec);
+    if (ec) {
+      // The table is written and checked; only the clean-up failed.
+      std::cerr << "pawntb generate: " << options.work_dir.string()
+                << ": cannot remove the work directory: " << ec.message() << "\n";
+      work_dir_fate = "kept (could not remove it)";
+    } else {
+      work_dir_fate = "removed";
+    }
   }
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
               to_string(g).c_str(), o.pawns, with_commas(info.entries).c_str());
@@ -257,7 +266,7 @@ int run_generate(const Options& o) {
   if (!plan.in_memory) {
     std::printf("work directory: %s of tier files at most (%s), %s\n",
                 count_of(report.work_dir_bytes, "byte", "bytes").c_str(),
-                size_text(report.work_dir_bytes).c_str(), o.keep_work_dir ? "kept" : "removed");
+                size_text(report.work_dir_bytes).c_str(), work_dir_fate.c_str());
   }
   return kOk;
 }
