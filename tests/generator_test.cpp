@@ -98,6 +98,35 @@ TEST(Generator, OutputIsDeterministicForAnyThreadCount) {
   }
 }
 
+// Tier by tier, the tier cache leaves room for the rest of the process as
+// measured. When that rest (here 96 MiB of touched ballast, more than the
+// plan's 48 MiB) leaves a tier and its children less than they need, the run
+// goes on above the limit, says so once, and makes the same table.
+TEST(Generator, SaysOnceWhenTheRestOfTheProcessPushesTiersOverTheLimit) {
+  TempDir dir;
+  GenerateOptions o;
+  o.geometry = Geometry{4, 4};
+  o.max_pawns = 4;
+  o.threads = 1;
+  o.work_dir = dir / "work";
+  std::vector<std::string> notices;
+  o.on_notice = [&](const std::string& message) { notices.push_back(message); };
+  o.memory_limit = std::uint64_t{4} << 30;
+  generate(o, dir / "roomy.pawntb");
+  EXPECT_TRUE(notices.empty()) << notices.front();
+
+  fs::remove_all(o.work_dir);
+  o.memory_limit = plan_generation(o).memory_needed;  // just what the plan asks for
+  const std::vector<char> ballast(std::size_t{96} << 20, 1);
+  generate(o, dir / "tight.pawntb");
+  ASSERT_EQ(notices.size(), 1u);
+  EXPECT_NE(notices[0].find(" and its children need "), std::string::npos) << notices[0];
+  EXPECT_NE(notices[0].find("memory limit; going on above it"), std::string::npos) << notices[0];
+  EXPECT_EQ(ballast[ballast.size() / 2], 1);
+  EXPECT_EQ(read_bytes(dir / "tight.pawntb"), read_bytes(kDefaultTable));
+  EXPECT_EQ(read_bytes(dir / "roomy.pawntb"), read_bytes(kDefaultTable));
+}
+
 std::string solve_error(Geometry g, int k) {
   try {
     GenerateOptions o;

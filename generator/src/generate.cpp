@@ -288,9 +288,9 @@ class TieredRun {
     for (const std::size_t c : needed) {
       if (!cache_.has(c)) missing += tiers[c].size;
     }
-    const std::uint64_t room = cache_limit(tiers[t].size + missing);
-    cache_.shrink_to(room, keep);
-    if (cache_.bytes() > room) notice_over_limit(t, tiers[t].size + missing + cache_.bytes());
+    cache_.shrink_to(cache_limit(tiers[t].size + missing), keep);
+    const std::uint64_t held = tiers[t].size + missing + cache_.bytes();  // the kept children
+    if (held > room_for_values()) notice_over_limit(t, held);
     for (const std::size_t c : needed) {
       if (cache_.has(c)) continue;
       detail::TierBuffer values(tiers[c].size);
@@ -319,12 +319,19 @@ class TieredRun {
 
  private:
   // The bytes the cache may keep when `extra` bytes of values are about to
-  // be allocated: the limit less the rest of the process, measured (at least
-  // kOverhead; it includes what the allocator keeps), less one tier's scratch.
+  // be allocated.
   std::uint64_t cache_limit(std::uint64_t extra) const {
+    const std::uint64_t room = room_for_values();
+    return room > extra ? room - extra : 0;
+  }
+
+  // The bytes of values that fit under the limit: the limit less the rest of
+  // the process, measured (at least kOverhead; it includes what the allocator
+  // keeps), less one tier's scratch.
+  std::uint64_t room_for_values() const {
     const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
     const std::uint64_t rest = resident > cached ? resident - cached : 0;
-    const std::uint64_t reserved = std::max(kOverhead, rest + kTierScratch) + extra;
+    const std::uint64_t reserved = std::max(kOverhead, rest + kTierScratch);
     return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
   }
 

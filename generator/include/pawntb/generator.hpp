@@ -76,9 +76,9 @@ struct GenerationReport {
   std::uint64_t file_size = 0;
   std::uint32_t block_count = 0;
   std::uint64_t tiers_solved = 0;  // by this run
-  // Bytes of the files in the work directory once every tier was solved: its
-  // peak, as tier files are only added while solving (a tier's temporary file
-  // becomes that tier's file). 0 when solved in memory.
+  // Bytes of the tier files in the work directory once every tier was
+  // solved: its peak, as tier files are only added while solving (a tier's
+  // temporary file becomes that tier's file). 0 when solved in memory.
   std::uint64_t work_dir_bytes = 0;
 };
 
@@ -86,7 +86,9 @@ struct GenerationReport {
 // With options.work_dir empty, in memory (as solve() then write_table());
 // otherwise tier by tier in index order, each finished tier written to the
 // work directory, never holding more than options.memory_limit bytes of
-// values; a run stopped at any moment and started again with the same
+// values with the rest of the process (should the rest grow so that a tier
+// and its children no longer fit, it goes on above the limit and says so
+// once through on_notice); a run stopped at any moment and started again with the same
 // options resumes at the first unfinished tier, and the table is the same
 // byte for byte. Under an MpiSession of several ranks, distributed (see
 // MpiSession; a work directory is required) and to be called once on every
