@@ -329,10 +329,14 @@ class TieredRun {
   // the process, measured (at least kOverhead; it includes what the allocator
   // keeps), less one tier's scratch.
   std::uint64_t room_for_values() const {
-    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
-    const std::uint64_t rest = resident > cached ? resident - cached : 0;
-    const std::uint64_t reserved = std::max(kOverhead, rest + kTierScratch);
+    const std::uint64_t reserved = std::max(kOverhead, rest_of_process() + kTierScratch);
     return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
+  }
+
+  // Resident bytes besides the cached tiers' values; 0 if unknown.
+  std::uint64_t rest_of_process() const {
+    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
+    return resident > cached ? resident - cached : 0;
   }
 
   // The plan checked that each tier and its children fit beside kOverhead;
@@ -341,11 +345,10 @@ class TieredRun {
   void notice_over_limit(std::size_t t, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
-    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
     options_.on_notice("tier " + std::to_string(t) + " and its children need " + mib(values) +
-                       " of values, and the rest of the process holds " +
-                       mib(resident > cached ? resident - cached : 0) + ": more than the " +
-                       mib(plan_.memory_limit) + " memory limit; going on above it");
+                       " of values, and the rest of the process holds " + mib(rest_of_process()) +
+                       ": more than the " + mib(plan_.memory_limit) +
+                       " memory limit; going on above it");
   }
 
   // Counts tier t as finished, `solved_now` by this run.

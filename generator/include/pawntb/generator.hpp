@@ -88,9 +88,9 @@ struct GenerationReport {
 // work directory, never holding more than options.memory_limit bytes of
 // values with the rest of the process (should the rest grow so that a tier
 // and its children no longer fit, it goes on above the limit and says so
-// once through on_notice); a run stopped at any moment and started again with the same
-// options resumes at the first unfinished tier, and the table is the same
-// byte for byte. Under an MpiSession of several ranks, distributed (see
+// once through on_notice); a run stopped at any moment and started again
+// with the same options resumes at the first unfinished tier, and the table
+// is the same byte for byte. Under an MpiSession of several ranks, distributed (see
 // MpiSession; a work directory is required) and to be called once on every
 // rank; a failure on any rank is thrown on rank 0 naming the rank and the
 // tier, and as "stopped" on the others. Throws GenerateError. Not thread-safe
