@@ -16,6 +16,8 @@
 #include <csignal>
 #include <cstdio>
 
+#include "support/hang_guard.hpp"
+
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::fprintf(stderr, "usage: rss_launcher RSS_FILE PROGRAM [ARG...]\n");
@@ -24,7 +26,7 @@ int main(int argc, char** argv) {
   const pid_t pid = ::fork();
   if (pid < 0) return 125;
   if (pid == 0) {
-    ::alarm(60);  // as the test's own child: a hung program dies of SIGALRM
+    ::alarm(pawntb_test::kHangGuardSeconds);  // a hung program dies of SIGALRM
     ::execv(argv[2], argv + 2);
     ::_exit(127);
   }

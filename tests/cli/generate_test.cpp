@@ -206,8 +206,10 @@ TEST(CliGenerate, UnwritableOutputFailsAndLeavesNothing) {
 }
 
 // A signal during generate: a message, exit 128 + signal, the old table
-// untouched and no temporary file left. 4x5 with K = 5 takes about half a
-// second, so the signal lands while it is solving.
+// untouched and no temporary file left. The signal is sent once the child
+// has said "pawntb generate: solve", which it prints after installing its
+// handler; 5x5 with K = 5 then solves for seconds, so the signal lands while
+// it is solving.
 TEST(CliGenerate, SignalLeavesTheOldTableAndNoTemporaryFile) {
   TempDir dir;
   const fs::path output = dir.path() / "table.pawntb";
@@ -220,13 +222,22 @@ TEST(CliGenerate, SignalLeavesTheOldTableAndNoTemporaryFile) {
     ::dup2(err_fd, STDERR_FILENO);
     const int null_fd = ::open("/dev/null", O_WRONLY);
     ::dup2(null_fd, STDOUT_FILENO);
-    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "4", "--cols", "5", "--force", "--output",
+    ::alarm(kHangGuardSeconds);
+    ::execl(PAWNTB_CLI, PAWNTB_CLI, "generate", "--rows", "5", "--cols", "5", "--force", "--output",
             output.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(150));
-  ::kill(child, SIGTERM);
   int status = 0;
+  bool exited = false;
+  while (!contains(read_file(err_path), "pawntb generate: solve\n")) {
+    if (::waitpid(child, &status, WNOHANG) == child) {
+      exited = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));  // a poll, not a wait for time
+  }
+  ASSERT_FALSE(exited) << "generate ended before it started solving:\n" << read_file(err_path);
+  ::kill(child, SIGTERM);
   ASSERT_EQ(::waitpid(child, &status, 0), child);
   ASSERT_TRUE(WIFEXITED(status)) << "killed instead of stopping cleanly";
   EXPECT_EQ(WEXITSTATUS(status), 128 + SIGTERM);

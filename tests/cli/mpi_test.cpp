@@ -15,14 +15,14 @@
 namespace pawntb_test {
 namespace {
 
-// Runs `mpirun -np ranks --oversubscribe pawntb args...`, stopped after two
-// minutes.
+// Runs `mpirun -np ranks --oversubscribe pawntb args...`, stopped if it
+// hangs (kHangGuard).
 RunResult run_mpi(int ranks, const std::vector<std::string>& args) {
   RunResult result;
   TempDir io;
   const fs::path out_path = io / "stdout", err_path = io / "stderr";
   std::vector<std::string> strings{
-      "timeout",         "--kill-after=10", "120", PAWNTB_MPIEXEC, "-np", std::to_string(ranks),
+      "timeout",         "--kill-after=10", std::to_string(kHangGuardSeconds), PAWNTB_MPIEXEC, "-np", std::to_string(ranks),
       "--oversubscribe", PAWNTB_CLI};
   strings.insert(strings.end(), args.begin(), args.end());
   std::vector<char*> argv;

@@ -366,14 +366,14 @@ TEST(CliPlay, TerminalModeHasColoursAndAPrompt) {
   if (pid == 0) {
     ::putenv(const_cast<char*>(table.c_str()));
     ::unsetenv("NO_COLOR");
-    ::alarm(30);
+    ::alarm(kHangGuardSeconds);
     ::execl(PAWNTB_CLI, PAWNTB_CLI, "play", "--seed", "1", static_cast<char*>(nullptr));
     ::_exit(127);
   }
   const std::string input = "hint\nquit\n";
   ASSERT_EQ(::write(master, input.data(), input.size()), static_cast<ssize_t>(input.size()));
   std::string out;
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
   while (std::chrono::steady_clock::now() < deadline) {
     pollfd fd{master, POLLIN, 0};
     if (::poll(&fd, 1, 100) <= 0) continue;

@@ -626,7 +626,7 @@ TEST(UvaReader, AnswersEachBoardBeforeWaitingForMore) {
   std::thread writer([&] {
     const std::string first = "2\n\n" + kGoodBoard1;
     (void)!::write(fds[1], first.data(), first.size());
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
     while (answered < 1 && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }

@@ -57,10 +57,10 @@ class ServeProcess {
       ::close(out[0]);
       throw std::runtime_error("cannot start " + std::string(PAWNTB_CLI));
     }
-    // The first line, within 30 s.
+    // The first line; a server that says nothing is given up on after kHangGuard.
     pollfd p{out[0], POLLIN, 0};
     char c = 0;
-    while (::poll(&p, 1, 30000) == 1 && ::read(out[0], &c, 1) == 1 && c != '\n') first_line_ += c;
+    while (::poll(&p, 1, static_cast<int>(kHangGuardSeconds * 1000)) == 1 && ::read(out[0], &c, 1) == 1 && c != '\n') first_line_ += c;
     ::close(out[0]);
     const std::regex ready("pawntb serve: listening on (http://127\\.0\\.0\\.1:([0-9]+)/)");
     std::smatch m;
@@ -95,7 +95,7 @@ class ServeProcess {
 httplib::Client client_of(int port) {
   httplib::Client c("127.0.0.1", port);
   c.set_url_encode(false);
-  c.set_read_timeout(30, 0);
+  c.set_read_timeout(kHangGuardSeconds, 0);
   return c;
 }
 

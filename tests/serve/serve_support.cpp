@@ -4,6 +4,8 @@
 #include <fstream>
 #include <random>
 
+#include "support/hang_guard.hpp"
+
 namespace pawntb_test {
 
 using namespace pawntb;
@@ -28,8 +30,8 @@ std::unique_ptr<httplib::Client> RunningServer::client() const {
   c->set_keep_alive(true);
   c->set_tcp_nodelay(true);
   c->set_url_encode(false);  // the tests encode what they send
-  c->set_read_timeout(30, 0);
-  c->set_write_timeout(30, 0);
+  c->set_read_timeout(kHangGuardSeconds, 0);
+  c->set_write_timeout(kHangGuardSeconds, 0);
   return c;
 }
 

@@ -73,7 +73,7 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
     ::close(out);
     ::close(err);
     if (!cwd.empty() && ::chdir(cwd.c_str()) != 0) ::_exit(125);
-    ::alarm(60);  // survives exec: a hung child dies of SIGALRM
+    ::alarm(kHangGuardSeconds);  // survives exec: a hung child dies of SIGALRM
     ::execve(argv[0], argv.data(), envp.data());
     ::_exit(127);
   }

@@ -11,6 +11,7 @@
 #include <variant>
 #include <vector>
 
+#include "support/hang_guard.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb_test {
@@ -43,7 +44,7 @@ struct RunOptions {
 
 // Runs the pawntb executable with `args`, stdin from `options.input`, and
 // stdout and stderr captured separately (through files, so no pipe can fill
-// up). The child is killed if it runs for more than 60 seconds. It runs
+// up). A hung child is killed after kHangGuard (support/hang_guard.hpp). It runs
 // under rss_launcher, which measures its peak RSS.
 RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options = {});
 
