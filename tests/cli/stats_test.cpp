@@ -35,6 +35,29 @@ TEST(CliStats, JsonIsTheLibrarysDocument) {
   }
 }
 
+// A table larger than --memory is read block by block: the same document as
+// the whole table gives, with much less memory than holding the 6x4 table
+// (20 million entries, a byte each: about 19,750 KiB) would take over the
+// 3x3 one. The bound leaves room for AddressSanitizer.
+TEST(CliStats, StreamsATableLargerThanMemory) {
+  TempDir dir;
+  const fs::path big = dir / "6x4-k4.pawntb", small = dir / "3x3-k3.pawntb";
+  ASSERT_EQ(run_cli({"generate", "--rows", "6", "--cols", "4", "-o", big.string()}).status, 0);
+  ASSERT_EQ(run_cli({"generate", "--rows", "3", "--cols", "3", "-o", small.string()}).status, 0);
+  const RunResult whole = run_cli({"stats", "--json", big.string()});
+  const RunResult streamed = run_cli({"stats", "--json", "--memory", "2M", big.string()});
+  const RunResult baseline = run_cli({"stats", "--json", "--memory", "2M", small.string()});
+  ASSERT_EQ(whole.status, 0) << whole;
+  ASSERT_EQ(streamed.status, 0) << streamed;
+  ASSERT_EQ(baseline.status, 0) << baseline;
+  EXPECT_EQ(nlohmann::ordered_json::parse(streamed.out), nlohmann::ordered_json::parse(whole.out));
+  EXPECT_LT(streamed.peak_rss_kib - baseline.peak_rss_kib, 19750 / 2)
+      << streamed.peak_rss_kib << " against " << baseline.peak_rss_kib;
+  EXPECT_GT(whole.peak_rss_kib - baseline.peak_rss_kib, 19750 * 3 / 4)
+      << "the whole table should be held when it fits: " << whole.peak_rss_kib << " against "
+      << baseline.peak_rss_kib;
+}
+
 TEST(CliStats, TextShowsEveryFigure) {
   const RunResult r = run_cli({"stats", "--table", kDefaultTable.string()});
   ASSERT_EQ(r.status, 0) << r;
@@ -89,6 +112,7 @@ TEST(CliStats, UsageErrors) {
   for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
            {"stats", "--svg", ""},
            {"stats", "--threads", "257"},
+           {"stats", "--memory", "lots"},
            {"stats", "a.pawntb", "b.pawntb"},
            {"stats", "--table", kDefaultTable.string(), kDefaultTable.string()},
            {"stats", "--frob"}}) {

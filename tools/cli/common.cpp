@@ -112,6 +112,20 @@ std::string check_threads(const Options& o) {
   return {};
 }
 
+void add_memory_option(po::options_description& desc, Options& o, const std::string& what) {
+  desc.add_options()(
+      "memory", po::value(&o.memory)->value_name("SIZE"),
+      ("most memory for " + what + ", e.g. 8G or 512M (default: 3/4 of the memory available)")
+          .c_str());
+}
+
+std::string check_memory(const po::variables_map& given, Options& o) {
+  if (!given.count("memory")) return {};
+  o.memory_limit = parse_size(o.memory);
+  if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
+  return {};
+}
+
 std::string size_text(std::uint64_t bytes) {
   char text[32];
   if (bytes >= (std::uint64_t{10} << 30)) {

@@ -69,6 +69,12 @@ std::string validate_table_operand(const boost::program_options::variables_map& 
 void add_threads_option(boost::program_options::options_description& desc, Options& o);
 std::string check_threads(const Options& o);
 
+// --memory SIZE, "most memory for WHAT, e.g. 8G or 512M (default: 3/4 of the
+// memory available)", and its check, which sets o.memory_limit.
+void add_memory_option(boost::program_options::options_description& desc, Options& o,
+                       const std::string& what);
+std::string check_memory(const boost::program_options::variables_map& given, Options& o);
+
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the
 // environment and the file system.

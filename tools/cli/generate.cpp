@@ -280,13 +280,12 @@ void generate_options(po::options_description& desc, Options& o) {
       "output,o", po::value(&o.output)->value_name("FILE"),
       "table file to write (default: ./RxC-kK.pawntb)")("force,f", po::bool_switch(&o.force),
                                                         "overwrite the output file if it exists")(
-      "memory", po::value(&o.memory)->value_name("SIZE"),
-      "most memory for table values, e.g. 8G or 512M (default: 3/4 of the memory available)")(
       "work-dir", po::value(&o.work_dir)->value_name("DIR"),
       "solve tier by tier, keeping finished tiers in DIR; run again to resume (default: in "
       "memory, or FILE.work when the table does not fit)")(
       "keep-work-dir", po::bool_switch(&o.keep_work_dir),
       "keep the work directory's tier files once the table is written");
+  add_memory_option(desc, o, "table values");
   add_threads_option(desc, o);
 }
 
@@ -302,10 +301,7 @@ std::string validate_generate(const po::variables_map& given,
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
   if (std::string problem = check_threads(o); !problem.empty()) return problem;
-  if (given.count("memory")) {
-    o.memory_limit = parse_size(o.memory);
-    if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
-  }
+  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
   if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +

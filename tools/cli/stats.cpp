@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "common.hpp"
 #include "pawntb/detail/threads.hpp"
+#include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
@@ -70,10 +71,23 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
   write_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
+Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t memory) {
+  Table table = open_default_table(given, Table::Load::on_demand, threads, memory);
+  // One byte a decoded entry (FORMAT.md 6.1).
+  if (table.info().entries > memory) return table;
+  return Table::open(table.info().path, Table::Load::all, threads);
+}
+
 int run_stats(const Options& o) {
   const unsigned threads = detail::thread_count(o.threads);
-  // Every block is read anyway: decode them all at open, on every thread.
-  const Table table = open_default_table(o.table, Table::Load::all, threads);
+  // Every block is read anyway: a table whose values fit under --memory is
+  // decoded whole at open, on every thread. A larger one is decoded block by
+  // block as the walk reaches it, keeping at most --memory of blocks: the
+  // walk goes in index order, and the other side to move of a tier's
+  // positions is one other tier (FORMAT.md 6.2, 6.3), so the blocks in use
+  // are those of two tiers at a time.
+  const std::uint64_t memory = o.memory_limit ? o.memory_limit : default_memory_limit();
+  const Table table = open_stats_table(o.table, threads, memory);
   ProgressLine progress("stats");
   stats::StatsOptions options;
   options.threads = threads;
@@ -92,6 +106,7 @@ void stats_options(po::options_description& desc, Options& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
       "svg", po::value(&o.svg_dir)->value_name("DIR"),
       "also write DIR/distances.svg and DIR/material.svg");
+  add_memory_option(desc, o, "decoded blocks");
   add_threads_option(desc, o);
 }
 
@@ -99,6 +114,7 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
                            Options& o) {
   if (given.count("svg") && o.svg_dir.empty()) return "--svg needs a directory";
   if (std::string problem = check_threads(o); !problem.empty()) return problem;
+  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
 }
 
@@ -107,7 +123,7 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
 extern const Command kStats{
     "stats",
     "a table's positions by distance and material, and its zugzwangs",
-    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--threads N]",
+    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
     "    losses (wins take an odd number of plies, losses an even one);\n"
@@ -123,7 +139,9 @@ extern const Command kStats{
     "by rule (a pawn on its goal row, no pawns to move) are not counted.\n"
     "Examples are the first positions in table index order.\n"
     "--svg DIR writes a histogram of the distances and a heat map of the win share\n"
-    "by material. Progress is shown on a terminal.",
+    "by material. A table whose values (one byte a position) fit under --memory is\n"
+    "read whole at open; a larger one block by block, keeping at most --memory of\n"
+    "them, with the same results. Progress is shown on a terminal.",
     DefaultTable::four_by_four,
     stats_options,
     validate_stats,

@@ -162,9 +162,8 @@ int run_verify(const Options& o) {
 }
 
 void verify_options(po::options_description& desc, Options& o) {
-  desc.add_options()("memory", po::value(&o.memory)->value_name("SIZE"),
-                     "most memory for decoded blocks, e.g. 8G or 512M (default: 3/4 of the "
-                     "memory available)")(
+  add_memory_option(desc, o, "decoded blocks");
+  desc.add_options()(
       "resume", po::value(&o.resume)->value_name("FILE"),
       "keep the progress in FILE (JSON, rewritten every 30 s) and carry on from it if it "
       "exists");
@@ -174,10 +173,7 @@ void verify_options(po::options_description& desc, Options& o) {
 std::string validate_verify(const po::variables_map& given,
                             const std::vector<std::string>& operands, Options& o) {
   if (std::string problem = check_threads(o); !problem.empty()) return problem;
-  if (given.count("memory")) {
-    o.memory_limit = parse_size(o.memory);
-    if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
-  }
+  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
   if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
   return validate_table_operand(given, operands, o);
 }
