@@ -1,10 +1,12 @@
-// The command examples of README.md, run: every ```text block line
+// The command examples of README.md and docs/*.md (but docs/api.md, whose curl
+// examples tests/serve runs), run: every ```text block line
 // "$ build/tools/pawntb ARGS" is run from the source directory (without a
 // shell; its words split as a POSIX shell splits quoted words, "< FILE" read
 // as stdin) and must print exactly the lines that follow it, up to the next
 // "$ " line or the end of the block, blank lines included.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -17,8 +19,6 @@
 namespace {
 
 using namespace pawntb_test;
-
-const fs::path kReadme = kSourceDir / "README.md";
 
 TEST(ReadmeExamples, ExamplesAreTheCommandsAndOutputsOfTextBlocks) {
   const std::string markdown =
@@ -76,17 +76,17 @@ TEST(ReadmeExamples, CommandsAreSplitLikeAPosixShell) {
   }
 }
 
-// The README's examples, run with the built pawntb from the source directory
-// with PAWNTB_TABLE unset, as a reader of the README would run them.
-TEST(ReadmeExamples, EveryCommandExampleGivesItsOutput) {
-  const std::string readme = read_file(kReadme);
-  ASSERT_FALSE(readme.empty()) << "cannot read " << kReadme;
-  const std::vector<Example> examples = examples_in(readme);
-  ASSERT_FALSE(examples.empty()) << kReadme << " has no \"$ build/tools/pawntb …\" line in a "
-                                 << "```text block: the examples are not tested";
+// The examples of `markdown` (the file `name`, relative to the source
+// directory), run with the built pawntb from the source directory with
+// PAWNTB_TABLE unset, as a reader of the document would run them. Returns how
+// many there were.
+std::size_t run_examples(const std::string& name) {
+  const fs::path path = kSourceDir / name;
+  const std::string markdown = read_file(path);
+  EXPECT_FALSE(markdown.empty()) << "cannot read " << path;
+  const std::vector<Example> examples = examples_in(markdown);
   for (const Example& example : examples) {
-    const std::string where =
-        "README.md:" + std::to_string(example.line) + ": $ " + example.command;
+    const std::string where = name + ":" + std::to_string(example.line) + ": $ " + example.command;
     auto split = split_command(example.command);
     if (auto* problem = std::get_if<std::string>(&split)) {
       ADD_FAILURE() << where << "\ncannot run this without a shell: " << *problem;
@@ -110,9 +110,37 @@ TEST(ReadmeExamples, EveryCommandExampleGivesItsOutput) {
       options.input = read_file(input);
     }
     const RunResult r = run_cli(command.words, options);
-    EXPECT_EQ(r.out, example.output) << where << "\nprints other output than README.md shows; "
-                                     << "the run gave exit status " << r.status << ", stderr:\n"
-                                     << r.err;
+    EXPECT_EQ(r.out, example.output)
+        << where << "\nprints other output than " << name << " shows; the run gave exit status "
+        << r.status << ", stderr:\n"
+        << r.err;
+  }
+  return examples.size();
+}
+
+TEST(ReadmeExamples, EveryCommandExampleGivesItsOutput) {
+  EXPECT_GT(run_examples("README.md"), 0u)
+      << "README.md has no \"$ build/tools/pawntb …\" line in a ```text block: the examples are "
+      << "not tested";
+}
+
+// Every document of docs/ but api.md, whose examples are curl commands
+// (ApiDocs.EveryCurlExampleGivesItsOutput runs them).
+TEST(ReadmeExamples, EveryDocsExampleGivesItsOutput) {
+  std::vector<std::string> documents;
+  for (const auto& entry : fs::directory_iterator(kSourceDir / "docs")) {
+    const fs::path& path = entry.path();
+    if (path.extension() == ".md" && path.filename() != "api.md") {
+      documents.push_back("docs/" + path.filename().string());
+    }
+  }
+  std::sort(documents.begin(), documents.end());
+  ASSERT_NE(std::find(documents.begin(), documents.end(), "docs/cli.md"), documents.end());
+  for (const std::string& name : documents) {
+    const std::size_t count = run_examples(name);
+    if (name == "docs/cli.md") {
+      EXPECT_GT(count, 0u) << "docs/cli.md has no example: the CLI reference is not tested";
+    }
   }
 }
 
