@@ -346,25 +346,25 @@ Answer probe_text(const Table& table, py::handle position) {
 // rows - 1 - r. Bits off the board are kept as they are, so that the probe
 // still sees them, off the board, and answers the position as invalid.
 // Example, 4x4: a2 is bit 4 (row 1, col 0) here and bit 8 (row 2) there.
+// The row count is a template argument, so that the loop unrolls.
+template <int Rows>
 class RowFlip {
  public:
-  explicit RowFlip(Geometry g)
-      : rows_(g.rows),
-        cols_(g.cols),
-        row_mask_((std::uint64_t{1} << g.cols) - 1),
-        board_mask_(g.squares() == 64 ? ~std::uint64_t{0}
-                                      : (std::uint64_t{1} << g.squares()) - 1) {}
+  explicit RowFlip(int cols)
+      : cols_(cols),
+        row_mask_((std::uint64_t{1} << cols) - 1),
+        off_board_(Rows * cols == 64 ? 0 : ~std::uint64_t{0} << (Rows * cols)) {}
   std::uint64_t operator()(std::uint64_t bits) const {
-    std::uint64_t out = bits & ~board_mask_;
-    for (int r = 0, shift = (rows_ - 1) * cols_; r < rows_; ++r, shift -= cols_) {
-      out |= ((bits >> (r * cols_)) & row_mask_) << shift;
+    std::uint64_t out = bits & off_board_;
+    for (int r = 0; r < Rows; ++r) {
+      out |= ((bits >> (r * cols_)) & row_mask_) << ((Rows - 1 - r) * cols_);
     }
     return out;
   }
 
  private:
-  int rows_, cols_;
-  std::uint64_t row_mask_, board_mask_;
+  int cols_;
+  std::uint64_t row_mask_, off_board_;
 };
 static_assert(sizeof(std::uint64_t) * 8 == kMaxSquares);
 
@@ -380,11 +380,12 @@ struct ArraysOut {
 
 // Answers positions [begin, end) in groups, so that probe_many() overlaps
 // the lookups of a group. Returns true if a block of the table is damaged.
+template <int Rows>
 bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t begin,
                   std::size_t end) noexcept {
   constexpr std::size_t kGroup = 256;
   const Geometry g = table.info().geometry;
-  const RowFlip flip(g);
+  const RowFlip<Rows> flip(g.cols);
   Position positions[kGroup];
   ProbeResult results[kGroup];
   bool damaged = false;
@@ -406,6 +407,26 @@ bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t be
     }
   }
   return damaged;
+}
+
+// answer_range() for the table's row count.
+bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t begin,
+                  std::size_t end) noexcept {
+  static_assert(kMinSide == 3 && kMaxSide == 8);
+  switch (table.info().geometry.rows) {
+    case 3:
+      return answer_range<3>(table, in, out, begin, end);
+    case 4:
+      return answer_range<4>(table, in, out, begin, end);
+    case 5:
+      return answer_range<5>(table, in, out, begin, end);
+    case 6:
+      return answer_range<6>(table, in, out, begin, end);
+    case 7:
+      return answer_range<7>(table, in, out, begin, end);
+    default:
+      return answer_range<8>(table, in, out, begin, end);
+  }
 }
 
 // At least this many positions a thread: fewer are answered sooner than a

@@ -131,3 +131,30 @@ def test_large_arrays_split_over_threads_agree(table, threads):
     one_w, one_p = table.probe_many(white, black, True)
     np.testing.assert_array_equal(winner[to_move], np.tile(one_w, reps)[to_move])
     np.testing.assert_array_equal(plies[to_move], np.tile(one_p, reps)[to_move])
+
+
+@pytest.mark.parametrize("rows,cols,k", [(5, 3, 3), (8, 3, 2), (3, 8, 2), (8, 8, 1), (6, 5, 2),
+                                         (7, 4, 2)])
+def test_other_board_sizes_against_brute_force(tmp_path, cli, rows, cols, k):
+    """Tables the pawntb command generates for other board sizes (every row
+    count, and a 64-square board): their directory is searched by size, and
+    the numpy bitboards of any size are read right, against brute force."""
+    run_cli(cli, "generate", "--rows", rows, "--cols", cols, "--pawns", k,
+            "--output", tmp_path / f"{rows}x{cols}-k{k}.pawntb")
+    t = pawntb.open_table(tmp_path, rows=rows, cols=cols)
+    assert t.geometry == (rows, cols, k)
+    squares = range(rows * cols)
+    white, black = oracle.placements(rows, cols, squares, squares, k)
+    pick = np.random.default_rng(rows * 10 + cols).choice(len(white), min(len(white), 3000),
+                                                         replace=False)
+    to_move = np.arange(len(pick)) % 2 == 0
+    winner, plies = t.probe_many(white[pick], black[pick], to_move)
+    for j, i in enumerate(pick):
+        position = (rows, cols, int(white[i]), int(black[i]), bool(to_move[j]))
+        if oracle.invalid(position):
+            assert (winner[j], plies[j]) == (0, -1), oracle.text(position)
+            continue
+        side, n = oracle.winner(position)
+        assert (winner[j], plies[j]) == ((1 if side == "white" else -1), n), oracle.text(position)
+        if j < 50:
+            assert t.probe(oracle.text(position)).plies == n
