@@ -13,6 +13,7 @@
 #include <pybind11/stl/filesystem.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
@@ -346,25 +347,18 @@ Answer probe_text(const Table& table, py::handle position) {
 // rows - 1 - r. Bits off the board are kept as they are, so that the probe
 // still sees them, off the board, and answers the position as invalid.
 // Example, 4x4: a2 is bit 4 (row 1, col 0) here and bit 8 (row 2) there.
-// The row count is a template argument, so that the loop unrolls.
-template <int Rows>
-class RowFlip {
- public:
-  explicit RowFlip(int cols)
-      : cols_(cols),
-        row_mask_((std::uint64_t{1} << cols) - 1),
-        off_board_(Rows * cols == 64 ? 0 : ~std::uint64_t{0} << (Rows * cols)) {}
+// The board size is a template argument, so that the loop unrolls and the
+// shifts are constants (shifts by a register cost several times more).
+template <int Rows, int Cols>
+struct RowFlip {
+  static constexpr std::uint64_t kRowMask = (std::uint64_t{1} << Cols) - 1;
+  static constexpr std::uint64_t kOffBoard =
+      Rows * Cols == 64 ? 0 : ~std::uint64_t{0} << (Rows * Cols % 64);
   std::uint64_t operator()(std::uint64_t bits) const {
-    std::uint64_t out = bits & off_board_;
-    for (int r = 0; r < Rows; ++r) {
-      out |= ((bits >> (r * cols_)) & row_mask_) << ((Rows - 1 - r) * cols_);
-    }
+    std::uint64_t out = bits & kOffBoard;
+    for (int r = 0; r < Rows; ++r) out |= ((bits >> (r * Cols)) & kRowMask) << ((Rows - 1 - r) * Cols);
     return out;
   }
-
- private:
-  int cols_;
-  std::uint64_t row_mask_, off_board_;
 };
 static_assert(sizeof(std::uint64_t) * 8 == kMaxSquares);
 
@@ -380,12 +374,12 @@ struct ArraysOut {
 
 // Answers positions [begin, end) in groups, so that probe_many() overlaps
 // the lookups of a group. Returns true if a block of the table is damaged.
-template <int Rows>
+template <int Rows, int Cols>
 bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t begin,
                   std::size_t end) noexcept {
   constexpr std::size_t kGroup = 256;
-  const Geometry g = table.info().geometry;
-  const RowFlip<Rows> flip(g.cols);
+  constexpr Geometry g{Rows, Cols};
+  const RowFlip<Rows, Cols> flip;
   Position positions[kGroup];
   ProbeResult results[kGroup];
   bool damaged = false;
@@ -409,24 +403,21 @@ bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t be
   return damaged;
 }
 
-// answer_range() for the table's row count.
+// answer_range<rows, cols>, for every board size, at
+// kAnswerRange[(rows - kMinSide) * kSides + cols - kMinSide].
+constexpr int kSides = kMaxSide - kMinSide + 1;
+using AnswerRange = bool (*)(const Table&, ArraysIn, ArraysOut, std::size_t, std::size_t) noexcept;
+template <int... I>
+constexpr std::array<AnswerRange, sizeof...(I)> answer_ranges(std::integer_sequence<int, I...>) {
+  return {&answer_range<kMinSide + I / kSides, kMinSide + I % kSides>...};
+}
+constexpr auto kAnswerRange = answer_ranges(std::make_integer_sequence<int, kSides * kSides>{});
+
 bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t begin,
                   std::size_t end) noexcept {
-  static_assert(kMinSide == 3 && kMaxSide == 8);
-  switch (table.info().geometry.rows) {
-    case 3:
-      return answer_range<3>(table, in, out, begin, end);
-    case 4:
-      return answer_range<4>(table, in, out, begin, end);
-    case 5:
-      return answer_range<5>(table, in, out, begin, end);
-    case 6:
-      return answer_range<6>(table, in, out, begin, end);
-    case 7:
-      return answer_range<7>(table, in, out, begin, end);
-    default:
-      return answer_range<8>(table, in, out, begin, end);
-  }
+  const Geometry g = table.info().geometry;
+  return kAnswerRange[(g.rows - kMinSide) * kSides + g.cols - kMinSide](table, in, out, begin,
+                                                                        end);
 }
 
 // At least this many positions a thread: fewer are answered sooner than a
