@@ -66,9 +66,10 @@ class BuildWithCMake(build_ext):
 
 
 def check_wheel_package():
-    """pip's wheel build needs the `wheel` package (setuptools < 70 does): say
-    so plainly instead of setuptools' "invalid command 'bdist_wheel'"."""
-    if "bdist_wheel" in sys.argv:
+    """pip's metadata and wheel steps need the `wheel` package (setuptools < 70
+    does): say so plainly instead of setuptools' "invalid command
+    'bdist_wheel'"."""
+    if {"bdist_wheel", "dist_info", "editable_wheel"} & set(sys.argv):
         try:
             import wheel  # noqa: F401
         except ImportError:
