@@ -45,14 +45,15 @@ def positions(rows, cols, max_pawns):
 
 
 def best_of(repeat, run):
-    """(wall, CPU of this thread) of the fastest of `repeat` runs, in seconds."""
-    best = None
+    """The least wall time and the least CPU time of this thread, in seconds,
+    over `repeat` runs."""
+    walls, cpus = [], []
     for _ in range(repeat):
         wall, cpu = time.perf_counter(), time.thread_time()
         run()
-        took = (time.perf_counter() - wall, time.thread_time() - cpu)
-        best = took if best is None or took[0] < best[0] else best
-    return best
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.thread_time() - cpu)
+    return min(walls), min(cpus)
 
 
 def texts_of(rows, cols, white, black, to_move):
