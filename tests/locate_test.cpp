@@ -205,7 +205,8 @@ TEST_F(Locate, FileChecksumReadsInPiecesAsOneWhole) {
   for (auto& b : bytes) b = static_cast<std::uint8_t>(random());
   const fs::path file = dir_ / "bytes.bin";
   std::ofstream(file, std::ios::binary)
-      .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
   EXPECT_EQ(file_checksum(file), detail::checksum64(bytes));
   std::ofstream(dir_ / "empty.bin").close();
   EXPECT_EQ(file_checksum(dir_ / "empty.bin"), detail::checksum64({}));
@@ -270,7 +271,8 @@ TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
   EXPECT_EQ(std::get<std::string>(value("header_checksum")).size(), 16u);
   EXPECT_EQ(std::stoull(std::get<std::string>(value("header_checksum")), nullptr, 16),
             info.header_checksum);
-  EXPECT_EQ(value("file_checksum_listed_in"), Value((fs::path("somewhere") / "checksums.txt").string()));
+  EXPECT_EQ(value("file_checksum_listed_in"),
+            Value((fs::path("somewhere") / "checksums.txt").string()));
   EXPECT_EQ(info_fields(info, 0, {}).back().value, Value(nullptr));
 }
 

@@ -64,13 +64,15 @@ ErrorTypes errors;
 // UTF-8. The view lives as long as the object.
 std::string_view text_of(py::handle object, const char* what) {
   if (!PyUnicode_Check(object.ptr())) {
-    throw py::type_error(std::string(what) + " must be a str, not " + Py_TYPE(object.ptr())->tp_name);
+    throw py::type_error(std::string(what) + " must be a str, not " +
+                         Py_TYPE(object.ptr())->tp_name);
   }
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(object.ptr(), &size);
   if (data == nullptr) {
     PyErr_Clear();
-    raise(errors.invalid_position, std::string(what) + " is not valid text (not encodable as UTF-8)");
+    raise(errors.invalid_position,
+          std::string(what) + " is not valid text (not encodable as UTF-8)");
   }
   return {data, static_cast<std::size_t>(size)};
 }
@@ -110,15 +112,17 @@ void check_value(const Table& table, const Position& p, std::string_view text, P
       return;
     case ProbeStatus::invalid_position: {
       const std::string reason = invalid_reason(p);
-      raise(errors.invalid_position, quoted(text) + ": " + (reason.empty() ? describe(r.status) : reason));
+      raise(errors.invalid_position,
+            quoted(text) + ": " + (reason.empty() ? describe(r.status) : reason));
     }
     case ProbeStatus::geometry_mismatch:
       raise(errors.invalid_position, quoted(text) + ": the board is " + to_string(p.geometry) +
                                          ", the table " + info.path.string() + " is " +
                                          to_string(info.geometry));
     case ProbeStatus::too_many_pawns:
-      raise(errors.invalid_position, quoted(text) + ": more than " + std::to_string(info.max_pawns) +
-                                         " pawns a side, the limit of the table " + info.path.string());
+      raise(errors.invalid_position,
+            quoted(text) + ": more than " + std::to_string(info.max_pawns) +
+                " pawns a side, the limit of the table " + info.path.string());
     case ProbeStatus::damaged_table:
       raise_damaged(table);
   }
@@ -214,8 +218,7 @@ py::ssize_t hash_of(const T& a) {
 // pawntb.Table: an open table until close().
 class PyTable {
  public:
-  explicit PyTable(Table table)
-      : table_(std::move(table)), path_(table_->info().path.string()) {}
+  explicit PyTable(Table table) : table_(std::move(table)), path_(table_->info().path.string()) {}
 
   // The table, or pawntb.Error once closed. A copy: see THREADS above.
   Table get() const {
@@ -256,8 +259,8 @@ Table::Load load_named(std::string_view load) {
   if (load == "automatic") return Table::Load::automatic;
   if (load == "all") return Table::Load::all;
   if (load == "on_demand") return Table::Load::on_demand;
-  throw py::value_error("load must be 'automatic', 'all' or 'on_demand', not '" +
-                        printable(load) + "'");
+  throw py::value_error("load must be 'automatic', 'all' or 'on_demand', not '" + printable(load) +
+                        "'");
 }
 
 // Opens `path` with the GIL released; `missing` marks a path that a search
@@ -287,8 +290,10 @@ PyTable open_table(const std::optional<fs::path>& path, std::optional<int> rows,
   if (rows) {
     wanted = Geometry{*rows, *cols};
     if (!wanted->valid()) {
-      throw py::value_error("open_table(): rows and cols must each be 3..8, with rows * cols <= 64, "
-                            "not " + std::to_string(*rows) + " and " + std::to_string(*cols));
+      throw py::value_error(
+          "open_table(): rows and cols must each be 3..8, with rows * cols <= 64, "
+          "not " +
+          std::to_string(*rows) + " and " + std::to_string(*cols));
     }
   }
   fs::path file;
@@ -356,7 +361,8 @@ struct RowFlip {
       Rows * Cols == 64 ? 0 : ~std::uint64_t{0} << (Rows * Cols % 64);
   std::uint64_t operator()(std::uint64_t bits) const {
     std::uint64_t out = bits & kOffBoard;
-    for (int r = 0; r < Rows; ++r) out |= ((bits >> (r * Cols)) & kRowMask) << ((Rows - 1 - r) * Cols);
+    for (int r = 0; r < Rows; ++r)
+      out |= ((bits >> (r * Cols)) & kRowMask) << ((Rows - 1 - r) * Cols);
     return out;
   }
 };
@@ -394,8 +400,7 @@ bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t be
     for (std::size_t j = 0; j < count; ++j) {
       const ProbeResult r = results[j];
       const bool ok = r.ok();
-      out.winner[first + j] =
-          static_cast<std::int8_t>(ok ? (r.winner == Side::white ? 1 : -1) : 0);
+      out.winner[first + j] = static_cast<std::int8_t>(ok ? (r.winner == Side::white ? 1 : -1) : 0);
       out.plies[first + j] = static_cast<std::int16_t>(ok ? r.plies : -1);
       damaged |= r.status == ProbeStatus::damaged_table;
     }
@@ -416,8 +421,7 @@ constexpr auto kAnswerRange = answer_ranges(std::make_integer_sequence<int, kSid
 bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t begin,
                   std::size_t end) noexcept {
   const Geometry g = table.info().geometry;
-  return kAnswerRange[(g.rows - kMinSide) * kSides + g.cols - kMinSide](table, in, out, begin,
-                                                                        end);
+  return kAnswerRange[(g.rows - kMinSide) * kSides + g.cols - kMinSide](table, in, out, begin, end);
 }
 
 // At least this many positions a thread: fewer are answered sooner than a
@@ -510,7 +514,8 @@ py::list probe_texts(const Table& table, py::handle positions) {
     throw py::type_error("probe_many() takes a list of positions, not one str: use probe()");
   }
   std::vector<py::object> texts;
-  for (py::handle item : py::iter(positions)) texts.push_back(py::reinterpret_borrow<py::object>(item));
+  for (py::handle item : py::iter(positions))
+    texts.push_back(py::reinterpret_borrow<py::object>(item));
   // Parsed up to the first text that is not a position, if any.
   std::vector<Position> parsed;
   parsed.reserve(texts.size());
@@ -630,7 +635,8 @@ std::vector<std::string> legal_moves_of(py::handle position) {
 
 // ---------------------------------------------------------------- docs
 
-constexpr char kModuleDoc[] = R"doc(pawntb's compiled core; use the package pawntb, which re-exports it.)doc";
+constexpr char kModuleDoc[] =
+    R"doc(pawntb's compiled core; use the package pawntb, which re-exports it.)doc";
 
 constexpr char kOpenTableDoc[] = R"doc(Opens a table and returns a Table.
 
@@ -710,10 +716,10 @@ it wins, negative: it loses, 0: it has lost), as lichess's; ``category`` is
           "dtm", &Value::dtm,
           "plies signed for the side to move: positive when it wins, negative when it loses, 0 "
           "when it has lost")
-      .def_property_readonly("category", &Value::category,
-                             "'win' or 'loss', for the side to move");
+      .def_property_readonly("category", &Value::category, "'win' or 'loss', for the side to move");
 
-  py::class_<MoveAnswer, Value>(m, "Move", R"doc(A legal move and the value of the position it leads to.
+  py::class_<MoveAnswer, Value>(m, "Move",
+                                R"doc(A legal move and the value of the position it leads to.
 
 ``uci`` is the move (``"c2c3"``) and ``position`` the position after it. The
 value (``winner``, ``plies``, ``category``, ``dtm``, ``to_move``) is that of
@@ -756,9 +762,8 @@ Any number of threads may use one Table at once. It is a context manager:
 ``with pawntb.open_table() as t:`` closes it at the end of the block. Results
 already returned keep working after close().)doc")
       .def(
-          "probe", [](const PyTable& self, py::handle position) {
-            return probe_text(self.get(), position);
-          },
+          "probe",
+          [](const PyTable& self, py::handle position) { return probe_text(self.get(), position); },
           py::arg("position"), kProbeDoc)
       .def(
           "get",
@@ -830,8 +835,8 @@ reads the whole file, once.)doc")
   }
 
   m.def("open_table", &open_table, py::arg("path") = py::none(), py::kw_only(),
-        py::arg("rows") = py::none(), py::arg("cols") = py::none(),
-        py::arg("load") = "automatic", kOpenTableDoc);
+        py::arg("rows") = py::none(), py::arg("cols") = py::none(), py::arg("load") = "automatic",
+        kOpenTableDoc);
   m.def("play", &play_text, py::arg("position"), py::arg("moves"),
         R"doc(The position after the moves, in canonical text. ``moves`` is a list of
 UCI moves (``["c2c3", "b4c3"]``) or one str of them separated by commas or
