@@ -51,13 +51,15 @@ ErrorTypes errors;
   throw py::error_already_set();
 }
 
-// A TableError of opening `path`: MissingTableError when there is no such
-// file (or `missing` says so), DamagedTableError for a file that is there
-// but cannot be used.
-[[noreturn]] void raise_table_error(const TableError& e, const fs::path& path, bool missing) {
+// A table that cannot be used: MissingTableError when it is not there,
+// DamagedTableError when it is there but cannot be used.
+[[noreturn]] void raise_table_error(const TableError& e, bool missing) {
+  raise(missing ? errors.missing_table : errors.damaged_table, e.what());
+}
+
+bool no_such_file(const fs::path& path) {
   std::error_code ec;
-  const bool absent = missing || (!path.empty() && !fs::exists(path, ec));
-  raise(absent ? errors.missing_table : errors.damaged_table, e.what());
+  return !fs::exists(path, ec);
 }
 
 // The text of a position or move argument: a str, which must encode as
@@ -243,7 +245,7 @@ class PyTable {
           failed = e;
         }
       }
-      if (failed) raise_table_error(*failed, table.info().path, false);
+      if (failed) raise_table_error(*failed, no_such_file(table.info().path));
       checksum_ = sum;
     }
     return *checksum_;
@@ -263,20 +265,21 @@ Table::Load load_named(std::string_view load) {
                         "'");
 }
 
-// Opens `path` with the GIL released; `missing` marks a path that a search
-// did not find.
-Table open_file(const fs::path& path, Table::Load load) {
+// open() with the GIL released; its TableError is raised as a missing table
+// if missing() says so afterwards, else as a damaged one.
+template <class Open, class Missing>
+Table open_without_gil(const Open& open, const Missing& missing) {
   std::optional<TableError> failed;
   std::optional<Table> table;
   {
     py::gil_scoped_release release;
     try {
-      table.emplace(Table::open(path, load));
+      table.emplace(open());
     } catch (const TableError& e) {
       failed = e;
     }
   }
-  if (failed) raise_table_error(*failed, path, false);
+  if (failed) raise_table_error(*failed, missing());
   return *std::move(table);
 }
 
@@ -290,15 +293,25 @@ PyTable open_table(const std::optional<fs::path>& path, std::optional<int> rows,
   if (rows) {
     wanted = Geometry{*rows, *cols};
     if (!wanted->valid()) {
-      throw py::value_error(
-          "open_table(): rows and cols must each be 3..8, with rows * cols <= 64, "
-          "not " +
-          std::to_string(*rows) + " and " + std::to_string(*cols));
+      throw py::value_error("open_table(): rows and cols must each be 3..8, with rows * cols <= " +
+                            std::to_string(kMaxSquares) + ", not " + std::to_string(*rows) +
+                            " and " + std::to_string(*cols));
     }
+  }
+  if (!path && wanted) {
+    // As the pawntb command searches: "no table for 3x7 (looked in: ...)".
+    return PyTable(open_without_gil([&] { return Table::open_for(*wanted, load); },
+                                    [&] { return !Table::find(*wanted); }));
   }
   fs::path file;
   std::error_code ec;
-  if (path && fs::is_directory(*path, ec)) {
+  if (!path) {
+    try {
+      file = Table::default_path();
+    } catch (const TableError& e) {
+      raise_table_error(e, true);
+    }
+  } else if (fs::is_directory(*path, ec)) {
     const Geometry g = wanted.value_or(Geometry{4, 4});
     const auto found = Table::find_in(*path, g);
     if (!found) {
@@ -306,18 +319,11 @@ PyTable open_table(const std::optional<fs::path>& path, std::optional<int> rows,
                                       " (no file " + to_string(g) + "-kK.pawntb)");
     }
     file = *found;
-  } else if (path) {
-    file = *path;
   } else {
-    try {
-      file = wanted ? Table::find(*wanted).value_or(fs::path()) : Table::default_path();
-      // open_for() words the message: "no table for 3x7 (looked in: ...)".
-      if (file.empty()) (void)Table::open_for(*wanted, Table::Load::on_demand);
-    } catch (const TableError& e) {
-      raise_table_error(e, {}, true);
-    }
+    file = *path;
   }
-  Table table = open_file(file, load);
+  Table table =
+      open_without_gil([&] { return Table::open(file, load); }, [&] { return no_such_file(file); });
   if (wanted && table.info().geometry != *wanted) {
     raise(errors.missing_table, "no table for " + to_string(*wanted) + ": " + file.string() +
                                     " is a table for " + to_string(table.info().geometry));
