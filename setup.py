@@ -9,6 +9,7 @@ source tree stays clean.
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +64,14 @@ class BuildWithCMake(build_ext):
         if not target.is_file():
             raise RuntimeError(f"CMake built no {target.name} in {target.parent}: is CMake's "
                                f"Python ({sys.executable}) the one that builds the wheel?")
+
+    def copy_extensions_to_source(self):
+        """An editable install (pip install -e .) runs the package from
+        python/pawntb: the tables go there too, next to the extension."""
+        super().copy_extensions_to_source()
+        tables = Path(self.build_lib) / "pawntb" / "share"
+        if tables.is_dir():
+            shutil.copytree(tables, ROOT / "python" / "pawntb" / "share", dirs_exist_ok=True)
 
 
 def check_wheel_package():
