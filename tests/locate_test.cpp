@@ -1,12 +1,18 @@
 // Tests of where pawntb::Table looks for tables: Table::search_path, find,
-// open_for and default_path, with $PAWNTB_TABLE as a file and a directory.
+// find_in, open_for and default_path, with $PAWNTB_TABLE as a file and a
+// directory; and of file_checksum, checksum_listing and info_fields.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
+#include <vector>
 
+#include "pawntb/detail/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 
@@ -166,6 +172,108 @@ TEST_F(Locate, MissingGeometryNamesEveryPlaceLooked) {
 TEST_F(Locate, InvalidGeometryHasNoTable) {
   EXPECT_EQ(Table::find(Geometry{2, 2}), std::nullopt);
   EXPECT_EQ(Table::find(Geometry{9, 4}), std::nullopt);
+  EXPECT_EQ(Table::find_in(".", Geometry{2, 2}), std::nullopt);
+}
+
+TEST_F(Locate, FindInLooksInThatDirectoryOnly) {
+  table_named("4x4-k4.pawntb");  // in the current directory, which find() searches
+  const fs::path tables = dir_ / "tables";
+  fs::create_directories(tables);
+  EXPECT_EQ(Table::find_in(tables, Geometry{4, 4}), std::nullopt);
+  table_named("tables/4x4-k2.pawntb");
+  table_named("tables/4x4-k3.pawntb");
+  table_named("tables/4x5-k4.pawntb");
+  EXPECT_EQ(Table::find_in(tables, Geometry{4, 4}), tables / "4x4-k3.pawntb");
+  EXPECT_EQ(Table::find_in(tables, Geometry{3, 3}), std::nullopt);
+  EXPECT_EQ(Table::find_in(dir_ / "no-such-directory", Geometry{4, 4}), std::nullopt);
+}
+
+TEST_F(Locate, FileChecksumIsTheOneDataChecksumsTxtLists) {
+  std::ifstream list(kTable.parent_path() / "checksums.txt");
+  std::string line, listed;
+  while (std::getline(list, line)) {
+    if (line.size() > 18 && line.substr(18) == "4x4-k4.pawntb") listed = line.substr(0, 16);
+  }
+  ASSERT_EQ(listed.size(), 16u) << "data/checksums.txt has no line for 4x4-k4.pawntb";
+  EXPECT_EQ(file_checksum(kTable), std::stoull(listed, nullptr, 16));
+}
+
+TEST_F(Locate, FileChecksumReadsInPiecesAsOneWhole) {
+  // Larger than the 1 MiB pieces, and not a multiple of them.
+  std::vector<std::uint8_t> bytes((std::size_t{3} << 20) + 5);
+  std::mt19937_64 random(27);
+  for (auto& b : bytes) b = static_cast<std::uint8_t>(random());
+  const fs::path file = dir_ / "bytes.bin";
+  std::ofstream(file, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
+  EXPECT_EQ(file_checksum(file), detail::checksum64(bytes));
+  std::ofstream(dir_ / "empty.bin").close();
+  EXPECT_EQ(file_checksum(dir_ / "empty.bin"), detail::checksum64({}));
+}
+
+TEST_F(Locate, FileChecksumOfAFileThatCannotBeReadNamesIt) {
+  for (const fs::path& bad : {dir_ / "no-such.pawntb", dir_}) {
+    try {
+      (void)file_checksum(bad);
+      FAIL() << "a checksum of " << bad;
+    } catch (const TableError& e) {
+      EXPECT_EQ(std::string(e.what()).rfind(bad.string() + ": ", 0), 0u) << e.what();
+    }
+  }
+}
+
+TEST_F(Locate, ChecksumListingNextToTheTableThenOnTheSearchPath) {
+  const fs::path table = table_named("tables/mine.pawntb");  // no list in data/ names it
+  const std::uint64_t sum = file_checksum(table);
+  const std::string line = "0123456789abcdef  mine.pawntb\n";
+  char digits[17];
+  std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(sum));
+  EXPECT_EQ(checksum_listing(table, sum), fs::path());
+  // A list in the current directory, which is on the search path.
+  std::ofstream(dir_ / "checksums.txt") << line << digits << "  mine.pawntb\n";
+  EXPECT_EQ(checksum_listing(table, sum), fs::path(".") / "checksums.txt");
+  // One next to the table comes first; a line for another checksum is no listing.
+  std::ofstream(dir_ / "tables" / "checksums.txt") << digits << "  mine.pawntb\n";
+  EXPECT_EQ(checksum_listing(table, sum), dir_ / "tables" / "checksums.txt");
+  EXPECT_EQ(checksum_listing(table, sum ^ 1), fs::path());
+  EXPECT_EQ(checksum_listing(table, 0x0123456789abcdefULL), fs::path(".") / "checksums.txt");
+}
+
+TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
+  const Table table = Table::open(kTable);
+  const TableInfo& info = table.info();
+  const std::vector<InfoField> fields =
+      info_fields(info, 0x00ab00000000cdefULL, fs::path("somewhere") / "checksums.txt");
+  std::vector<std::string> keys;
+  for (const InfoField& f : fields) keys.emplace_back(f.key);
+  EXPECT_EQ(keys, (std::vector<std::string>{
+                      "file", "format_version", "geometry", "max_pawns", "entries", "placements",
+                      "white_wins", "longest_game_plies", "longest_game_example", "file_size",
+                      "blocks", "block_entries", "header_checksum", "index_checksum",
+                      "rules_fingerprint", "file_checksum", "file_checksum_listed_in"}));
+  using Value = decltype(InfoField::value);
+  const auto value = [&](std::string_view key) {
+    for (const InfoField& f : fields) {
+      if (key == f.key) return f.value;
+    }
+    return Value(nullptr);
+  };
+  EXPECT_EQ(value("file"), Value(kTable.string()));
+  EXPECT_EQ(value("geometry"), Value(std::string("4x4")));
+  EXPECT_EQ(value("max_pawns"), Value(std::uint64_t{4}));
+  EXPECT_EQ(value("entries"), Value(info.entries));
+  EXPECT_EQ(value("white_wins"), Value(info.white_wins));
+  EXPECT_EQ(value("longest_game_plies"), Value(static_cast<std::uint64_t>(info.max_plies)));
+  EXPECT_EQ(value("longest_game_example"), Value(info.longest_example));
+  EXPECT_EQ(value("blocks"), Value(std::uint64_t{info.blocks}));
+  EXPECT_EQ(value("file_checksum"), Value(std::string("00ab00000000cdef")));
+  EXPECT_EQ(std::get<std::string>(value("header_checksum")).size(), 16u);
+  EXPECT_EQ(std::stoull(std::get<std::string>(value("header_checksum")), nullptr, 16),
+            info.header_checksum);
+  EXPECT_EQ(value("file_checksum_listed_in"),
+            Value((fs::path("somewhere") / "checksums.txt").string()));
+  EXPECT_EQ(info_fields(info, 0, {}).back().value, Value(nullptr));
 }
 
 }  // namespace

@@ -10,6 +10,11 @@ set -eu
 packages="cmake g++ make libc6-dev libboost-program-options-dev libzstd-dev libxxhash-dev \
 libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev pkg-config time libcpp-httplib-dev \
 libopenmpi-dev openmpi-bin jq"
+# The Python package (python/, docs/python.md): built by pip in a venv with
+# setuptools (and wheel) driving CMake, with pybind11; numpy and pytest for
+# its tests. Offline: the venv sees these through --system-site-packages.
+packages="$packages python3-dev python3-venv python3-setuptools python3-wheel python3-pybind11 \
+pybind11-dev python3-numpy python3-pytest"
 if [ "${1:-}" = "--fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
 fi

@@ -6,12 +6,22 @@
 # much faster than -O3 (the measurements are in the commit message). The
 # Release build has MPI (PAWNTB_MPI), so that the mpirun tests run; the
 # sanitizer build does not (OpenMPI's own allocations would need suppressions).
+# Between the two, the Python package is built and tested (tests/python).
 # Usage: tools/test.sh   (after tools/install-deps.sh)
 set -eu
 cd "$(dirname "$0")/.."
 cmake -S . -B build -DPAWNTB_MPI=ON
 cmake --build build -j2
 ctest --test-dir build --output-on-failure -j2 --label-exclude slow
+# The Python package (docs/python.md): pip builds it into a venv under build/
+# with Debian's python3, offline, and pytest checks it against build/'s CLI.
+# No bytecode or pytest cache is written into the source tree.
+python=/usr/bin/python3; [ -x "$python" ] || python=python3
+"$python" -m venv --system-site-packages build/python-venv
+build/python-venv/bin/pip install --quiet --no-index --disable-pip-version-check \
+  --no-build-isolation .
+PYTHONDONTWRITEBYTECODE=1 PAWNTB_CLI=build/tools/pawntb \
+  build/python-venv/bin/python -m pytest -q -p no:cacheprovider tests/python
 cmake -S . -B build-asan -DPAWNTB_SANITIZE=address,undefined -DPAWNTB_BUILD_BENCH=OFF \
   -DCMAKE_CXX_FLAGS_RELEASE='-O1 -DNDEBUG'
 cmake --build build-asan -j2

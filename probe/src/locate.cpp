@@ -44,16 +44,6 @@ fs::path installed_data_dir() {
   return (executable.parent_path() / PAWNTB_BINDIR_TO_DATADIR).lexically_normal();
 }
 
-// The table in directory dir for geometry g with the most pawns, if any.
-std::optional<fs::path> find_in_directory(const fs::path& dir, Geometry g) {
-  for (int k = g.cols; k >= 1; --k) {
-    fs::path file = dir / (to_string(g) + "-k" + std::to_string(k) + ".pawntb");
-    std::error_code ec;
-    if (fs::is_regular_file(file, ec)) return file;
-  }
-  return std::nullopt;
-}
-
 // False only for a readable table of another geometry.
 bool may_hold(const fs::path& file, Geometry g) {
   try {
@@ -91,10 +81,20 @@ std::optional<fs::path> Table::find(Geometry g) {
   for (const auto& place : search_path()) {
     std::error_code ec;
     if (fs::is_directory(place, ec)) {
-      if (auto file = find_in_directory(place, g)) return file;
+      if (auto file = find_in(place, g)) return file;
     } else if (place == env && may_hold(place, g)) {
       return place;
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<fs::path> Table::find_in(const fs::path& directory, Geometry g) {
+  if (!g.valid()) return std::nullopt;
+  for (int k = g.cols; k >= 1; --k) {
+    fs::path file = directory / (to_string(g) + "-k" + std::to_string(k) + ".pawntb");
+    std::error_code ec;
+    if (fs::is_regular_file(file, ec)) return file;
   }
   return std::nullopt;
 }

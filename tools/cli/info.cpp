@@ -1,14 +1,13 @@
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "pawntb/probe.hpp"
-#include "serve/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -18,43 +17,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The checksums.txt that lists `table` with `checksum` ("<16 hex digits>
-// <file name>" lines, as data/checksums.txt): the one next to the table, else
-// one in a directory of the search path. Empty if none does.
-fs::path listing_checksums(const fs::path& table, std::uint64_t checksum) {
-  std::vector<fs::path> lists{table.parent_path() / "checksums.txt"};
-  for (const fs::path& place : Table::search_path()) lists.push_back(place / "checksums.txt");
-  const std::string wanted = hex(checksum) + "  " + table.filename().string();
-  for (const fs::path& list : lists) {
-    std::ifstream in(list);
-    for (std::string line; std::getline(in, line);) {
-      if (line == wanted) return list;
-    }
-  }
-  return {};
-}
-
 // What info prints, in this order; the --json keys are the same facts.
 nlohmann::ordered_json describe(const TableInfo& i, std::uint64_t checksum,
                                 const fs::path& listed_in) {
   nlohmann::ordered_json j;
-  j["file"] = i.path.string();
-  j["format_version"] = i.format_version;
-  j["geometry"] = to_string(i.geometry);
-  j["max_pawns"] = i.max_pawns;
-  j["entries"] = i.entries;
-  j["placements"] = i.placements;
-  j["white_wins"] = i.white_wins;
-  j["longest_game_plies"] = i.max_plies;
-  j["longest_game_example"] = i.longest_example;
-  j["file_size"] = i.file_size;
-  j["blocks"] = i.blocks;
-  j["block_entries"] = i.block_entries;
-  j["header_checksum"] = hex(i.header_checksum);
-  j["index_checksum"] = hex(i.index_checksum);
-  j["rules_fingerprint"] = hex(i.rules_fingerprint);
-  j["file_checksum"] = hex(checksum);
-  j["file_checksum_listed_in"] = listed_in.empty() ? nullptr : nlohmann::ordered_json(listed_in);
+  for (const InfoField& field : info_fields(i, checksum, listed_in)) {
+    std::visit([&](const auto& value) { j[field.key] = value; }, field.value);
+  }
   return j;
 }
 
@@ -138,8 +107,8 @@ int run_info_tiers(const Options& o, const Table& table, std::uint64_t checksum,
 int run_info(const Options& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
-  const std::uint64_t checksum = serve::file_checksum(info.path);
-  const fs::path listed_in = listing_checksums(info.path, checksum);
+  const std::uint64_t checksum = file_checksum(info.path);
+  const fs::path listed_in = checksum_listing(info.path, checksum);
   if (o.tiers) return run_info_tiers(o, table, checksum, listed_in);
   if (o.json) {
     std::printf("%s\n", describe(info, checksum, listed_in)

@@ -1,10 +1,5 @@
 #include "serve/answers.hpp"
 
-#include <fstream>
-#include <iterator>
-#include <vector>
-
-#include "pawntb/detail/layout.hpp"
 #include "pawntb/notation.hpp"
 
 namespace pawntb::serve {
@@ -53,13 +48,6 @@ void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& roo
   Json& line = j["line"] = Json::array();
   line.get_ref<Json::array_t&>().reserve(root.principal_variation.size());
   for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
-}
-
-std::uint64_t file_checksum(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<std::uint8_t> bytes{std::istreambuf_iterator<char>(in), {}};
-  if (!in && !in.eof()) throw TableError(path.string() + ": read error");
-  return detail::checksum64(bytes);
 }
 
 }  // namespace pawntb::serve

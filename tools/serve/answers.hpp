@@ -29,8 +29,4 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
 // `root` is table.probe_root(p) with root.value.ok().
 void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root);
 
-// XXH3-64 of the whole file, as `pawntb info` prints it. Throws TableError
-// when the file cannot be read.
-std::uint64_t file_checksum(const std::filesystem::path& path);
-
 }  // namespace pawntb::serve

@@ -22,6 +22,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "pawntb/position.hpp"
@@ -180,6 +181,13 @@ class Table {
   // it says why). Thread-safe as search_path().
   static std::optional<std::filesystem::path> find(Geometry g);
 
+  // The table for boards of geometry g in `directory` alone: the file named
+  // RxC-kK.pawntb there with the largest K, as find() looks in each directory
+  // of the search path. For callers given a directory of tables (the Python
+  // package's open_table). Thread-safe.
+  static std::optional<std::filesystem::path> find_in(const std::filesystem::path& directory,
+                                                      Geometry g);
+
   // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
   // naming search_path(), if there is none, else as open(). Thread-safe as
   // search_path().
@@ -246,6 +254,35 @@ class Table {
   explicit Table(std::shared_ptr<const detail::TableData> data);
   std::shared_ptr<const detail::TableData> impl_;
 };
+
+// XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
+// committed tables), read in pieces. Throws TableError naming the file if it
+// cannot be read. For `pawntb info` and the Python package. Thread-safe.
+std::uint64_t file_checksum(const std::filesystem::path& path);
+
+// The checksums.txt that lists the table file `table` with `checksum`, in a
+// line "<16 hex digits>  <file name>" as data/checksums.txt: the one next to
+// the table, else the first in a directory of Table::search_path(). Empty if
+// none does. For `pawntb info` and the Python package. Thread-safe as
+// Table::search_path().
+std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
+
+// One fact about a table file, as `pawntb info --json` and the Python
+// package's Table.info() give it: a key and its value.
+struct InfoField {
+  const char* key;  // a static string
+  std::variant<std::nullptr_t, std::uint64_t, std::string> value;
+};
+
+// The facts of `pawntb info`, in its order: file, format_version, geometry
+// ("4x4"), max_pawns, entries, placements, white_wins, longest_game_plies,
+// longest_game_example, file_size, blocks, block_entries, header_checksum,
+// index_checksum, rules_fingerprint, file_checksum (16 hex digits each) and
+// file_checksum_listed_in (null when `listed_in` is empty). `file_checksum`
+// and `listed_in` are file_checksum() and checksum_listing() of the table's
+// file. Thread-safe.
+std::vector<InfoField> info_fields(const TableInfo& info, std::uint64_t file_checksum,
+                                   const std::filesystem::path& listed_in);
 
 // Table::verify(); for `pawntb verify` and the tests. Thread-safe.
 inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {},

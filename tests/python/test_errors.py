@@ -1,0 +1,310 @@
+"""Bad input of every kind, and missing and damaged tables: each gets its
+error, with a message that names the square, the move or the file; never a
+wrong answer."""
+
+import shutil
+import struct
+
+import numpy as np
+import pytest
+
+import oracle
+import pawntb
+from conftest import TABLE_3X3, TABLE_4X4
+
+# (text, a piece of the message)
+BAD_TEXT = [
+    ("", ""),
+    ("x", ""),
+    ("pppp/4/4/PPPP", ""),  # no side to move
+    ("pppp/4/4/PPPP x", ""),
+    ("pppp/4/4/PPPP w w", ""),
+    ("pppp/4/4/PPPP  w", ""),
+    ("ppp/4/4/PPPP w", "rank"),  # ragged
+    ("pppp/4/4/PPPQ w", ""),
+    ("pp/pp w", ""),  # 2 x 2: too small
+    ("/".join(["p8"] * 3) + " w", ""),  # 9 columns
+    ("/".join(["4"] * 9) + " w", ""),  # 9 rows
+    ("pppp/4/4/PPPP w\n", ""),
+    ("pppp/4/4/PP\x00P w", ""),
+    ("pppp/4/4/PPPé w", ""),
+    ("9" * 100000 + " w", "..."),  # long text is cut in the message
+]
+# Positions the rules do not allow, or that the 4x4 table does not cover.
+BAD_POSITION = [
+    ("P3/4/4/4 w", "a4"),  # white on its goal row, white to move
+    ("4/4/4/3p b", "d1"),  # black on its goal row, black to move
+    ("ppp/3/PPP w", "4x4-k4.pawntb"),  # another board size: names the table
+    ("pppp/4/P3/PPPP w", "more than 4"),  # five white pawns
+    ("pppppp/6/6/PPPPPP w", "4x4-k4.pawntb"),
+]
+
+
+@pytest.mark.parametrize("text,part", BAD_TEXT + BAD_POSITION)
+def test_bad_positions_raise_invalid_position(table, text, part):
+    with pytest.raises(pawntb.InvalidPositionError) as caught:
+        table.probe(text)
+    message = str(caught.value)
+    assert part in message
+    assert message.startswith("position '")
+    assert len(message) < 400  # the text is cut, not copied whole
+    assert isinstance(caught.value, ValueError) and isinstance(caught.value, pawntb.Error)
+    assert table.get(text) is None
+    assert table.get(text, "default") == "default"
+    with pytest.raises(pawntb.InvalidPositionError):
+        table.mainline(text)
+    with pytest.raises(pawntb.InvalidPositionError, match=r"^positions\[1\]: position '"):
+        table.probe_many(["pppp/4/4/PPPP w", text, "also bad"])
+
+
+@pytest.mark.parametrize("text,part", BAD_TEXT)
+def test_bad_text_for_the_rules_functions(text, part):
+    with pytest.raises(pawntb.InvalidPositionError):
+        pawntb.legal_moves(text)
+    with pytest.raises(pawntb.InvalidPositionError):
+        pawntb.play(text, [])
+
+
+def test_rules_functions_check_the_rules_not_a_table():
+    with pytest.raises(pawntb.InvalidPositionError, match="a4"):
+        pawntb.legal_moves("P3/4/4/4 w")
+    with pytest.raises(pawntb.InvalidPositionError, match="a4"):
+        pawntb.play("P3/4/4/4 w", [])
+    # Any board size: no table is needed.
+    assert pawntb.legal_moves("ppppp/5/5/5/PPPPP w") == ["a1a2", "b1b2", "c1c2", "d1d2", "e1e2"]
+
+
+def test_a_surrogate_is_not_a_position(table):
+    with pytest.raises(pawntb.InvalidPositionError, match="UTF-8"):
+        table.probe("pppp/4/4/PPP\udcff w")
+    assert table.get("pppp/4/4/PPP\udcff w") is None
+
+
+@pytest.mark.parametrize("value", [None, 5, b"pppp/4/4/PPPP w", ["pppp/4/4/PPPP w"], 1.5])
+def test_a_position_must_be_a_str(table, value):
+    for call in (table.probe, table.get, table.mainline, pawntb.legal_moves,
+                 lambda v: pawntb.play(v, [])):
+        with pytest.raises(TypeError, match="must be a str"):
+            call(value)
+
+
+ILLEGAL_MOVES = [
+    (["a1a3"], "move 1: a1a3"),  # two squares
+    (["a1a2", "a1a2"], "move 2: a1a2"),  # no pawn there any more
+    (["a1a2", "a2a3"], "move 2: a2a3"),  # not black's pawn
+    (["a1b2"], "move 1: a1b2"),  # a capture of nothing
+    (["a1a0"], "move 1"),
+    (["a1a5"], "move 1: a1a5"),  # off the board
+    (["e1e2"], "move 1: e1e2"),
+    (["a1"], "move 1"),
+    ([""], "move 1"),
+    (["a1a2,b4b3"], "move 1"),  # one list item is one move
+    (["a1a2 "], "move 1"),
+]
+
+
+@pytest.mark.parametrize("moves,part", ILLEGAL_MOVES)
+def test_illegal_moves_name_the_move(moves, part):
+    with pytest.raises(pawntb.IllegalMoveError) as caught:
+        pawntb.play("pppp/4/4/PPPP w", moves)
+    assert part in str(caught.value)
+    assert str(caught.value).startswith("position 'pppp/4/4/PPPP w': ")
+    assert isinstance(caught.value, pawntb.InvalidPositionError)
+    assert isinstance(caught.value, ValueError)
+
+
+def test_illegal_moves_in_one_str_name_the_move():
+    with pytest.raises(pawntb.IllegalMoveError, match="move 2: a1a2"):
+        pawntb.play("pppp/4/4/PPPP w", "a1a2,a1a2")
+    with pytest.raises(pawntb.IllegalMoveError, match="move 1"):
+        pawntb.play("4/4/p3/P3 w", "a1a2")  # the game is over
+
+
+def test_moves_must_be_strs():
+    with pytest.raises(TypeError, match="list of str"):
+        pawntb.play("pppp/4/4/PPPP w", 5)
+    with pytest.raises(TypeError, match="must be a str"):
+        pawntb.play("pppp/4/4/PPPP w", ["a1a2", 7])
+    with pytest.raises(TypeError, match="must be a str"):
+        pawntb.play("pppp/4/4/PPPP w", [b"a1a2"])
+
+
+def test_probe_many_bad_calls(table):
+    w = np.zeros(3, np.uint64)
+    with pytest.raises(TypeError, match="not one str"):
+        table.probe_many("pppp/4/4/PPPP w")
+    with pytest.raises(TypeError, match="must be a str"):
+        table.probe_many(["pppp/4/4/PPPP w", 5])
+    with pytest.raises(TypeError):
+        table.probe_many(5)
+    with pytest.raises(TypeError):
+        table.probe_many(w, w)
+    with pytest.raises(TypeError):
+        table.probe_many()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        table.probe_many(w, w, w, colour=1)
+    with pytest.raises(ValueError, match="threads"):
+        table.probe_many(w, w, True, threads=-1)
+    with pytest.raises(TypeError, match="threads"):
+        table.probe_many(w, w, True, threads="2")
+    with pytest.raises(TypeError, match="integers"):
+        table.probe_many(w.astype(float), w, True)
+    with pytest.raises(TypeError, match="integers"):
+        table.probe_many(w, np.array(["a", "b", "c"]), True)
+    with pytest.raises(TypeError, match="booleans"):
+        table.probe_many(w, w, np.zeros(3))
+    with pytest.raises(TypeError, match="integers"):
+        table.probe_many(np.array([2**64], dtype=object), w[:1], True)
+    with pytest.raises(ValueError):  # shapes that do not broadcast
+        table.probe_many(w, np.zeros(2, np.uint64), True)
+
+
+def test_probe_many_arrays_answer_nothing_for_bad_positions(table):
+    def one(white, black, white_to_move=True):
+        winner, plies = table.probe_many(np.array([white], np.uint64), np.array([black], np.uint64),
+                                         np.array([white_to_move]))
+        return int(winner[0]), int(plies[0])
+
+    assert one(1, 1 << 15) != (0, -1)  # a valid position, for contrast
+    assert one(1 | 2, 2) == (0, -1)  # overlapping pawns
+    assert one(1, 1 << 16) == (0, -1)  # a black pawn off the 4x4 board
+    assert one(1 << 63, 0) == (0, -1)
+    assert one(1 << 12, 0) == (0, -1)  # white on its goal row, white to move
+    assert one(0, 1, False) == (0, -1)  # black on its goal row, black to move
+    assert one(0b11111, 0) == (0, -1)  # five white pawns
+    winner, plies = table.probe_many(np.array([-1], np.int64), np.array([0]), np.array([True]))
+    assert (winner[0], plies[0]) == (0, -1)  # every bit set
+
+
+def test_open_table_bad_arguments():
+    with pytest.raises(ValueError, match="together"):
+        pawntb.open_table(rows=4)
+    with pytest.raises(ValueError, match="together"):
+        pawntb.open_table(cols=4)
+    for rows, cols in ((2, 4), (4, 9), (0, 0), (-1, 4)):
+        with pytest.raises(ValueError, match="3..8"):
+            pawntb.open_table(rows=rows, cols=cols)
+    with pytest.raises(TypeError):
+        pawntb.open_table(rows="4", cols="4")
+    with pytest.raises(TypeError):
+        pawntb.open_table(5)
+    with pytest.raises(TypeError):
+        pawntb.open_table(TABLE_4X4, 4, 4)  # rows and cols are keywords
+    with pytest.raises(ValueError, match="load"):
+        pawntb.open_table(TABLE_4X4, load="lazy")
+
+
+def test_missing_tables(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("PAWNTB_TABLE", raising=False)
+    missing = tmp_path / "no-such.pawntb"
+    with pytest.raises(pawntb.MissingTableError) as caught:
+        pawntb.open_table(missing)
+    assert str(missing) in str(caught.value)
+    assert isinstance(caught.value, KeyError) and isinstance(caught.value, pawntb.Error)
+    assert not str(caught.value).startswith("'")  # a sentence, not a quoted key
+    with pytest.raises(pawntb.MissingTableError, match="no table for 3x7 "):
+        pawntb.open_table(rows=3, cols=7)
+    try:
+        pawntb.open_table(rows=3, cols=7)
+    except pawntb.MissingTableError as e:
+        for place in pawntb.search_path():
+            assert place in str(e)
+    with pytest.raises(pawntb.MissingTableError, match=f"no table for 4x4 in {tmp_path}"):
+        pawntb.open_table(tmp_path)
+    with pytest.raises(pawntb.MissingTableError, match="is a table for 4x4"):
+        pawntb.open_table(TABLE_4X4, rows=3, cols=3)
+    # $PAWNTB_TABLE naming a file that is not there is refused, not skipped.
+    monkeypatch.setenv("PAWNTB_TABLE", str(missing))
+    with pytest.raises(pawntb.MissingTableError, match=str(missing)):
+        pawntb.open_table()
+
+
+def block_frames(data):
+    """(offset, size) of each block's zstd frame, from the block index
+    (format/FORMAT.md sections 3 and 4)."""
+    blocks = struct.unpack_from("<I", data, 44)[0]
+    out = []
+    for i in range(blocks):
+        offset, size = struct.unpack_from("<QI", data, 128 + 24 * i)
+        out.append((offset, size))
+    return out
+
+
+def damaged_copy(tmp_path, name, change):
+    data = bytearray(TABLE_4X4.read_bytes())
+    change(data)
+    path = tmp_path / name
+    path.write_bytes(bytes(data))
+    return path
+
+
+def flip_every_frame(data):
+    for offset, size in block_frames(data):
+        data[offset + size // 2] ^= 0x40
+
+
+def test_damaged_tables_refused_at_open(tmp_path):
+    cases = {
+        "header.pawntb": lambda d: d.__setitem__(30, d[30] ^ 1),
+        "index.pawntb": lambda d: d.__setitem__(130, d[130] ^ 1),
+        "frames.pawntb": flip_every_frame,
+        "truncated.pawntb": lambda d: d.__delitem__(slice(len(d) - 100, None)),
+        "longer.pawntb": lambda d: d.extend(b"\0" * 10),
+        "empty.pawntb": lambda d: d.clear(),
+        "text.pawntb": lambda d: d.__setitem__(slice(None), b"not a table\n" * 50),
+        "magic.pawntb": lambda d: d.__setitem__(0, ord("X")),
+    }
+    for name, change in cases.items():
+        path = damaged_copy(tmp_path, name, change)
+        with pytest.raises(pawntb.DamagedTableError) as caught:
+            pawntb.open_table(path, load="all")
+        assert str(path) in str(caught.value), name
+        assert isinstance(caught.value, pawntb.Error) and not isinstance(caught.value, KeyError)
+    # A directory given where a table file is expected, by $PAWNTB_TABLE's
+    # rule, is searched; a table-named directory inside it is no table.
+    (tmp_path / "dir" / "4x4-k4.pawntb").mkdir(parents=True)
+    with pytest.raises(pawntb.MissingTableError):
+        pawntb.open_table(tmp_path / "dir")
+
+
+def test_damaged_blocks_found_when_probed(tmp_path):
+    path = damaged_copy(tmp_path, "frames.pawntb", flip_every_frame)
+    with pytest.raises(pawntb.DamagedTableError, match="checksum"):
+        pawntb.open_table(path)  # a small table is checked at open
+    t = pawntb.open_table(path, load="on_demand")  # the header and index are fine
+    good = pawntb.open_table(TABLE_4X4)
+    start = "pppp/4/4/PPPP w"
+    for call in (t.probe, t.get, t.mainline, lambda p: t.probe_many([p])):
+        with pytest.raises(pawntb.DamagedTableError, match=str(path)):
+            call(start)
+    rows, cols, k = t.geometry
+    white, black = oracle.entries(rows, cols, k)
+    with pytest.raises(pawntb.DamagedTableError, match="damaged"):
+        t.probe_many(white, black, True)
+    # Never a wrong answer: a position is answered as by the good table, or
+    # its error is the damage (positions decided by the rules need no block).
+    pick = np.random.default_rng(5).choice(len(white), 400, replace=False)
+    answered = 0
+    for i in pick:
+        text = oracle.text((rows, cols, int(white[i]), int(black[i]), True))
+        try:
+            r = t.probe(text)
+            moves = r.moves
+        except pawntb.DamagedTableError:
+            continue
+        expected = good.probe(text)
+        assert (r.winner, r.plies, r.best, moves) == (
+            expected.winner, expected.plies, expected.best, expected.moves)
+        answered += 1
+    assert answered < len(pick)
+
+
+def test_info_of_a_table_whose_file_is_gone(tmp_path):
+    path = tmp_path / "gone.pawntb"
+    shutil.copy(TABLE_3X3, path)
+    t = pawntb.open_table(path)
+    path.unlink()
+    assert t.probe("ppp/3/PPP w").winner in ("white", "black")  # loaded at open
+    with pytest.raises(pawntb.MissingTableError, match=str(path)):
+        t.info()
