@@ -215,8 +215,8 @@ def check_editable_wheel():
     'wheel'"."""
     if "editable_wheel" in sys.argv and not has_bdist_wheel():
         sys.exit("pawntb: an editable install (pip install -e .) needs the Python package "
-                 f"`wheel`, which this Python ({sys.executable}) lacks; `pip install .` does "
-                 "not, or use Debian's python3 (python3-wheel) in a venv made with "
+                 f"`wheel`, which this Python ({sys.executable}) lacks: install without -e, "
+                 "or with Debian's python3 (python3-wheel) in a venv made with "
                  "--system-site-packages")
 
 
