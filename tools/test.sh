@@ -22,6 +22,16 @@ build/python-venv/bin/pip install --quiet --no-index --disable-pip-version-check
   --no-build-isolation .
 PYTHONDONTWRITEBYTECODE=1 PAWNTB_CLI=build/tools/pawntb \
   build/python-venv/bin/python -m pytest -q -p no:cacheprovider tests/python
+# Again in a venv with only what ensurepip puts there (pip and setuptools: no
+# wheel package, no numpy), as a Python that is not Debian's has: setup.py
+# then writes the wheel itself. The extension's CMake build under build/python
+# is the one above. From a directory with no tables, the check.
+"$python" -m venv build/python-venv-nowheel
+build/python-venv-nowheel/bin/pip install --quiet --no-index --disable-pip-version-check \
+  --no-build-isolation .
+winner=$(cd build/python-venv-nowheel && env -u PAWNTB_TABLE bin/python \
+  -c "import pawntb; print(pawntb.open_table().probe('pppp/4/4/PPPP w').winner)")
+[ "$winner" = white ] || { echo "python-venv-nowheel: pawntb says '$winner', not white" >&2; exit 1; }
 cmake -S . -B build-asan -DPAWNTB_SANITIZE=address,undefined -DPAWNTB_BUILD_BENCH=OFF \
   -DCMAKE_CXX_FLAGS_RELEASE='-O1 -DNDEBUG'
 cmake --build build-asan -j2

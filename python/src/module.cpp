@@ -464,10 +464,26 @@ bool answer_arrays(const Table& table, ArraysIn in, ArraysOut out, std::size_t n
   return damaged;
 }
 
+// numpy, imported when arrays are first given (pybind11's numpy support too
+// imports it on first use): `import pawntb` and the functions of texts work
+// without it.
+py::module_ import_numpy() {
+  try {
+    return py::module_::import("numpy");
+  } catch (py::error_already_set& e) {
+    if (!e.matches(PyExc_ModuleNotFoundError)) throw;
+    py::raise_from(e, PyExc_ModuleNotFoundError,
+                   "probe_many() with arrays needs numpy, which this Python lacks: install it "
+                   "(Debian: python3-numpy, in a venv made with --system-site-packages), or "
+                   "give probe_many() a list of positions");
+    throw py::error_already_set();
+  }
+}
+
 // probe_many((white, black, white_to_move)): numpy in, numpy out.
 py::tuple probe_arrays(const Table& table, py::handle white, py::handle black,
                        py::handle white_to_move, unsigned threads) {
-  const py::module_ numpy = py::module_::import("numpy");
+  const py::module_ numpy = import_numpy();
   const auto check_kind = [&](py::handle given, const char* name, const char* kinds) {
     const py::array a = numpy.attr("asarray")(given);
     const char kind = a.dtype().kind();
@@ -684,7 +700,9 @@ constexpr char kProbeManyDoc[] = R"doc(Many values at once.
 
 The work runs without the GIL; arrays of 65,536 positions or more are split
 over ``threads`` threads (0, the default: one per core; 1: this thread only).
-Raises DamagedTableError when a block of the table fails its checksum.)doc";
+Raises DamagedTableError when a block of the table fails its checksum, and
+ModuleNotFoundError for arrays when numpy is not installed (texts need no
+numpy).)doc";
 
 }  // namespace
 }  // namespace pawntb::python

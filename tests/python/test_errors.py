@@ -2,8 +2,12 @@
 error, with a message that names the square, the move or the file; never a
 wrong answer."""
 
+import os
 import shutil
 import struct
+import subprocess
+import sys
+import textwrap
 
 import numpy as np
 import pytest
@@ -174,6 +178,30 @@ def test_probe_many_arrays_answer_nothing_for_bad_positions(table):
     assert one(0b11111, 0) == (0, -1)  # five white pawns
     winner, plies = table.probe_many(np.array([-1], np.int64), np.array([0]), np.array([True]))
     assert (winner[0], plies[0]) == (0, -1)  # every bit set
+
+
+def test_numpy_is_needed_only_for_arrays(tmp_path):
+    """In a Python without numpy (blocked here in a child process), import
+    pawntb and every call with texts work; arrays raise ModuleNotFoundError
+    saying what to install."""
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["numpy"] = None  # import numpy now fails as when it is not installed
+        import pawntb
+        t = pawntb.open_table()
+        print(t.probe("pppp/4/4/PPPP w").winner, t.probe_many(["pppp/4/4/PPPP b"])[0].winner)
+        try:
+            t.probe_many([15], [15 << 12], [True])
+        except ModuleNotFoundError as e:
+            print(e)
+    """)
+    env = {k: v for k, v in os.environ.items() if k != "PAWNTB_TABLE"}
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    answers, error = done.stdout.splitlines()
+    assert answers == "white black"
+    assert error.startswith("probe_many() with arrays needs numpy") and "python3-numpy" in error
 
 
 def test_open_table_bad_arguments():
