@@ -3,14 +3,13 @@
 // it walks the index in plain order and states the minimax rule directly.
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <span>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {
@@ -194,34 +193,23 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     state.blocks_checked = true;
     if (on_checkpoint) on_checkpoint(state);
   }
-  const unsigned workers = detail::thread_count(threads);
+  const unsigned threads_used = util::thread_count(threads);
   const std::uint64_t segment = segment_entries(n);
   while (state.entries_done < n) {
     const std::uint64_t begin = state.entries_done;
     const std::uint64_t end = std::min(n, begin + segment);
     const std::uint64_t chunks = (end - begin + kVerifyChunk - 1) / kVerifyChunk;
-    const unsigned segment_workers =
-        static_cast<unsigned>(std::min<std::uint64_t>(workers, chunks));
-    std::vector<VerifyTally> tallies(segment_workers);
-    std::atomic<std::uint64_t> next{0}, finished{0};
-    const auto work = [&](unsigned w) {
-      EntryChecker checker(*this, t);
-      for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-        const std::uint64_t first = begin + c * kVerifyChunk;
-        checker.check(first, std::min(first + kVerifyChunk, end), tallies[w]);
-        const std::uint64_t done = finished.fetch_add(1) + 1;
-        if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
-      }
-    };
-    {
-      std::vector<std::jthread> pool;
-      try {
-        for (unsigned w = 1; w < segment_workers; ++w) pool.emplace_back(work, w);
-      } catch (const std::system_error&) {
-        // Fewer threads: the others take more chunks.
-      }
-      work(0);
-    }
+    const unsigned workers = util::workers_for(threads_used, chunks);
+    std::vector<VerifyTally> tallies(workers);
+    std::vector<std::optional<EntryChecker>> checkers(workers);
+    std::atomic<std::uint64_t> finished{0};
+    util::parallel_for("verify", threads_used, chunks, [&](std::uint64_t c, unsigned w) {
+      if (!checkers[w]) checkers[w].emplace(*this, t);
+      const std::uint64_t first = begin + c * kVerifyChunk;
+      checkers[w]->check(first, std::min(first + kVerifyChunk, end), tallies[w]);
+      const std::uint64_t done = finished.fetch_add(1) + 1;
+      if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
+    });
     merge(tallies, state);
     state.entries_done = end;
     if (on_checkpoint) on_checkpoint(state);
