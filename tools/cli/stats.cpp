@@ -4,8 +4,8 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/threads.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
 
@@ -66,12 +66,12 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
     throw std::runtime_error("cannot make the directory " + dir.string() +
                              (ec ? ": " + ec.message() : ""));
   }
-  write_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
-  write_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
+  write_file_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
+  write_file_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
 int run_stats(const Options& o) {
-  const unsigned threads = detail::thread_count(o.threads);
+  const unsigned threads = util::thread_count(o.threads);
   // Every block is read anyway: decode them all at open, on every thread.
   const Table table = open_default_table(o.table, Table::Load::all, threads);
   ProgressLine progress("stats");
