@@ -105,7 +105,7 @@ std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned thr
                                         std::uint32_t first, std::uint32_t end) {
   const std::uint32_t count = end - first;
   std::vector<std::optional<BlockFailure>> failures(count);
-  struct Worker {
+  struct alignas(util::kCacheLineBytes) Worker {
     util::ZstdDecompressor zstd;
     std::vector<std::uint8_t> frame, scratch;
   };

@@ -149,11 +149,19 @@ class EntryChecker {
   std::vector<ProbeResult> got_, after_;
 };
 
-// Adds what the threads found in one segment to state, in index order.
-void merge(const std::vector<VerifyTally>& tallies, VerifyState& state) {
+// A worker's checker and tally, on cache lines of their own: the checker's
+// vectors change with every position, the tally with every entry.
+struct alignas(util::kCacheLineBytes) VerifyWorker {
+  std::optional<EntryChecker> checker;
+  VerifyTally tally;
+};
+
+// Adds what the workers found in one segment to state, in index order.
+void merge(const std::vector<VerifyWorker>& workers, VerifyState& state) {
   std::uint64_t first_index = UINT64_MAX;
   std::string first_mismatch;
-  for (const VerifyTally& tally : tallies) {
+  for (const VerifyWorker& worker : workers) {
+    const VerifyTally& tally = worker.tally;
     state.report.checked += tally.checked;
     state.report.mismatches += tally.mismatches;
     state.white_wins += tally.white_wins;
@@ -199,18 +207,17 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     const std::uint64_t begin = state.entries_done;
     const std::uint64_t end = std::min(n, begin + segment);
     const std::uint64_t chunks = (end - begin + kVerifyChunk - 1) / kVerifyChunk;
-    const unsigned workers = util::workers_for(threads_used, chunks);
-    std::vector<VerifyTally> tallies(workers);
-    std::vector<std::optional<EntryChecker>> checkers(workers);
+    std::vector<VerifyWorker> workers(util::workers_for(threads_used, chunks));
     std::atomic<std::uint64_t> finished{0};
     util::parallel_for("verify", threads_used, chunks, [&](std::uint64_t c, unsigned w) {
-      if (!checkers[w]) checkers[w].emplace(*this, t);
+      VerifyWorker& worker = workers[w];
+      if (!worker.checker) worker.checker.emplace(*this, t);
       const std::uint64_t first = begin + c * kVerifyChunk;
-      checkers[w]->check(first, std::min(first + kVerifyChunk, end), tallies[w]);
+      worker.checker->check(first, std::min(first + kVerifyChunk, end), worker.tally);
       const std::uint64_t done = finished.fetch_add(1) + 1;
       if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
     });
-    merge(tallies, state);
+    merge(workers, state);
     state.entries_done = end;
     if (on_checkpoint) on_checkpoint(state);
   }
