@@ -34,13 +34,12 @@
 
 #include "memory.hpp"
 #include "mpi_schedule.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
+#include "pawntb/util/threads.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 #include "tier_solver.hpp"
 #include "work_dir.hpp"
-#include "write_file.hpp"
 
 namespace pawntb {
 
@@ -202,7 +201,7 @@ class TieredRun {
         index_(options.geometry, options.max_pawns),
         graph_(index_),
         work_(options.work_dir, index_, work_dir_leftovers()),
-        threads_(detail::thread_count(options.threads)),
+        threads_(util::thread_count(options.threads)),
         summaries_(index_.tiers().size()) {}
 
   // Solves the unfinished tiers: in index order, or on rank 0 of several,
@@ -241,8 +240,9 @@ class TieredRun {
     cache_.clear();
     detail::TierBuffer buffer;
     std::uint32_t blocks = 0;
-    const std::uint64_t size =
-        detail::write_file_atomically(output, on_temp_file, [&](detail::ByteSink& sink) {
+    const std::uint64_t size = detail::write_file(
+        output,
+        [&](util::ByteSink& sink) {
           detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
           for (std::size_t t = 0; t < index_.tiers().size(); ++t) {
             if (buffer.size() < index_.tiers()[t].size) {
@@ -255,7 +255,8 @@ class TieredRun {
           }
           blocks = writer.block_count();
           return writer.finish(totals_of(summaries_));
-        });
+        },
+        on_temp_file);
     return {size, blocks};
   }
 

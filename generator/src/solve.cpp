@@ -9,9 +9,9 @@
 #include "memory.hpp"
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/generator.hpp"
+#include "pawntb/util/threads.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb {
@@ -67,7 +67,7 @@ SolvedTable solve(const GenerateOptions& options) {
   const Index index(options.geometry, options.max_pawns);
   const detail::TierGraph graph(index);
   table.values.assign(index.size(), 0);
-  const unsigned threads = detail::thread_count(options.threads);
+  const unsigned threads = util::thread_count(options.threads);
   const auto all = std::span<const Plies>(table.values);
   const auto tiers = index.tiers();
   const double total = static_cast<double>(index.size());

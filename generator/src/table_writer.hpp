@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <vector>
@@ -15,34 +16,18 @@
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/progress.hpp"
+#include "pawntb/util/atomic_file.hpp"
 
 namespace pawntb::detail {
 
-// Where the bytes go: at given offsets, in any order.
-class ByteSink {
- public:
-  virtual ~ByteSink() = default;
-  // Throws GenerateError on failure.
-  virtual void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) = 0;
-};
+using util::ByteSink;
 
-// Into a vector, grown as needed.
-class MemorySink final : public ByteSink {
- public:
-  void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
-  std::vector<std::uint8_t> bytes;
-};
-
-// Into an open file descriptor with pwrite; names `path` in errors.
-class FileSink final : public ByteSink {
- public:
-  FileSink(int fd, std::filesystem::path path) : fd_(fd), path_(std::move(path)) {}
-  void write_at(std::uint64_t offset, std::span<const std::uint8_t> bytes) override;
-
- private:
-  int fd_;
-  std::filesystem::path path_;
-};
+// util::write_file_atomically (the table, tier files, the work directory's
+// manifest), with its own failures thrown as GenerateError, whose message
+// names the file; fill's exceptions pass as they are.
+std::uint64_t write_file(const std::filesystem::path& path,
+                         const std::function<std::uint64_t(ByteSink&)>& fill,
+                         void (*on_temp_file)(const char* path) = nullptr);
 
 // The header's statistics (FORMAT.md, section 3).
 struct TableTotals {
@@ -54,7 +39,8 @@ struct TableTotals {
 class TableWriter {
  public:
   // Writes the table of `index` to `sink`, compressing on `threads` threads
-  // (>= 1); `on_progress` gets stage "compress" (blocks done).
+  // (>= 1; util::parallel_for, "table write"); `on_progress` gets stage
+  // "compress" (blocks done).
   TableWriter(const Index& index, ByteSink& sink, unsigned threads,
               const ProgressCallback& on_progress);
 

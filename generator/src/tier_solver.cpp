@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
-#include <system_error>
-#include <thread>
 #include <tuple>
+
+#include "pawntb/util/threads.hpp"
 
 namespace pawntb::detail {
 
@@ -192,25 +192,13 @@ TierSummary solve_tier_with(const Index& index, const TierGraph& graph, std::siz
   const std::uint64_t size = out.size();
   const std::uint64_t chunks = (size + kChunkEntries - 1) / kChunkEntries;
   std::vector<ChunkTally> tallies(chunks);
-  std::atomic<std::uint64_t> next{0}, finished{0};
-  const auto worker = [&](bool reports) {
-    for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-      const std::uint64_t begin = c * kChunkEntries;
-      tallies[c] = work.solve(begin, std::min(begin + kChunkEntries, size));
-      const std::uint64_t done = finished.fetch_add(1) + 1;
-      if (reports && on_done) on_done(std::min(done * kChunkEntries, size));
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    const auto helpers = std::min<std::uint64_t>(threads, chunks);
-    try {
-      for (std::uint64_t t = 1; t < helpers; ++t) pool.emplace_back(worker, false);
-    } catch (const std::system_error&) {
-      // Fewer threads: the others take more chunks.
-    }
-    worker(true);
-  }
+  std::atomic<std::uint64_t> finished{0};
+  util::parallel_for("tier solve", threads, chunks, [&](std::uint64_t c, unsigned worker) {
+    const std::uint64_t begin = c * kChunkEntries;
+    tallies[c] = work.solve(begin, std::min(begin + kChunkEntries, size));
+    const std::uint64_t done = finished.fetch_add(1) + 1;
+    if (worker == 0 && on_done) on_done(std::min(done * kChunkEntries, size));
+  });
   TierSummary summary;
   summary.max_plies = -1;
   for (const ChunkTally& t : tallies) {

@@ -9,13 +9,13 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <memory>
 #include <sstream>
 
-#include "pawntb/detail/read_at.hpp"
 #include "pawntb/generator.hpp"
+#include "pawntb/util/file.hpp"
+#include "pawntb/util/zstd.hpp"
+#include "table_writer.hpp"
 #include "tier_buffer.hpp"
-#include "write_file.hpp"
 
 namespace pawntb::detail {
 
@@ -41,30 +41,15 @@ std::string manifest_text(const Index& index) {
   return out.str();
 }
 
-// Owns a file descriptor.
-struct Fd {
-  int fd;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
-struct FreeCCtx {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct FreeDCtx {
-  void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-};
+using util::read_at;
 
 // The tier's values from an open tier file, checked against its header;
 // a reason, or empty when all is well.
 std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index, std::size_t tier,
                              std::span<Plies> out, TierSummary& summary) {
   DiskTierHeader h{};
-  if (file_size < sizeof h || !read_at(fd, reinterpret_cast<std::uint8_t*>(&h), sizeof h, 0)) {
+  if (file_size < sizeof h ||
+      !read_at(fd, std::span(reinterpret_cast<std::uint8_t*>(&h), sizeof h), 0)) {
     return "shorter than its header";
   }
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(&h);
@@ -81,7 +66,7 @@ std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index
     return "made for another tier, table or version";
   }
   if (sizeof h + h.frame_size.get() != file_size) return "truncated or too long";
-  std::unique_ptr<ZSTD_DCtx, FreeDCtx> zstd(ZSTD_createDCtx());
+  const util::ZstdDecompressor zstd(ZSTD_createDCtx());
   if (!zstd) return "out of memory";
   std::vector<std::uint8_t> chunk(kIoChunk);
   ZSTD_outBuffer output{out.data(), out.size(), 0};
@@ -90,7 +75,7 @@ std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index
   while (offset < file_size) {
     const auto n =
         static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), file_size - offset));
-    if (!read_at(fd, chunk.data(), n, offset)) return "cannot be read";
+    if (!read_at(fd, std::span(chunk).first(n), offset)) return "cannot be read";
     offset += n;
     ZSTD_inBuffer input{chunk.data(), n, 0};
     while (input.pos < input.size) {
@@ -129,7 +114,7 @@ WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
                           "); use another --work-dir, or remove it");
     }
   } else {
-    write_file_atomically(manifest, nullptr, [&](ByteSink& sink) {
+    write_file(manifest, [&](ByteSink& sink) {
       sink.write_at(
           0, std::span(reinterpret_cast<const std::uint8_t*>(expected.data()), expected.size()));
       return std::uint64_t{expected.size()};
@@ -155,15 +140,15 @@ fs::path WorkDir::tier_path(std::size_t tier) const {
 
 std::optional<TierSummary> WorkDir::check_tier(std::size_t tier, std::string* why) const {
   const fs::path path = tier_path(tier);
-  const Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
-  if (file.fd < 0 || ::fstat(file.fd, &st) != 0) {
+  if (!file.valid() || ::fstat(file.get(), &st) != 0) {
     if (why) *why = "missing";
     return std::nullopt;
   }
   TierBuffer values(index_.tiers()[tier].size);
   TierSummary summary;
-  const std::string reason = decode_tier_file(file.fd, static_cast<std::uint64_t>(st.st_size),
+  const std::string reason = decode_tier_file(file.get(), static_cast<std::uint64_t>(st.st_size),
                                               index_, tier, values.span(), summary);
   if (!reason.empty()) {
     if (why) *why = reason;
@@ -174,14 +159,14 @@ std::optional<TierSummary> WorkDir::check_tier(std::size_t tier, std::string* wh
 
 TierSummary WorkDir::read_tier(std::size_t tier, std::span<Plies> out) const {
   const fs::path path = tier_path(tier);
-  const Fd file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
-  if (file.fd < 0 || ::fstat(file.fd, &st) != 0) {
-    throw GenerateError(system_error(path, "cannot open the tier file"));
+  if (!file.valid() || ::fstat(file.get(), &st) != 0) {
+    throw GenerateError("cannot open the tier file " + path.string() + ": " + std::strerror(errno));
   }
   TierSummary summary;
-  const std::string reason =
-      decode_tier_file(file.fd, static_cast<std::uint64_t>(st.st_size), index_, tier, out, summary);
+  const std::string reason = decode_tier_file(file.get(), static_cast<std::uint64_t>(st.st_size),
+                                              index_, tier, out, summary);
   if (!reason.empty()) {
     throw GenerateError(path.string() + ": " + reason +
                         "; run the same command again to solve the tier again");
@@ -206,8 +191,8 @@ void WorkDir::write_tier(std::size_t tier, std::span<const Plies> values,
   h.max_plies = static_cast<std::uint8_t>(summary.max_plies);
   h.values_checksum.set(checksum64(values));
   h.rules_fingerprint.set(rules_fingerprint());
-  write_file_atomically(tier_path(tier), nullptr, [&](ByteSink& sink) {
-    std::unique_ptr<ZSTD_CCtx, FreeCCtx> zstd(ZSTD_createCCtx());
+  write_file(tier_path(tier), [&](ByteSink& sink) {
+    const util::ZstdCompressor zstd(ZSTD_createCCtx());
     if (!zstd) throw GenerateError("out of memory");
     ZSTD_CCtx_setParameter(zstd.get(), ZSTD_c_compressionLevel, kTierCompressionLevel);
     ZSTD_CCtx_setPledgedSrcSize(zstd.get(), values.size());

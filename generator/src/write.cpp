@@ -1,21 +1,13 @@
 // Table file writer: stored values, block compression, atomic write.
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <zstd.h>
 
-#include <atomic>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <memory>
-#include <thread>
+#include <system_error>
 
 #include "pawntb/detail/stored.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
+#include "pawntb/util/threads.hpp"
 #include "table_writer.hpp"
-#include "write_file.hpp"
 
 namespace pawntb {
 
@@ -46,13 +38,14 @@ std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level)
 
 }  // namespace
 
-void MemorySink::write_at(std::uint64_t offset, std::span<const std::uint8_t> data) {
-  if (bytes.size() < offset + data.size()) bytes.resize(offset + data.size());
-  std::copy(data.begin(), data.end(), bytes.begin() + static_cast<std::ptrdiff_t>(offset));
-}
-
-void FileSink::write_at(std::uint64_t offset, std::span<const std::uint8_t> data) {
-  if (!write_all_at(fd_, data, offset)) throw GenerateError(system_error(path_, "cannot write"));
+std::uint64_t write_file(const std::filesystem::path& path,
+                         const std::function<std::uint64_t(ByteSink&)>& fill,
+                         void (*on_temp_file)(const char* path)) {
+  try {
+    return util::write_file_atomically(path, fill, on_temp_file);
+  } catch (const std::system_error& e) {
+    throw GenerateError(e.what());
+  }
 }
 
 TableWriter::TableWriter(const Index& index, ByteSink& sink, unsigned threads,
@@ -90,38 +83,22 @@ void TableWriter::flush_batch() {
   const std::uint32_t first = next_block_;
   const auto count = static_cast<std::uint32_t>(block_count_for(batch_.size(), kBlockEntries));
   std::vector<std::vector<std::uint8_t>> frames(count);
-  std::atomic<std::uint32_t> next{0};
-  std::exception_ptr failure;
-  std::atomic<bool> failed{false};
-  const auto worker = [&] {
-    for (std::uint32_t i; (i = next.fetch_add(1)) < count && !failed;) {
-      const std::uint64_t begin = std::uint64_t{i} * kBlockEntries;
-      const std::uint64_t end = std::min<std::uint64_t>(begin + kBlockEntries, batch_.size());
-      try {
-        // The stored values of the block: those of entries that are not
-        // filler, in index order (FORMAT.md, section 7).
-        std::vector<std::uint8_t> stored;
-        for_each_span(index_, *symmetry_, batch_first_ + begin, batch_first_ + end,
-                      [&](std::uint64_t at, std::uint64_t n, EntryKind kind) {
-                        if (kind != EntryKind::stored) return;
-                        const auto from =
-                            batch_.begin() + static_cast<std::ptrdiff_t>(at - batch_first_);
-                        stored.insert(stored.end(), from, from + static_cast<std::ptrdiff_t>(n));
-                      });
-        blocks_[first + i].stored = static_cast<std::uint32_t>(stored.size());
-        frames[i] = compress(stored, kCompressionLevel);
-      } catch (...) {
-        if (!failed.exchange(true)) failure = std::current_exception();
-        return;
-      }
-    }
-  };
-  {
-    std::vector<std::jthread> pool;
-    for (unsigned t = 1; t < std::min(threads_, count); ++t) pool.emplace_back(worker);
-    worker();
-  }
-  if (failure) std::rethrow_exception(failure);
+  util::parallel_for("table write", threads_, count, [&](std::uint64_t i, unsigned) {
+    const std::uint64_t begin = i * kBlockEntries;
+    const std::uint64_t end = std::min<std::uint64_t>(begin + kBlockEntries, batch_.size());
+    // The stored values of the block: those of entries that are not filler,
+    // in index order (FORMAT.md, section 7).
+    std::vector<std::uint8_t> stored;
+    for_each_span(index_, *symmetry_, batch_first_ + begin, batch_first_ + end,
+                  [&](std::uint64_t at, std::uint64_t n, EntryKind kind) {
+                    if (kind != EntryKind::stored) return;
+                    const auto from =
+                        batch_.begin() + static_cast<std::ptrdiff_t>(at - batch_first_);
+                    stored.insert(stored.end(), from, from + static_cast<std::ptrdiff_t>(n));
+                  });
+    blocks_[first + i].stored = static_cast<std::uint32_t>(stored.size());
+    frames[i] = compress(stored, kCompressionLevel);
+  });
   for (std::uint32_t i = 0; i < count; ++i) {
     Block& block = blocks_[first + i];
     block.offset = next_offset_;
@@ -175,8 +152,8 @@ detail::TableTotals totals_of(const SolvedTable& table) {
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
                                        const ProgressCallback& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
-  detail::MemorySink sink;
-  detail::TableWriter writer(index, sink, detail::thread_count(threads), on_progress);
+  util::MemorySink sink;
+  detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);
   writer.finish(totals_of(table));
   return std::move(sink.bytes);
@@ -187,13 +164,15 @@ WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& 
                          const ProgressCallback& on_progress) {
   const detail::Index index(table.geometry, table.max_pawns);
   std::uint32_t blocks = 0;
-  const std::uint64_t size =
-      detail::write_file_atomically(path, on_temp_file, [&](detail::ByteSink& sink) {
-        detail::TableWriter writer(index, sink, detail::thread_count(threads), on_progress);
+  const std::uint64_t size = detail::write_file(
+      path,
+      [&](util::ByteSink& sink) {
+        detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
         writer.append(table.values);
         blocks = writer.block_count();
         return writer.finish(totals_of(table));
-      });
+      },
+      on_temp_file);
   return WriteSummary{size, blocks};
 }
 

@@ -9,17 +9,15 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <new>
 #include <optional>
-#include <system_error>
-#include <thread>
 #include <utility>
 #include <variant>
 
-#include "pawntb/detail/read_at.hpp"
 #include "pawntb/detail/stored.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/detail/values.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {
@@ -32,7 +30,7 @@ constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open
   throw TableError(path.string() + ": " + what);
 }
 
-using detail::read_at;
+using util::read_at;
 
 // Sets count bytes at `at` to v: short spans, the most common, with a few
 // overlapping stores instead of a call.
@@ -97,85 +95,51 @@ struct BlockFailure {
   const char* error;
 };
 
-// Decodes the blocks [first, end) of t on `threads` threads (the caller and
-// threads - 1 more, each with its own zstd context), each taking the next
-// block not yet taken, into where(b, scratch): where block b's entries go,
-// which may be `scratch`, a buffer of the thread's own (where may resize it).
-// Returns the failures in block order. Does not touch t.zstd, so that it may
-// run beside probes.
+// Decodes the blocks [first, end) of t on `threads` threads (util::parallel_for,
+// "probe decode"; each thread with its own zstd context), into where(b,
+// scratch): where block b's entries go, which may be `scratch`, a buffer of
+// the thread's own (where may resize it). Returns the failures in block
+// order. Does not touch t.zstd, so that it may run beside probes.
 template <class Where>
 std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where,
                                         std::uint32_t first, std::uint32_t end) {
   const std::uint32_t count = end - first;
-  std::atomic<std::uint32_t> next{first};
   std::vector<std::optional<BlockFailure>> failures(count);
-  const auto work = [&](ZSTD_DCtx* zstd) noexcept {
+  struct alignas(util::kCacheLineBytes) Worker {
+    util::ZstdDecompressor zstd;
     std::vector<std::uint8_t> frame, scratch;
-    for (std::uint32_t b; (b = next.fetch_add(1)) < end;) {
-      const detail::Block& block = t.blocks[b];
-      std::uint8_t* out = nullptr;
-      try {
-        frame.resize(block.compressed_size);
-        out = where(b, scratch);
-      } catch (const std::bad_alloc&) {
-        failures[b - first] = BlockFailure{b, "out of memory"};
-        continue;
-      }
-      if (!read_at(t.fd, frame.data(), frame.size(), block.offset)) {
-        failures[b - first] = BlockFailure{b, nullptr};
-        continue;
-      }
-      const std::uint64_t first_entry = std::uint64_t{b} * t.header.block_entries;
-      if (const char* error =
-              decode_block(zstd, t.index, t.symmetry, first_entry, block, frame, out)) {
-        failures[b - first] = BlockFailure{b, error};
-      }
-    }
   };
-  // Reserved first, so that nothing below throws once a helper runs; a helper
-  // that cannot be made leaves more blocks to the others.
-  const unsigned workers = std::max(1u, std::min<unsigned>(threads, count));
-  if (count == 0) return {};
-  std::vector<std::unique_ptr<ZSTD_DCtx, detail::TableData::FreeZstd>> contexts;
-  std::vector<std::thread> helpers;
-  contexts.reserve(workers);
-  helpers.reserve(workers);
-  contexts.emplace_back(ZSTD_createDCtx());
-  if (!contexts.back()) throw std::bad_alloc();
-  for (unsigned i = 1; i < workers; ++i) {
-    contexts.emplace_back(ZSTD_createDCtx());
-    if (!contexts.back()) break;
+  std::vector<Worker> workers(util::workers_for(threads, count));
+  util::parallel_for("probe decode", threads, count, [&](std::uint64_t i, unsigned w) {
+    const std::uint32_t b = first + static_cast<std::uint32_t>(i);
+    const detail::Block& block = t.blocks[b];
+    Worker& worker = workers[w];
+    std::uint8_t* out = nullptr;
     try {
-      helpers.emplace_back(work, contexts.back().get());
-    } catch (const std::system_error&) {
-      break;
+      if (!worker.zstd) worker.zstd.reset(ZSTD_createDCtx());
+      if (!worker.zstd) throw std::bad_alloc();
+      worker.frame.resize(block.compressed_size);
+      out = where(b, worker.scratch);
+    } catch (const std::bad_alloc&) {
+      failures[i] = BlockFailure{b, "out of memory"};
+      return;
     }
-  }
-  work(contexts.front().get());
-  for (std::thread& helper : helpers) helper.join();
+    if (!read_at(t.file.get(), worker.frame, block.offset)) {
+      failures[i] = BlockFailure{b, nullptr};
+      return;
+    }
+    const std::uint64_t first_entry = std::uint64_t{b} * t.header.block_entries;
+    if (const char* error = decode_block(worker.zstd.get(), t.index, t.symmetry, first_entry, block,
+                                         worker.frame, out)) {
+      failures[i] = BlockFailure{b, error};
+    }
+  });
   std::vector<BlockFailure> out;
   for (const auto& failure : failures) {
     if (failure) out.push_back(*failure);
   }
   return out;
 }
-
-// Owns a file descriptor until it is handed on.
-class FileDescriptor {
- public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(FileDescriptor&& other) noexcept : fd_(other.release()) {}
-  FileDescriptor(const FileDescriptor&) = delete;
-  FileDescriptor& operator=(const FileDescriptor&) = delete;
-  ~FileDescriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
 
 }  // namespace
 
@@ -195,18 +159,14 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
-detail::TableData::~TableData() {
-  if (fd >= 0) ::close(fd);
-}
-
 Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
 
 namespace {
 
 // Opens path read-only: a regular file, else TableError.
-FileDescriptor open_file(const std::filesystem::path& path) {
+util::FileDescriptor open_file(const std::filesystem::path& path) {
   // O_NONBLOCK so that a FIFO cannot block the open; it is refused below.
-  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
   if (file.get() < 0) fail(path, std::string("cannot open: ") + std::strerror(errno));
   return file;
 }
@@ -222,7 +182,7 @@ detail::Header read_header(const std::filesystem::path& path, int fd, std::uint6
   std::array<std::uint8_t, detail::kHeaderSize> bytes{};
   const std::size_t size =
       static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
-  if (!read_at(fd, bytes.data(), size, 0)) fail(path, "cannot read the header");
+  if (!read_at(fd, std::span(bytes).first(size), 0)) fail(path, "cannot read the header");
   auto decoded = detail::decode_header(std::span(bytes).first(size), file_size);
   if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
   return std::get<detail::Header>(decoded);
@@ -232,7 +192,7 @@ detail::Header read_header(const std::filesystem::path& path, int fd, std::uint6
 std::vector<detail::Block> read_block_index(const std::filesystem::path& path, int fd,
                                             const detail::Header& h) {
   std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
-  if (!read_at(fd, bytes.data(), bytes.size(), detail::kHeaderSize)) {
+  if (!read_at(fd, bytes, detail::kHeaderSize)) {
     fail(path, "cannot read the block index: file truncated");
   }
   auto blocks = detail::decode_block_index(bytes, h);
@@ -245,7 +205,7 @@ std::vector<detail::Block> read_block_index(const std::filesystem::path& path, i
 void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
   t.entries.resize(t.header.entry_count);
   const auto failures = decode_blocks(
-      t, detail::thread_count(threads),
+      t, util::thread_count(threads),
       [&](std::uint32_t b, auto&) {
         return t.entries.data() + std::uint64_t{b} * t.header.block_entries;
       },
@@ -255,8 +215,7 @@ void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned 
     const std::string b = std::to_string(failed.block);
     fail(path, failed.error ? "block " + b + ": " + failed.error : "cannot read block " + b);
   }
-  ::close(t.fd);
-  t.fd = -1;
+  t.file.reset();
   t.loaded_entries = t.entries.data();
 }
 
@@ -270,7 +229,7 @@ detail::BlockCache::Failure decode_for_cache(const void* context, std::uint32_t 
   } catch (const std::bad_alloc&) {
     return {"out of memory", false};
   }
-  if (!read_at(t.fd, t.frame.data(), t.frame.size(), block.offset)) {
+  if (!read_at(t.file.get(), t.frame, block.offset)) {
     return {"cannot read the block", false};
   }
   if (const char* why = decode_block(t.zstd.get(), t.index, t.symmetry,
@@ -311,7 +270,7 @@ TableInfo table_info(const std::filesystem::path& path, const detail::TableData&
 // a TableError too.
 Table Table::open(const std::filesystem::path& path, Load load, unsigned threads,
                   std::uint64_t cache_bytes) try {
-  FileDescriptor file = open_file(path);
+  util::FileDescriptor file = open_file(path);
   const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
   auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
   if (auto e = detail::check_entry_count(h, data->index)) fail(path, e->message);
@@ -320,7 +279,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
   data->blocks = read_block_index(path, file.get(), h);
   data->zstd.reset(ZSTD_createDCtx());
   if (!data->zstd) throw std::bad_alloc();
-  data->fd = file.release();  // closed by ~TableData from here on
+  data->file = std::move(file);
   if (load == Load::all || (load == Load::automatic && h.entry_count <= kLoadAllLimit)) {
     load_all(path, *data, threads);
   } else {
@@ -528,7 +487,7 @@ std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
   const detail::TableData& t = *impl_;
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
-      t, detail::thread_count(threads),
+      t, util::thread_count(threads),
       [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
         scratch.resize(t.blocks[b].entries);
         return scratch.data();
@@ -549,7 +508,7 @@ TierChecksums Table::tier_checksums(unsigned threads) const {
   for (std::uint32_t first = 0; first < t.header.block_count; first += kBlocksAtOnce) {
     const std::uint32_t end = std::min(t.header.block_count, first + kBlocksAtOnce);
     const auto failures = decode_blocks(
-        t, detail::thread_count(threads),
+        t, util::thread_count(threads),
         [&](std::uint32_t b, auto&) { return decoded.data() + (b - first) * block_entries; }, first,
         end);
     if (!failures.empty()) {

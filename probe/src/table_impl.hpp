@@ -1,21 +1,19 @@
 // Internals of pawntb::Table, shared by table.cpp and verify.cpp.
 #pragma once
 
-#include <zstd.h>
-
-#include <memory>
 #include <vector>
 
 #include "block_cache.hpp"
 #include "pawntb/detail/index.hpp"
 #include "pawntb/detail/layout.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/file.hpp"
+#include "pawntb/util/zstd.hpp"
 
 namespace pawntb::detail {
 
 struct TableData {
   TableData(Geometry g, int max_pawns) : index(g, max_pawns), symmetry(g) {}
-  ~TableData();
 
   TableInfo info;
   Header header;
@@ -29,14 +27,11 @@ struct TableData {
   const std::uint8_t* loaded_entries = nullptr;  // entries.data() once all are loaded
 
   // Lazy tables: the open file and the decoded blocks, a bounded number.
-  int fd = -1;
+  util::FileDescriptor file;
   BlockCache cache;
   // What the cache's loads use, under its mutex: one decompression context,
   // made once, and the frame being read.
-  struct FreeZstd {
-    void operator()(ZSTD_DCtx* c) const { ZSTD_freeDCtx(c); }
-  };
-  std::unique_ptr<ZSTD_DCtx, FreeZstd> zstd;
+  util::ZstdDecompressor zstd;
   mutable std::vector<std::uint8_t> frame;
 
   // The stored byte of an index, or -1 if its block cannot be loaded. The

@@ -3,14 +3,13 @@
 // it walks the index in plain order and states the minimax rule directly.
 #include <algorithm>
 #include <atomic>
+#include <optional>
 #include <span>
 #include <stdexcept>
-#include <system_error>
-#include <thread>
 
 #include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {
@@ -150,11 +149,19 @@ class EntryChecker {
   std::vector<ProbeResult> got_, after_;
 };
 
-// Adds what the threads found in one segment to state, in index order.
-void merge(const std::vector<VerifyTally>& tallies, VerifyState& state) {
+// A worker's checker and tally, on cache lines of their own: the checker's
+// vectors change with every position, the tally with every entry.
+struct alignas(util::kCacheLineBytes) VerifyWorker {
+  std::optional<EntryChecker> checker;
+  VerifyTally tally;
+};
+
+// Adds what the workers found in one segment to state, in index order.
+void merge(const std::vector<VerifyWorker>& workers, VerifyState& state) {
   std::uint64_t first_index = UINT64_MAX;
   std::string first_mismatch;
-  for (const VerifyTally& tally : tallies) {
+  for (const VerifyWorker& worker : workers) {
+    const VerifyTally& tally = worker.tally;
     state.report.checked += tally.checked;
     state.report.mismatches += tally.mismatches;
     state.white_wins += tally.white_wins;
@@ -194,35 +201,23 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     state.blocks_checked = true;
     if (on_checkpoint) on_checkpoint(state);
   }
-  const unsigned workers = detail::thread_count(threads);
+  const unsigned threads_used = util::thread_count(threads);
   const std::uint64_t segment = segment_entries(n);
   while (state.entries_done < n) {
     const std::uint64_t begin = state.entries_done;
     const std::uint64_t end = std::min(n, begin + segment);
     const std::uint64_t chunks = (end - begin + kVerifyChunk - 1) / kVerifyChunk;
-    const unsigned segment_workers =
-        static_cast<unsigned>(std::min<std::uint64_t>(workers, chunks));
-    std::vector<VerifyTally> tallies(segment_workers);
-    std::atomic<std::uint64_t> next{0}, finished{0};
-    const auto work = [&](unsigned w) {
-      EntryChecker checker(*this, t);
-      for (std::uint64_t c; (c = next.fetch_add(1)) < chunks;) {
-        const std::uint64_t first = begin + c * kVerifyChunk;
-        checker.check(first, std::min(first + kVerifyChunk, end), tallies[w]);
-        const std::uint64_t done = finished.fetch_add(1) + 1;
-        if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
-      }
-    };
-    {
-      std::vector<std::jthread> pool;
-      try {
-        for (unsigned w = 1; w < segment_workers; ++w) pool.emplace_back(work, w);
-      } catch (const std::system_error&) {
-        // Fewer threads: the others take more chunks.
-      }
-      work(0);
-    }
-    merge(tallies, state);
+    std::vector<VerifyWorker> workers(util::workers_for(threads_used, chunks));
+    std::atomic<std::uint64_t> finished{0};
+    util::parallel_for("verify", threads_used, chunks, [&](std::uint64_t c, unsigned w) {
+      VerifyWorker& worker = workers[w];
+      if (!worker.checker) worker.checker.emplace(*this, t);
+      const std::uint64_t first = begin + c * kVerifyChunk;
+      worker.checker->check(first, std::min(first + kVerifyChunk, end), worker.tally);
+      const std::uint64_t done = finished.fetch_add(1) + 1;
+      if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
+    });
+    merge(workers, state);
     state.entries_done = end;
     if (on_checkpoint) on_checkpoint(state);
   }

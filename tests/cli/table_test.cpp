@@ -281,18 +281,6 @@ TEST(CliTable, VerifyResumesFromItsStateFile) {
   EXPECT_EQ(junk.out, "") << junk;
 }
 
-// The time left of a long stage is at the rate of this run: a verify
-// resumed at 84% that checked 1% more in a minute has 15 min left, not the
-// seconds that 85% done in a minute would give.
-TEST(CliProgress, TimeLeftIsAtThisRunsRate) {
-  using pawntb::cli::seconds_left;
-  EXPECT_NEAR(seconds_left(60, 0.84, 0.85).value(), 900, 1e-6);
-  EXPECT_DOUBLE_EQ(seconds_left(60, 0, 0.25).value(), 180);  // not resumed
-  EXPECT_FALSE(seconds_left(60, 0.84, 0.842));  // under 2% of the 16% left: no guess yet
-  EXPECT_FALSE(seconds_left(0.1, 0, 0.5));      // too soon
-  EXPECT_FALSE(seconds_left(60, 0.5, 1));       // done
-}
-
 // verify: results on stdout, nothing on stderr when all is well.
 TEST(CliTable, VerifyResultsGoToStdout) {
   const RunResult r = run_cli({"verify", kDefaultTable.string()});

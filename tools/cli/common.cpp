@@ -1,11 +1,6 @@
 #include "common.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <stdexcept>
 
 namespace pawntb::cli {
@@ -44,15 +39,6 @@ Table open_default_table(const std::string& given, Table::Load load, unsigned th
     throw no_table(e, Geometry{4, 4});
   }
   return Table::open(path, load, threads, cache_bytes);
-}
-
-std::string with_commas(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
 }
 
 std::string hex(std::uint64_t v) {
@@ -162,54 +148,6 @@ std::uint64_t parse_size(const std::string& text) {
   }
   if (value > (~0ULL >> shift)) return 0;
   return static_cast<std::uint64_t>(value) << shift;
-}
-
-void write_atomically(const std::filesystem::path& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  const fs::path temp = path.parent_path() / ("." + path.filename().string() + ".tmp");
-  const auto fail = [&](const fs::path& what, const std::string& why) {
-    std::error_code ignored;
-    fs::remove(temp, ignored);
-    throw std::runtime_error("cannot write " + what.string() + ": " + why);
-  };
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail(temp, std::strerror(errno));
-  std::size_t written = 0;
-  while (written < text.size()) {
-    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = errno;
-      ::close(fd);
-      fail(temp, std::strerror(error));
-    }
-    written += static_cast<std::size_t>(n);
-  }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) fail(temp, std::strerror(errno));
-  std::error_code ec;
-  fs::rename(temp, path, ec);
-  if (ec) fail(path, ec.message());
-}
-
-std::string duration_text(double seconds) {
-  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
-  char text[32];
-  if (s >= 3600) {
-    std::snprintf(text, sizeof text, "%llu h %llu min", static_cast<unsigned long long>(s / 3600),
-                  static_cast<unsigned long long>(s / 60 % 60));
-  } else if (s >= 60) {
-    std::snprintf(text, sizeof text, "%llu min %llu s", static_cast<unsigned long long>(s / 60),
-                  static_cast<unsigned long long>(s % 60));
-  } else {
-    std::snprintf(text, sizeof text, "%llu s", static_cast<unsigned long long>(s));
-  }
-  return text;
-}
-
-std::optional<double> seconds_left(double elapsed, double done_at_start, double done) {
-  const double done_now = done - done_at_start;
-  if (done >= 1 || elapsed <= 0.5 || done_now <= 0.02 * (1 - done_at_start)) return std::nullopt;
-  return elapsed * (1 - done) / done_now;
 }
 
 }  // namespace pawntb::cli

@@ -2,22 +2,19 @@
 // table, number formatting and the progress line.
 #pragma once
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <boost/program_options.hpp>
-#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
-#include <optional>
 #include <span>
-#include <sstream>
 #include <string>
 #include <string_view>
 
 #include "commands.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/progress_line.hpp"
+#include "pawntb/util/text.hpp"
 
 namespace pawntb::cli {
 
@@ -97,8 +94,13 @@ Table open_default_table(const std::string& given, Table::Load load = Table::Loa
                          unsigned threads = 1,
                          std::uint64_t cache_bytes = Table::kDefaultCacheBytes);
 
-// 1234567 -> "1,234,567".
-std::string with_commas(std::uint64_t n);
+// Numbers and durations as pawntb prints them: "1,234,567", "4 min 5 s".
+using util::duration_text;
+using util::with_commas;
+
+// Files written atomically (util/.../atomic_file.hpp): a reader, or a crash,
+// sees the old file or the new one; std::system_error names the file.
+using util::write_file_atomically;
 
 // Sixteen lowercase hex digits.
 std::string hex(std::uint64_t v);
@@ -112,66 +114,7 @@ std::string size_text(std::uint64_t bytes);
 // "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
 std::uint64_t parse_size(const std::string& text);
 
-// Writes `text` to `path` through a temporary file beside it, flushed to
-// disk and renamed into place: a reader, or a crash, sees the old file or
-// the new one. Throws std::runtime_error naming the file.
-void write_atomically(const std::filesystem::path& path, const std::string& text);
-
-// "3 h 12 min", "4 min 5 s", "12 s".
-std::string duration_text(double seconds);
-
-// Seconds left of a stage that was `done_at_start` done (a fraction; more
-// than 0 when resumed) and is `done` done after `elapsed` seconds: at this
-// run's rate, not counting the work it found done. Nullopt until 2% of what
-// was left at the start is done, and once it is all done.
-std::optional<double> seconds_left(double elapsed, double done_at_start, double done);
-
-// Progress of a long command on stderr. On a terminal, one line redrawn:
-// "stage 42%, about 3 min left". Otherwise, once a stage has run a minute,
-// a plain line "pawntb COMMAND: stage 42%, about ... left" at most once a
-// minute, so that a log of an hour-long run shows it moving and a short run
-// prints nothing.
-class ProgressLine {
- public:
-  explicit ProgressLine(const char* command)
-      : command_(command), terminal_(::isatty(STDERR_FILENO) == 1) {}
-  ~ProgressLine() {
-    if (shown_) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
-  }
-  void update(const char* stage, double done) {
-    const auto now = std::chrono::steady_clock::now();
-    if (stage != stage_) {
-      stage_ = stage;
-      stage_start_ = last_ = now;
-      done_at_start_ = done;  // a resumed stage starts part done
-    }
-    const auto every = terminal_ ? std::chrono::milliseconds(200) : std::chrono::minutes(1);
-    if (now - last_ < every) return;
-    last_ = now;
-    const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
-    std::ostringstream line;
-    line << stage << " " << static_cast<int>(done * 100) << "%";
-    if (const auto left = seconds_left(elapsed, done_at_start_, done)) {
-      line << ", about " << duration_text(*left) << " left";
-    }
-    const std::string text = line.str();
-    if (!terminal_) {
-      std::cerr << "pawntb " << command_ << ": " << text << "\n" << std::flush;
-      return;
-    }
-    shown_ = true;
-    width_ = std::max(width_, text.size());
-    std::cerr << "\r" << text << std::string(width_ - text.size(), ' ') << std::flush;
-  }
-
- private:
-  const char* command_;
-  bool terminal_;
-  bool shown_ = false;
-  std::size_t width_ = 0;
-  const char* stage_ = nullptr;
-  double done_at_start_ = 0;
-  std::chrono::steady_clock::time_point stage_start_{}, last_{};
-};
+// The progress line of long commands (util/.../progress_line.hpp).
+using util::ProgressLine;
 
 }  // namespace pawntb::cli

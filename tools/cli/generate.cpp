@@ -94,67 +94,6 @@ void restore_signals() {
   }
 }
 
-// Progress of a generation on stderr. On a terminal, one line redrawn:
-// the stage, the tier, positions done of the total, the rate and the time
-// left. Otherwise a plain line whenever tiers have finished, at most one a
-// second, and one per other stage.
-class GenerateProgress {
- public:
-  GenerateProgress() : terminal_(::isatty(STDERR_FILENO) == 1) {}
-  ~GenerateProgress() {
-    if (shown_) std::cerr << "\r" << std::string(width_, ' ') << "\r" << std::flush;
-  }
-
-  void update(const Progress& p) {
-    const auto now = std::chrono::steady_clock::now();
-    if (p.stage != stage_) {
-      stage_ = p.stage;
-      stage_start_ = now;
-      if (!terminal_ && p.tiers == 0) std::cerr << "pawntb generate: " << p.stage << "\n";
-    }
-    const bool tiers_finished = p.tiers_done > tiers_reported_;
-    if (now - last_ < std::chrono::milliseconds(terminal_ ? 200 : 1000) &&
-        !(p.tiers && p.tiers_done == p.tiers && tiers_finished)) {
-      return;
-    }
-    const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
-    std::ostringstream line;
-    line << p.stage;
-    if (p.tiers) line << " tier " << with_commas(p.tiers_done) << "/" << with_commas(p.tiers);
-    line << " " << static_cast<int>(p.fraction_done * 100) << "%";
-    if (p.positions && elapsed > 0.5) {
-      const double rate = static_cast<double>(p.positions_done) / elapsed;
-      line << ", " << with_commas(static_cast<std::uint64_t>(rate)) << " positions/s";
-      if (p.positions_done > 0 && p.positions_done < p.positions) {
-        line << ", about "
-             << duration_text(static_cast<double>(p.positions - p.positions_done) / rate)
-             << " left";
-      }
-    } else if (p.fraction_done > 0.02 && elapsed > 0.5 && p.fraction_done < 1) {
-      line << ", about " << duration_text(elapsed / p.fraction_done - elapsed) << " left";
-    }
-    if (terminal_) {
-      last_ = now;
-      shown_ = true;
-      const std::string text = line.str();
-      width_ = std::max(width_, text.size());
-      std::cerr << "\r" << text << std::string(width_ - text.size(), ' ') << std::flush;
-    } else if (tiers_finished) {
-      last_ = now;
-      tiers_reported_ = p.tiers_done;
-      std::cerr << "pawntb generate: " << line.str() << "\n" << std::flush;
-    }
-  }
-
- private:
-  bool terminal_;
-  bool shown_ = false;
-  std::size_t width_ = 0;
-  const char* stage_ = nullptr;
-  std::uint64_t tiers_reported_ = 0;
-  std::chrono::steady_clock::time_point stage_start_{}, last_{};
-};
-
 // Free bytes on the file system of `dir`; 0 if unknown.
 std::uint64_t free_space(const fs::path& dir) {
   std::error_code ec;
@@ -230,8 +169,11 @@ int run_generate(const Options& o) {
   }
   stop_cleanly_on_signals(!plan.in_memory);
   const auto start = std::chrono::steady_clock::now();
-  GenerateProgress progress;
-  options.on_progress = [&](const Progress& p) { progress.update(p); };
+  ProgressLine progress("generate");
+  options.on_progress = [&](const Progress& p) {
+    progress.update(p.stage, p.fraction_done, {p.tiers_done, p.tiers},
+                    {p.positions_done, p.positions});
+  };
   options.on_notice = [](const std::string& message) {
     std::cerr << "pawntb generate: " << message << "\n";
   };

@@ -4,9 +4,9 @@
 
 #include "commands.hpp"
 #include "common.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/threads.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
 
@@ -67,8 +67,8 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
     throw std::runtime_error("cannot make the directory " + dir.string() +
                              (ec ? ": " + ec.message() : ""));
   }
-  write_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
-  write_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
+  write_file_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
+  write_file_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
 Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t memory) {
@@ -79,7 +79,7 @@ Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t
 }
 
 int run_stats(const Options& o) {
-  const unsigned threads = detail::thread_count(o.threads);
+  const unsigned threads = util::thread_count(o.threads);
   // Every block is read anyway: a table whose values fit under --memory is
   // decoded whole at open, on every thread. A larger one is decoded block by
   // block as the walk reaches it, keeping at most --memory of blocks: the

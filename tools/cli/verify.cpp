@@ -133,7 +133,8 @@ int run_verify(const Options& o) {
       }
       last_save = now;
       const double seconds = std::chrono::duration<double>(now - start).count();
-      write_atomically(o.resume, state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
+      write_file_atomically(o.resume,
+                            state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
     };
   }
   ProgressLine progress("verify");

@@ -4,11 +4,10 @@
 #include <atomic>
 #include <charconv>
 #include <cstring>
-#include <exception>
-#include <thread>
 #include <variant>
 
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 #include "serve/answers.hpp"
 #include "stats/table_stats.hpp"
 
@@ -82,7 +81,7 @@ Json tables_json(const TableSet& set) {
 }
 
 // Batches are answered in chunks of this many positions, each chunk by
-// whichever thread claims it first.
+// whichever thread takes it first.
 constexpr std::size_t kChunk = 256;
 
 // The body of POST /api/v1/positions, read as SAX events without building
@@ -111,9 +110,10 @@ struct BatchReader final : nlohmann::json_sax<Json> {
   static constexpr std::size_t kDone = std::size_t{1} << 63;
   std::atomic<std::size_t> published{0};
 
-  // Ends publishing: waiting threads see every element there is.
-  void finish() {
-    published.store(stored | kDone, std::memory_order_release);
+  // Ends publishing: waiting threads see every element there is, or none
+  // when the body is refused (`keep` false).
+  void finish(bool keep) {
+    published.store((keep ? stored : 0) | kDone, std::memory_order_release);
     published.notify_all();
   }
   // Waits until `count` elements are published or parsing has ended, and
@@ -183,7 +183,7 @@ struct BatchReader final : nlohmann::json_sax<Json> {
 };
 
 // Bodies from this size on (about 2,000 positions) are answered on two
-// threads, the second starting while the first still parses the JSON.
+// threads, the answers starting while the JSON is still parsed.
 constexpr std::size_t kParallelBody = 32 * 1024;
 
 // The table of a board size, remembering the last one asked for.
@@ -307,52 +307,39 @@ ApiResponse Api::mainline(std::string_view text) const {
 
 ApiResponse Api::positions(std::string_view body) const {
   BatchReader reader(body.size());
-  // Chunk c holds the answers to elements [c * kChunk, (c + 1) * kChunk),
-  // comma-separated; both threads claim chunks in order.
+  // Item 0 parses the body; item 1 + c answers chunk c, the elements [c *
+  // kChunk, (c + 1) * kChunk), comma-separated, as soon as the parser has
+  // published them. Items are taken in order, so the parse is under way
+  // before any chunk waits for it: on two threads (util::parallel_for,
+  // "serve batch") the answers start while the parser still reads the rest.
   std::vector<std::string> chunks((kMaxBatch + kChunk - 1) / kChunk);
-  std::atomic<std::size_t> next_chunk{0};
-  auto answer_chunks = [&] {
-    TableCache tables{tables_};
-    for (;;) {
-      const std::size_t c = next_chunk.fetch_add(1);
-      const std::size_t from = c * kChunk;
-      const std::size_t to = reader.wait_for(from + kChunk);
-      if (from >= to) return;
-      std::string& out = chunks[c];
-      out.reserve((to - from) * kAnswerBytes);
-      for (std::size_t i = from; i < to; ++i) {
-        if (i > from) out += ',';
-        add_batch_answer(tables, reader.element(i), out);
-      }
-    }
-  };
   std::string problem;
-  std::exception_ptr helper_failed;
-  {
-    std::thread helper;
-    // However this block is left, the helper stops waiting and is joined.
-    struct Join {
-      BatchReader& reader;
-      std::thread& thread;
-      ~Join() {
-        reader.finish();
-        if (thread.joinable()) thread.join();
-      }
-    } join{reader, helper};
-    if (body.size() >= kParallelBody) {
-      helper = std::thread([&] {
-        try {
-          answer_chunks();
-        } catch (...) {
-          helper_failed = std::current_exception();
-        }
-      });
+  const unsigned threads = body.size() >= kParallelBody ? 2 : 1;
+  util::parallel_for("serve batch", threads, 1 + chunks.size(), [&](std::uint64_t item, unsigned) {
+    if (item == 0) {
+      // However the parse ends, waiting chunks go on: with every element
+      // there is, or none when the body is refused (or the parse throws).
+      bool refused = true;
+      const struct Finish {
+        BatchReader& reader;
+        const bool& refused;
+        ~Finish() { reader.finish(!refused); }
+      } finish{reader, refused};
+      problem = read_batch(body, reader);
+      refused = !problem.empty();
+      return;
     }
-    problem = read_batch(body, reader);
-    reader.finish();
-    if (problem.empty()) answer_chunks();  // the chunks the helper has not claimed
-  }
-  if (helper_failed) std::rethrow_exception(helper_failed);
+    const std::size_t c = item - 1, from = c * kChunk;
+    const std::size_t to = reader.wait_for(from + kChunk);
+    if (from >= to) return;
+    TableCache tables{tables_};
+    std::string& out = chunks[c];
+    out.reserve((to - from) * kAnswerBytes);
+    for (std::size_t i = from; i < to; ++i) {
+      if (i > from) out += ',';
+      add_batch_answer(tables, reader.element(i), out);
+    }
+  });
   if (!problem.empty()) return bad_request(problem);
   std::size_t size = 2;
   for (const std::string& chunk : chunks) size += chunk.size() + 1;

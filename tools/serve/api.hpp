@@ -27,8 +27,7 @@ std::string error_json(std::string_view message);
 
 // The endpoints over a set of tables. Every member is thread-safe (the
 // tables are immutable; the statistics are computed once, under a lock);
-// they throw only std::bad_alloc, and std::system_error when positions()
-// cannot start its second thread. For the server, the tests and benchmarks.
+// they throw only std::bad_alloc. For the server, the tests and benchmarks.
 class Api {
  public:
   explicit Api(TableSet tables);
@@ -45,7 +44,8 @@ class Api {
   // POST /api/v1/positions: `body` is a JSON array of up to kMaxBatch
   // position strings; 200 with an array of {"position", "winner", "plies",
   // "category"} or {"error"}, in order, or 400 for a body that is not such
-  // an array. Large batches are answered on two threads.
+  // an array. Large batches are answered on two threads (util::parallel_for;
+  // on one if the second cannot start).
   ApiResponse positions(std::string_view body) const;
 
   // GET /api/v1/tables.

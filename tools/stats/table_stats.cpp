@@ -4,14 +4,12 @@
 #include <array>
 #include <atomic>
 #include <bit>
-#include <exception>
-#include <mutex>
-#include <thread>
+#include <memory>
 
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/detail/index.hpp"
-#include "pawntb/detail/threads.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 
 namespace pawntb::stats {
 
@@ -146,50 +144,26 @@ void add(Partial& into, const Partial& from, std::size_t examples) {
   }
 }
 
-// Walks every entry on `threads` threads (the caller one of them).
+// Walks every entry on `threads` threads (util::parallel_for, "stats").
 Partial walk_all(const Walker& walker, const StatsOptions& options) {
   const std::uint64_t size = walker.index().size();
   const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
-  unsigned threads = detail::thread_count(options.threads);
-  threads = static_cast<unsigned>(
-      std::clamp<std::uint64_t>(threads, 1, std::max<std::uint64_t>(chunks, 1)));
-
-  std::atomic<std::uint64_t> next_chunk{0}, entries_done{0};
-  std::atomic<bool> failed{false};
-  std::exception_ptr error;
-  std::mutex merge_mutex;
-  Partial total;
-  auto work = [&](bool report) {
-    try {
-      auto mine = std::make_unique<Partial>();
-      for (std::uint64_t c; !failed && (c = next_chunk++) < chunks;) {
-        const std::uint64_t begin = c * kChunk, end = std::min(size, begin + kChunk);
-        walker.walk(begin, end, *mine);
-        const std::uint64_t done = entries_done += end - begin;
-        if (report && options.on_progress && done < size) {
-          options.on_progress(
-              Progress{"stats", static_cast<double>(done) / static_cast<double>(size)});
-        }
-      }
-      std::lock_guard lock(merge_mutex);
-      add(total, *mine, options.zugzwang_examples);
-    } catch (...) {
-      std::lock_guard lock(merge_mutex);
-      if (!error) error = std::current_exception();
-      failed = true;
+  const unsigned threads = util::thread_count(options.threads);
+  std::vector<std::unique_ptr<Partial>> partials(util::workers_for(threads, chunks));
+  std::atomic<std::uint64_t> entries_done{0};
+  util::parallel_for("stats", threads, chunks, [&](std::uint64_t c, unsigned worker) {
+    if (!partials[worker]) partials[worker] = std::make_unique<Partial>();
+    const std::uint64_t begin = c * kChunk, end = std::min(size, begin + kChunk);
+    walker.walk(begin, end, *partials[worker]);
+    const std::uint64_t done = entries_done += end - begin;
+    if (worker == 0 && options.on_progress && done < size) {
+      options.on_progress(Progress{"stats", static_cast<double>(done) / static_cast<double>(size)});
     }
-  };
-  std::vector<std::thread> helpers;
-  try {
-    for (unsigned t = 1; t < threads; ++t) helpers.emplace_back(work, false);
-  } catch (...) {
-    failed = true;
-    for (std::thread& h : helpers) h.join();
-    throw;
+  });
+  Partial total;
+  for (const auto& partial : partials) {
+    if (partial) add(total, *partial, options.zugzwang_examples);
   }
-  work(true);
-  for (std::thread& h : helpers) h.join();
-  if (error) std::rethrow_exception(error);
   if (options.on_progress) options.on_progress(Progress{"stats", 1.0});
   return total;
 }

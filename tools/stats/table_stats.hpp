@@ -67,10 +67,10 @@ struct StatsOptions {
 
 // Walks every entry of `table` and probes it (and, when the side to move
 // loses, the same placement with the other side to move). The result does
-// not depend on options.threads. Thread-safe (the Table is shared read-only);
-// throws TableError if a lazily loaded block of the table is damaged, and
-// std::system_error if a thread cannot be started. For any caller (CLI, web
-// server, tests).
+// not depend on options.threads, which run it as util::parallel_for says (a
+// thread that cannot start is left out). Thread-safe (the Table is shared
+// read-only); throws TableError if a lazily loaded block of the table is
+// damaged. For any caller (CLI, web server, tests).
 TableStats compute_stats(const Table& table, const StatsOptions& options = {});
 
 // The JSON document `pawntb stats --json` prints; its schema is docs/stats.md.

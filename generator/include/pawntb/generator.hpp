@@ -3,8 +3,10 @@
 // and the tests.
 //
 // THREADS. Every `threads` parameter means that many threads, the caller's
-// included; 0 means one per hardware thread. Progress callbacks are called
-// from the calling thread (progress.hpp).
+// included; 0 means one per hardware thread. A thread that cannot start is
+// left out (the work runs on those that did, never an error), and whatever
+// the work throws on any thread reaches the caller once all have stopped.
+// Progress callbacks are called from the calling thread (progress.hpp).
 #pragma once
 
 #include <cstdint>
@@ -142,7 +144,7 @@ std::uint64_t memory_needed(Geometry g, int max_pawns);
 
 // Solves the whole domain on options.threads threads. Thread-safe: independent
 // calls may run concurrently. Throws GenerateError if the parameters are out of
-// range, memory_needed() exceeds the memory available or a thread cannot start.
+// range or memory_needed() exceeds the memory available.
 SolvedTable solve(const GenerateOptions& options);
 
 struct WriteSummary {

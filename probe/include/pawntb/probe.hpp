@@ -8,7 +8,9 @@
 // THREADS. A Table is immutable after open(): any number of threads may call
 // its const members and verify() on the same Table at once. Copies share the
 // data. A `threads` parameter counts the caller's thread; 0 means one per
-// hardware thread.
+// hardware thread. A thread that cannot start is left out (the work runs on
+// those that did, never an error), and whatever a call's work throws on any
+// of its threads reaches the caller once all have stopped.
 // ERRORS. open() throws TableError. Probing never throws for any position and
 // never reads outside the table: it returns a status instead. Nothing here
 // prints, exits or aborts.

@@ -1,0 +1,78 @@
+#include "pawntb/util/progress_line.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "pawntb/util/text.hpp"
+
+namespace pawntb::util {
+
+std::optional<double> seconds_left(double elapsed, double done_at_start, double done) {
+  const double done_now = done - done_at_start;
+  if (done >= 1 || elapsed <= 0.5 || done_now <= 0.02 * (1 - done_at_start)) return std::nullopt;
+  return elapsed * (1 - done) / done_now;
+}
+
+ProgressLine::ProgressLine(const char* command)
+    : ProgressLine(command, std::cerr, ::isatty(STDERR_FILENO) == 1) {}
+
+ProgressLine::ProgressLine(const char* command, std::ostream& out, bool terminal)
+    : command_(command), out_(out), terminal_(terminal) {}
+
+ProgressLine::~ProgressLine() {
+  if (shown_) out_ << "\r" << std::string(width_, ' ') << "\r" << std::flush;
+}
+
+void ProgressLine::update(const char* stage, double fraction_done, ProgressCount tiers,
+                          ProgressCount positions, Clock::time_point now) {
+  using std::chrono::milliseconds, std::chrono::seconds, std::chrono::minutes;
+  if (stage != stage_) {
+    stage_ = stage;
+    stage_start_ = last_ = now;
+    done_at_start_ = fraction_done;  // a resumed stage starts part done
+    tiers_shown_ = 0;
+  }
+  const bool tiers_finished = tiers.done > tiers_shown_;
+  const bool last_tier = tiers_finished && tiers.total && tiers.done == tiers.total;
+  const auto since = now - last_;
+  const bool due =
+      terminal_ ? since >= milliseconds(200) || last_tier
+                : (tiers_finished && (since >= seconds(1) || last_tier)) || since >= minutes(1);
+  if (!due) return;
+  last_ = now;
+  tiers_shown_ = tiers.done;
+  const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
+  const std::string line = text(fraction_done, tiers, positions, elapsed);
+  if (!terminal_) {
+    out_ << "pawntb " << command_ << ": " << line << "\n" << std::flush;
+    return;
+  }
+  shown_ = true;
+  width_ = std::max(width_, line.size());
+  out_ << "\r" << line << std::string(width_ - line.size(), ' ') << std::flush;
+}
+
+std::string ProgressLine::text(double fraction_done, ProgressCount tiers, ProgressCount positions,
+                               double elapsed) const {
+  std::ostringstream line;
+  line << stage_;
+  if (tiers.total) line << " tier " << with_commas(tiers.done) << "/" << with_commas(tiers.total);
+  line << " " << static_cast<int>(fraction_done * 100) << "%";
+  std::optional<double> left;
+  if (positions.total && elapsed > 0.5) {
+    const double rate = static_cast<double>(positions.done) / elapsed;
+    line << ", " << with_commas(static_cast<std::uint64_t>(rate)) << " positions/s";
+    if (positions.done > 0 && positions.done < positions.total) {
+      left = static_cast<double>(positions.total - positions.done) / rate;
+    }
+  } else if (!positions.total) {
+    left = seconds_left(elapsed, done_at_start_, fraction_done);
+  }
+  if (left) line << ", about " << duration_text(*left) << " left";
+  return line.str();
+}
+
+}  // namespace pawntb::util
