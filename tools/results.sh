@@ -9,11 +9,12 @@
 # and then docs/results.md from every data/answers/*.json there is.
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
-#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."]
-#                    [--refresh] [--render-only]
+#                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
+#                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--render-only]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
-# --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
+# --boards   the boards to measure, in this order (default: 3x3 to 8x4 and 6x5,
+#            each a few minutes at most, and 5x6, about an hour with verify)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
 #            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
@@ -25,6 +26,12 @@
 #            RxC.verify.json, its --resume file if it ran over several runs, the
 #            wall time of all of them
 # --work     where generated tables and logs go (BUILD/results)
+# --memory   passed to `pawntb generate` and `pawntb verify` (their default:
+#            3/4 of the memory available); a table larger than it is solved
+#            tier by tier, in a work directory next to the table
+# --no-stats boards whose table is too large to hold whole in memory here, but
+#            which are verified: stats, which holds all of it (about one byte
+#            per position), is left out, and so is info's block check
 # --large    boards whose table is too large to hold whole in memory here:
 #            stats, which holds all of it (about one byte per position), and
 #            verify, which takes hours (run it with --resume, and give its log,
@@ -42,16 +49,21 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
-boards="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6"
+boards="3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 5x3 5x4 5x5 6x3 6x4 6x5 7x3 7x4 8x3 8x4 5x6"
 tables=""
 work=""
 samples=2000
 seed=1
 threads=2
+memory=""
+no_stats=""
 large=""
 render_only=0
 refresh_only=0
-order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
+# The page's boards, by rows then columns: every R x C with 3 <= R, C <= 8 that
+# one 2-core, 24 GiB machine can solve with K = C (docs/results.md).
+order="3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 4x7 4x8 5x3 5x4 5x5 5x6 5x7
+       6x3 6x4 6x5 6x6 7x3 7x4 7x5 7x6 8x3 8x4 8x5"
 
 usage() {
   sed -n '/^#   tools\/results.sh/,/^# Needs bash/p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -66,6 +78,8 @@ while [ $# -gt 0 ]; do
     --samples) samples="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
+    --memory) memory="$2"; shift 2 ;;
+    --no-stats) no_stats="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
     --refresh) refresh_only=1; shift ;;
@@ -168,7 +182,7 @@ measure() {
     load="\"$(cut -d' ' -f1-3 /proc/loadavg)\""
     echo "results: $board: generating $table" >&2
     /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
-      --force --output "$table" >"$out" 2>"$log"
+      ${memory:+--memory "$memory"} --force --output "$table" >"$out" 2>"$log"
   fi
   generation="$(generation_figures "$log" "$out" "$disk_log" "$load")"
 
@@ -181,8 +195,8 @@ measure() {
     echo "results: $board: existing verify log $verify_log.err" >&2
   elif ! listed "$board" "$large"; then
     echo "results: $board: verify" >&2
-    /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$verify_log.out" \
-      2>"$verify_log.err" || true
+    /usr/bin/time -v "$pawntb" verify --threads "$threads" ${memory:+--memory "$memory"} "$table" \
+      >"$verify_log.out" 2>"$verify_log.err" || true
   fi
   if [ -f "$verify_log.err" ]; then
     verify="$(verify_figures "$verify_log" "$tables/$board.verify.json")"
@@ -202,7 +216,7 @@ measure() {
   "$pawntb" info --tiers --threads "$threads" "$table" >"$root/data/tiers/$name.tsv"
 
   stats=null
-  if ! listed "$board" "$large"; then
+  if ! listed "$board" "$large $no_stats"; then
     echo "results: $board: stats" >&2
     stats="$("$pawntb" stats --json --threads "$threads" "$table" | jq -c '
       ([.distances[] | select(.wins > 0)] | last) as $longest
@@ -214,7 +228,7 @@ measure() {
 
   echo "results: $board: start, answers" >&2
   local info start
-  if listed "$board" "$large"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
+  if listed "$board" "$large $no_stats"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
   info="$(jq -c '{entries, placements, white_wins, file_size, file_checksum, longest_game_plies,
                   longest_game_example}' <<<"$info")"
   # Every entry's colour flip has its value, so stats' share is the header's.
@@ -250,7 +264,7 @@ measure() {
     --argjson generation "$generation" --argjson verify "$verify" --argjson spot "$spot" \
     --argjson stats "$stats" --argjson info "$info" --argjson start "$start" \
     --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$("$pawntb" --version), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
-    --argjson large "$(listed "$board" "$large" && echo true || echo false)" \
+    --argjson large "$(listed "$board" "$large $no_stats" && echo true || echo false)" \
     --arg table "$(basename "$table")" --arg generated "$([ "$load" = null ] && echo existing || echo this run)" \
     '{board: $board, rows: $rows, cols: $cols, max_pawns: $cols, table: $table,
       large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
