@@ -93,6 +93,8 @@ spot_check="$build/tests/pawntb_spot_check"
 answers="$root/data/answers"
 mkdir -p "$work" "$answers"
 failed=0
+# The source a run starts from (what it writes later makes the tree dirty).
+commit="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 
 listed() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
@@ -263,7 +265,7 @@ measure() {
   jq -n --arg board "$board" --argjson rows "$rows" --argjson cols "$cols" \
     --argjson generation "$generation" --argjson verify "$verify" --argjson spot "$spot" \
     --argjson stats "$stats" --argjson info "$info" --argjson start "$start" \
-    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$("$pawntb" --version), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
+    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$version" \
     --argjson large "$(listed "$board" "$large $no_stats" && echo true || echo false)" \
     --arg table "$(basename "$table")" --arg generated "$([ "$load" = null ] && echo existing || echo this run)" \
     '{board: $board, rows: $rows, cols: $cols, max_pawns: $cols, table: $table,
@@ -315,6 +317,7 @@ elif [ $render_only -eq 0 ]; then
     echo "results: build $pawntb and $spot_check first (cmake --build $build --target pawntb pawntb_spot_check)" >&2
     exit 2
   }
+  version="$("$pawntb" --version), commit $commit"
   for board in $boards; do
     case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
     measure "$board"
