@@ -307,7 +307,9 @@ refresh() {
     echo "results: $board: $table is not the recorded table (XXH3-64 differs)" >&2
     exit 1
   fi
-  generation="$(generation_figures "$tables/$board.err" "$tables/$board.out" "$tables/$board-disk.log" null)"
+  # The load average is not in the logs: the record's is kept.
+  generation="$(generation_figures "$tables/$board.err" "$tables/$board.out" "$tables/$board-disk.log" \
+    "$(jq -c '.generation.load_average // null' "$record")")"
   if [ -f "$tables/$board.verify.err" ] && [ -f "$tables/$board.verify.out" ] &&
     grep -q "Command being timed.*verify" "$tables/$board.verify.err"; then
     verify="$(verify_figures "$tables/$board.verify" "$tables/$board.verify.json")"
