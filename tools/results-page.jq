@@ -56,9 +56,10 @@ $opening, "",
       [$records[] | .[key]] | unique
       | map(. as $v | $records | map(select(.[key] == $v and (metric) != null)) | sort_by(.[other]))
       | map(select(length > 1));
-    def direction(metric): [.[] | metric] as $v
-      | if ([range(1; $v | length) | $v[.] > $v[. - 1]] | all) then "grows"
-        elif ([range(1; $v | length) | $v[.] < $v[. - 1]] | all) then "falls" else "neither" end;
+    def direction(metric): [.[] | metric] as $v | [range(1; $v | length) | $v[.] - $v[. - 1]] as $steps
+      | if ($steps | all(. > 0)) then "grows" elif ($steps | all(. < 0)) then "falls"
+        elif ($steps | all(. >= 0)) then "never falls" elif ($steps | all(. <= 0)) then "never grows"
+        else "neither" end;
     # How `metric` (written by `show`) goes along the lines: "grows with
     # every row added for 3, 4 and 5 columns".
     def along(key; other; metric; show):
@@ -68,6 +69,8 @@ $opening, "",
       | [range(0; length) as $i | .[$i] as $l
          | if $directions[$i] == "neither" then
              $l[] | "neither grows nor falls throughout for \(.[0][key]) \($name[key]) (\(map(metric | show) | join(", ")) for \(first[other]) to \(last[other]) \($name[other]))"
+           elif ($directions[$i] | startswith("never")) then
+             $l[] | "\($directions[$i]) as \($name[other]) are added for \(.[0][key]) \($name[key]) (\(map(metric | show) | join(", ")) for \(first[other]) to \(last[other]) \($name[other]))"
            else
              "\($directions[$i]) with every \($name[other] | rtrimstr("s")) added for \($l | map(.[0][key] | tostring) | words) \($name[key])"
            end]
