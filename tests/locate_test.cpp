@@ -22,8 +22,9 @@ namespace {
 namespace fs = std::filesystem;
 
 const fs::path kTable = fs::path(PAWNTB_SOURCE_DIR) / "data" / "4x4-k4.pawntb";
-// Nobody makes a table for this board, so no place has one.
-constexpr Geometry kMissing{3, 7};
+// No table of this board can be made (its index is too large), so no place
+// has one; data/ holds the small boards' tables, 3x7 among them.
+constexpr Geometry kMissing{8, 8};
 
 // Runs each test in an empty scratch directory with $PAWNTB_TABLE unset, and
 // puts both back afterwards.
@@ -119,7 +120,7 @@ TEST_F(Locate, EnvFileIsUsedForItsGeometryOnly) {
   ::setenv("PAWNTB_TABLE", file.c_str(), 1);
   EXPECT_EQ(Table::find(Geometry{4, 4}), file);
   EXPECT_EQ(Table::open_for(Geometry{4, 4}).info().path, file);
-  // Its header says 4x4: for 3x7 the search goes on, and finds nothing.
+  // Its header says 4x4: for 8x8 the search goes on, and finds nothing.
   EXPECT_EQ(Table::find(kMissing), std::nullopt);
 }
 
@@ -159,10 +160,10 @@ TEST_F(Locate, MissingGeometryNamesEveryPlaceLooked) {
   EXPECT_EQ(Table::find(kMissing), std::nullopt);
   try {
     (void)Table::open_for(kMissing);
-    FAIL() << "open_for found a table for 3x7";
+    FAIL() << "open_for found a table for 8x8";
   } catch (const TableError& e) {
     const std::string message = e.what();
-    EXPECT_EQ(message.rfind("no table for 3x7 (looked in: ", 0), 0u) << message;
+    EXPECT_EQ(message.rfind("no table for 8x8 (looked in: ", 0), 0u) << message;
     for (const auto& place : Table::search_path()) {
       EXPECT_NE(message.find(place.string()), std::string::npos) << place << " in " << message;
     }

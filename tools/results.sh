@@ -2,18 +2,23 @@
 # Solves the boards of docs/results.md and measures everything that page says:
 # generation time and memory, verify, the independent spot check, the value of
 # the start and its line, the longest win, the share won by the side to move,
-# the file's size and checksum. Writes, per board RxC with K = C,
+# the zugzwangs, the file's size and checksum. Writes, per board RxC with K = C,
 #   data/answers/RxC-kK.json   the measured figures (one JSON object)
 #   data/answers/RxC-kK.tsv    the answers file (docs/results.md says its format)
 #   data/tiers/RxC-kK.tsv      each tier's checksum (`pawntb info --tiers`)
-# and then docs/results.md from every data/answers/*.json there is.
+# and then, from every data/answers/RxC-kK.json there is (and
+# data/answers/projections.json, see --project), docs/results.md
+# (tools/results-page.jq) and its plot, docs/img/results-start-plies.svg
+# (tools/results-plot.jq).
 #
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
-#                    [--samples N] [--seed N] [--threads N] [--large "5x6 ..."]
-#                    [--refresh] [--render-only]
+#                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
+#                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
+#                    [--render-only]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
-# --boards   the boards to measure (default: 3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6)
+# --boards   the boards to measure, in this order (default: 3x3 to 8x4 and 6x5,
+#            each a few minutes at most, and 5x6, about an hour with verify)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
 #            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
@@ -25,6 +30,12 @@
 #            RxC.verify.json, its --resume file if it ran over several runs, the
 #            wall time of all of them
 # --work     where generated tables and logs go (BUILD/results)
+# --memory   passed to `pawntb generate` and `pawntb verify` (their default:
+#            3/4 of the memory available); a table larger than it is solved
+#            tier by tier, in a work directory next to the table
+# --no-stats boards whose table is too large to hold whole in memory here, but
+#            which are verified: stats, which holds all of it (about one byte
+#            per position), is left out, and so is info's block check
 # --large    boards whose table is too large to hold whole in memory here:
 #            stats, which holds all of it (about one byte per position), and
 #            verify, which takes hours (run it with --resume, and give its log,
@@ -35,6 +46,11 @@
 #            recorded file (same XXH3-64), and the generation's and verify's
 #            figures from their logs there, when they are whole (see --tables);
 #            the spot check, stats, start and answers are kept
+# --project  only write data/answers/projections.json, what
+#            `tools/bench/project_tiers` (in --build) projects for the boards
+#            not solved ($unsolved below) at the rate of the 6x6 run (its
+#            record's positions over its wall time), with its work directory's
+#            bytes per position; then the page
 # --render-only  only write docs/results.md from the existing JSON files
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
@@ -42,16 +58,25 @@ set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
 build="$root/build"
-boards="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6"
+boards="3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 5x3 5x4 5x5 6x3 6x4 6x5 7x3 7x4 8x3 8x4 5x6"
 tables=""
 work=""
 samples=2000
 seed=1
 threads=2
+memory=""
+no_stats=""
 large=""
 render_only=0
 refresh_only=0
-order="3x3 3x4 4x3 4x4 4x5 5x4 5x5 6x4 4x6 6x5 5x6 6x6"
+project_only=0
+# The page's boards, by rows then columns: every R x C with 3 <= R, C <= 8 that
+# one 2-core, 24 GiB machine can solve with K = C (docs/results.md).
+order="3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 4x7 4x8 5x3 5x4 5x5 5x6 5x7
+       6x3 6x4 6x5 6x6 7x3 7x4 7x5 7x6 8x3 8x4 8x5"
+# The boards --project projects: those of $order not solved yet, and the
+# larger ones, beyond one machine.
+unsolved="4x8 5x7 7x6 6x7 5x8 8x6 7x7 6x8 8x7 7x8 8x8"
 
 usage() {
   sed -n '/^#   tools\/results.sh/,/^# Needs bash/p' "$0" | sed 's/^# \{0,1\}//' >&2
@@ -66,9 +91,12 @@ while [ $# -gt 0 ]; do
     --samples) samples="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
+    --memory) memory="$2"; shift 2 ;;
+    --no-stats) no_stats="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
     --refresh) refresh_only=1; shift ;;
+    --project) project_only=1; shift ;;
     -h | --help) usage ;;
     *) echo "results.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -79,6 +107,8 @@ spot_check="$build/tests/pawntb_spot_check"
 answers="$root/data/answers"
 mkdir -p "$work" "$answers"
 failed=0
+# The source a run starts from (what it writes later makes the tree dirty).
+commit="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 
 listed() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
@@ -168,7 +198,7 @@ measure() {
     load="\"$(cut -d' ' -f1-3 /proc/loadavg)\""
     echo "results: $board: generating $table" >&2
     /usr/bin/time -v "$pawntb" generate --rows "$rows" --cols "$cols" --threads "$threads" \
-      --force --output "$table" >"$out" 2>"$log"
+      ${memory:+--memory "$memory"} --force --output "$table" >"$out" 2>"$log"
   fi
   generation="$(generation_figures "$log" "$out" "$disk_log" "$load")"
 
@@ -181,8 +211,8 @@ measure() {
     echo "results: $board: existing verify log $verify_log.err" >&2
   elif ! listed "$board" "$large"; then
     echo "results: $board: verify" >&2
-    /usr/bin/time -v "$pawntb" verify --threads "$threads" "$table" >"$verify_log.out" \
-      2>"$verify_log.err" || true
+    /usr/bin/time -v "$pawntb" verify --threads "$threads" ${memory:+--memory "$memory"} "$table" \
+      >"$verify_log.out" 2>"$verify_log.err" || true
   fi
   if [ -f "$verify_log.err" ]; then
     verify="$(verify_figures "$verify_log" "$tables/$board.verify.json")"
@@ -202,7 +232,7 @@ measure() {
   "$pawntb" info --tiers --threads "$threads" "$table" >"$root/data/tiers/$name.tsv"
 
   stats=null
-  if ! listed "$board" "$large"; then
+  if ! listed "$board" "$large $no_stats"; then
     echo "results: $board: stats" >&2
     stats="$("$pawntb" stats --json --threads "$threads" "$table" | jq -c '
       ([.distances[] | select(.wins > 0)] | last) as $longest
@@ -214,7 +244,7 @@ measure() {
 
   echo "results: $board: start, answers" >&2
   local info start
-  if listed "$board" "$large"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
+  if listed "$board" "$large $no_stats"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
   info="$(jq -c '{entries, placements, white_wins, file_size, file_checksum, longest_game_plies,
                   longest_game_example}' <<<"$info")"
   # Every entry's colour flip has its value, so stats' share is the header's.
@@ -249,8 +279,8 @@ measure() {
   jq -n --arg board "$board" --argjson rows "$rows" --argjson cols "$cols" \
     --argjson generation "$generation" --argjson verify "$verify" --argjson spot "$spot" \
     --argjson stats "$stats" --argjson info "$info" --argjson start "$start" \
-    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$("$pawntb" --version), commit $(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)" \
-    --argjson large "$(listed "$board" "$large" && echo true || echo false)" \
+    --arg measured "$(date -u +%Y-%m-%dT%H:%MZ)" --arg version "$version" \
+    --argjson large "$(listed "$board" "$large $no_stats" && echo true || echo false)" \
     --arg table "$(basename "$table")" --arg generated "$([ "$load" = null ] && echo existing || echo this run)" \
     '{board: $board, rows: $rows, cols: $cols, max_pawns: $cols, table: $table,
       large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
@@ -277,7 +307,9 @@ refresh() {
     echo "results: $board: $table is not the recorded table (XXH3-64 differs)" >&2
     exit 1
   fi
-  generation="$(generation_figures "$tables/$board.err" "$tables/$board.out" "$tables/$board-disk.log" null)"
+  # The load average is not in the logs: the record's is kept.
+  generation="$(generation_figures "$tables/$board.err" "$tables/$board.out" "$tables/$board-disk.log" \
+    "$(jq -c '.generation.load_average // null' "$record")")"
   if [ -f "$tables/$board.verify.err" ] && [ -f "$tables/$board.verify.out" ] &&
     grep -q "Command being timed.*verify" "$tables/$board.verify.err"; then
     verify="$(verify_figures "$tables/$board.verify" "$tables/$board.verify.json")"
@@ -292,7 +324,44 @@ refresh() {
   echo "results: $board: refreshed $record" >&2
 }
 
-if [ $refresh_only -eq 1 ]; then
+# data/answers/projections.json: project_tiers for each board of $unsolved.
+project() {
+  local projector="$build/tools/bench/project_tiers" from="$answers/6x6-k6.json" rate bytes board
+  [ -x "$projector" ] || {
+    echo "results: build $projector first (cmake --build $build --target project_tiers)" >&2
+    exit 2
+  }
+  [ -f "$from" ] || { echo "results: --project needs $from (the rate)" >&2; exit 2; }
+  rate="$(jq '.info.entries / .generation.wall_s | round' "$from")"
+  bytes="$(jq '.generation.work_dir_peak_bytes / .info.entries * 10000 | round / 10000' "$from")"
+  for board in $unsolved; do
+    local rows="${board%x*}" cols="${board#*x}" out status=0
+    out="$("$projector" "$rows" "$cols" "$cols" "$rate" "$bytes" 1 2>&1)" || status=$?
+    # "4x8 K=8: 2.572e+11 positions in 6408 tiers; largest tier with its
+    # children 7.219e+09 entries (6.7 GiB at a byte each)", "work directory:
+    # about 10.4 GiB", "one machine: 2.9 h; ...", or "... cannot be indexed".
+    jq -n -c --arg board "$board" --arg out "$out" --argjson status "$status" '
+      ($out | capture("K=[0-9]+: (?<positions>[0-9.e+]+) positions in (?<tiers>[0-9]+) tiers; largest tier with its children (?<largest>[0-9.e+]+) entries \\((?<largest_gib>[0-9.]+) GiB") // null) as $sizes
+      | {board: $board}
+        + if $status == 0 and $sizes != null then
+            {positions: ($sizes.positions | tonumber), tiers: ($sizes.tiers | tonumber),
+             largest_tier_with_children: ($sizes.largest | tonumber),
+             largest_tier_with_children_gib: ($sizes.largest_gib | tonumber),
+             work_dir_gib: ($out | capture("work directory: about (?<g>[0-9.]+) GiB").g | tonumber),
+             one_machine: ($out | capture("one machine: (?<t>[^;]+);").t)}
+          elif ($out | test("cannot be indexed")) then {indexable: false}
+          else error("project_tiers \($board): \($out)") end'
+  done | jq -s --argjson rate "$rate" --argjson bytes "$bytes" \
+    --arg command "tools/bench/project_tiers ROWS COLS K $rate $bytes 1" \
+    '{rate: $rate, work_bytes_per_position: $bytes, from: "6x6-k6.json", command: $command,
+      boards: .}' >"$answers/projections.json.tmp"
+  mv "$answers/projections.json.tmp" "$answers/projections.json"
+  echo "results: wrote $answers/projections.json" >&2
+}
+
+if [ $project_only -eq 1 ]; then
+  project
+elif [ $refresh_only -eq 1 ]; then
   [ -n "$tables" ] || { echo "results: --refresh needs --tables" >&2; exit 2; }
   [ -x "$pawntb" ] || { echo "results: build $pawntb first" >&2; exit 2; }
   for board in $boards; do refresh "$board"; done
@@ -301,22 +370,33 @@ elif [ $render_only -eq 0 ]; then
     echo "results: build $pawntb and $spot_check first (cmake --build $build --target pawntb pawntb_spot_check)" >&2
     exit 2
   }
+  version="$("$pawntb" --version), commit $commit"
   for board in $boards; do
     case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
     measure "$board"
   done
 fi
 
-intro_text() {
-  cat <<'INTRO'
+# The page's first paragraph, and how its figures are measured.
+opening_text() {
+  cat <<'OPENING'
 Each board R×C is solved with K = C pawns a side (every pawn of the start
 position), every position with up to K pawns a side. **Everything below is
-measured by `tools/results.sh`**, which writes this page; nothing is typed by
-hand. To check it yourself:
+measured by `tools/results.sh`**, which writes this page, its plot and its
+sentences; nothing is typed by hand. Values count plies (half-moves) to the
+end when the winner hurries and the loser holds out.
+OPENING
+}
+intro_text() {
+  cat <<'INTRO'
+## How it is measured
+
+To check it yourself:
 
 ```sh
 cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
-tools/results.sh                                    # every board up to 5x6 (the larger ones take long)
+tools/results.sh                   # 3x3 to 8x4 and 6x5, each in minutes at most, and 5x6 (about an hour)
+tools/results.sh --boards "4x7 7x5 8x5" --memory 6G --no-stats "7x5 8x5"   # about two hours
 tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb exists
 ```
 
@@ -333,21 +413,22 @@ every pawn in the three rows nearest its goal, solved by an independent plain
 search, `tests/oracle/spot_check.hpp`, that shares no code with the generator
 or the index, and compared with the table), `pawntb probe --start --json`
 (the value of the start and the principal variation), `pawntb stats --json`
-(the longest win, the share won by the side to move) and `pawntb info --json`
-(entries, the header's win count, file size and the XXH3-64 of the whole
-file). Where stats was not run (it holds the whole table in memory), the
-share comes from the header's count of white-to-move wins, which `pawntb
-verify` recounts: every position's colour flip has its value, so the share is
-the same. A table solved tier by tier also has its work directory's peak size
-(the generator's last line, `work directory: N bytes`). The machine is a
-shared 2-core VM that was also running a 6×6 solve, so times are those of a
-loaded machine; tables marked *existing* were made earlier by the lead and
-their figures copied from that run's `/usr/bin/time -v` log.
+(the longest win, the share won by the side to move, the zugzwangs) and
+`pawntb info --json` (entries, the header's win count and longest value, file
+size and the XXH3-64 of the whole file). Where stats was not run (it holds
+the whole table in memory), the share comes from the header's count of
+white-to-move wins, which `pawntb verify` recounts: every position's colour
+flip has its value, so the share is the same. A table solved tier by tier
+also has its work directory's peak size (the generator's last line, `work
+directory: N bytes`). Times are those of a 2-core, 24 GiB machine with other
+jobs beside it: each board gives the load average when its generation
+started, where it was recorded, and the date and commit of its measurement.
+A table marked *existing* was made by an earlier run of the command shown,
+and its figures are read from that run's `/usr/bin/time -v` log.
 
-Values count plies (half-moves) to the end when the winner hurries and the
-loser holds out. "Positions" in the table is the number of indexed
-white-to-move entries; the side-to-move share and the longest win count both
-sides to move (`docs/stats.md`).
+"Positions" is the number of indexed white-to-move entries; the side-to-move
+share, the longest win and the zugzwangs count both sides to move
+(`docs/stats.md`).
 
 ## Answers files
 
@@ -368,8 +449,11 @@ is at hand (`data/`, `$PAWNTB_TABLE_DIR`, the test build's tables) and fails
 on any difference; the others are skipped. `Answers.AgreeWithThemselvesWithoutTheTable`
 checks every file, the 6×6 one too, with no table: the start line is the
 board's start, each first move has its line, the start's value and best move
-follow from theirs by the rules, and every value has its winner's parity. `data/answers/RxC-kK.json` holds the
-measured figures this page is written from.
+follow from theirs by the rules, and every value has its winner's parity.
+`data/answers/RxC-kK.json` holds the measured figures this page is written
+from. The tables under 1 MB are in `data/` (their XXH3-64 in
+`data/checksums.txt`); the others are made by `pawntb generate`, and the
+XXH3-64 below tells whether a table made again is the same file.
 
 ## Tier checksums
 
@@ -383,58 +467,24 @@ and a tier file of a generator's work directory carries the same checksum
 checks every file whose table is at hand.
 
 ## The boards
-
 INTRO
 }
 
-# docs/results.md from every JSON record, in the order of $order.
+# docs/results.md and its plot from every JSON record, in the order of $order.
 records=()
 for board in $order; do
   for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
 done
 [ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
-jq -s -r --arg intro "$(intro_text)" '
-  def n: tostring as $s | ($s | length) as $l
-    | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
-  def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
-  def orblank(f): if . == null then "" else f end;
-  def mib: . / 1048576 | ceil;  # as pawntb prints it: rounded up
-  # The share the side to move wins: from stats, else the header'"'"'s win count
-  # of the white-to-move entries (the same share; verify recounts it).
-  def share: if .stats != null then pct(.stats.side_to_move_wins; .stats.positions)
-             elif .info.white_wins != null then pct(.info.white_wins; .info.entries) else "" end;
-  "# Results: pawn chess solved on \(length) boards, \(first.board) to \(last.board)", "", $intro, "",
-  "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | work dir peak (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
-  "|---|---:|---:|---|---:|---|---:|---:|---:|---|---:|---:|---|",
-  (.[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
-     share + " | " +
-     (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
-     (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
-     (.generation | orblank(if has("work_dir_peak_bytes") | not then ""
-                            elif .work_dir_peak_bytes == null then "in memory" else .work_dir_peak_bytes | mib | tostring end)) + " | " +
-     (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
-     "\(.spot_check.agreed | n) / \(.spot_check.skipped)" + (if .spot_check.disagreed > 0 then " (\(.spot_check.disagreed) DISAGREED)" else "" end) +
-     " | \(.info.file_size | n) | `\(.info.file_checksum)` |"),
-  "",
-  (.[] | "### \(.board), K = \(.max_pawns)", "",
-     "Start `\(.start.position)`: **\(.start.winner) wins in \(.start.plies) plies**. Principal variation:", "",
-     "```text", (.start.line | join(" ")), "```", "",
-     (if .stats != null then
-        "Longest win: \(.stats.longest_win.plies) plies, \(.stats.longest_win.positions | n) positions (either side to move), e.g. `\(.stats.longest_win.example)`. " +
-        "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n)."
-      else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." +
-        (if .info.white_wins != null then " The side to move wins \(.info.white_wins | n) of the \(.info.entries | n) white-to-move positions (\(share)), by the header'"'"'s win count\(if .verify.ok then ", which verify recounted" else "" end); by symmetry, the same share of both sides to move." else "" end) end),
-     (if .large then "", ((if .verify == null then "`pawntb verify` was not run on this board (it takes hours), nor `pawntb stats`, which" else "`pawntb stats` was not run on this board: it" end) + " holds the whole table in memory (about one byte per position), more than was free on this machine.") else empty end),
-     "",
-     (if .generation == null then "Generation: not measured."
-      else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o )[^ ]*/"; "\(.o)"))`, \(.generated)" +
-           (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", on the loaded shared machine" end) +
-           "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB" +
-           (if .generation.work_dir_peak_bytes != null then ", work directory at most \(.generation.work_dir_peak_bytes | n) bytes (\(.generation.work_dir_peak_bytes | mib) MiB) of tier files" else "" end) + "." end) +
-     (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall\(if .verify.resumed then ", over several runs" else "" end))." else " Verify: not run." end) +
-     (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
-     " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
-     "")
-' "${records[@]}" >"$root/docs/results.md"
-echo "results: wrote docs/results.md (${#records[@]} boards)" >&2
+plot="img/results-start-plies.svg"
+mkdir -p "$root/docs/img"
+jq -s -r -f "$root/tools/results-plot.jq" "${records[@]}" >"$root/docs/$plot.tmp"
+mv "$root/docs/$plot.tmp" "$root/docs/$plot"
+projections=null
+[ -f "$answers/projections.json" ] && projections="$(cat "$answers/projections.json")"
+jq -s -r -f "$root/tools/results-page.jq" --arg opening "$(opening_text)" --arg intro "$(intro_text)" \
+  --arg order "$order" --arg plot "$plot" --argjson projections "$projections" \
+  "${records[@]}" >"$root/docs/results.md.tmp"
+mv "$root/docs/results.md.tmp" "$root/docs/results.md"
+echo "results: wrote docs/results.md and docs/$plot (${#records[@]} boards)" >&2
 exit $failed
