@@ -299,7 +299,7 @@ PyTable open_table(const std::optional<fs::path>& path, std::optional<int> rows,
     }
   }
   if (!path && wanted) {
-    // As the pawntb command searches: "no table for 3x7 (looked in: ...)".
+    // As the pawntb command searches: "no table for 8x8 (looked in: ...)".
     return PyTable(open_without_gil([&] { return Table::open_for(*wanted, load); },
                                     [&] { return !Table::find(*wanted); }));
   }

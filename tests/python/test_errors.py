@@ -231,10 +231,10 @@ def test_missing_tables(tmp_path, monkeypatch):
     assert str(missing) in str(caught.value)
     assert isinstance(caught.value, KeyError) and isinstance(caught.value, pawntb.Error)
     assert not str(caught.value).startswith("'")  # a sentence, not a quoted key
-    with pytest.raises(pawntb.MissingTableError, match="no table for 3x7 "):
-        pawntb.open_table(rows=3, cols=7)
+    with pytest.raises(pawntb.MissingTableError, match="no table for 8x8 "):
+        pawntb.open_table(rows=8, cols=8)
     try:
-        pawntb.open_table(rows=3, cols=7)
+        pawntb.open_table(rows=8, cols=8)
     except pawntb.MissingTableError as e:
         for place in pawntb.search_path():
             assert place in str(e)
