@@ -10,10 +10,10 @@
 #include <utility>
 #include <variant>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/stored.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/stored.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/notation.hpp"
 #include "support/test_support.hpp"
 
@@ -446,9 +446,8 @@ namespace {
 // once and in order, over the whole index and over ranges that cut runs.
 TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
   using detail::EntryKind;
-  for (const Geometry g :
-       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}, Geometry{5, 4},
-        Geometry{6, 4}, Geometry{4, 6}}) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5},
+                           Geometry{5, 4}, Geometry{6, 4}, Geometry{4, 6}}) {
     // 5x4 and 6x4 with K = 2: middle sets span two bytes; 4x6 with K = 2:
     // rows of six squares.
     const int k = g.cols == 5 ? 3 : (g.rows >= 5 || g.cols >= 6) ? 2 : g.cols;

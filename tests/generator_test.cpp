@@ -8,9 +8,9 @@
 #include <sstream>
 #include <thread>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {

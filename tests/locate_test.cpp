@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 

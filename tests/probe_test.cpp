@@ -10,8 +10,8 @@
 #include <variant>
 
 #include "oracle/brute_force.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"

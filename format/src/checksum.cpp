@@ -3,7 +3,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 
 namespace pawntb::detail {
 

@@ -1,9 +1,9 @@
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 
 namespace pawntb::detail {
 

@@ -1,5 +1,5 @@
 // The tier scheduler: solves the tiers in index order (a solving order,
-// format/src/pawntb/detail/index.hpp), each with only its children's values
+// format/src/pawntb/codec/index.hpp), each with only its children's values
 // in memory, and keeps every finished tier in the work directory
 // (work_dir.hpp), then assembles the table from the tier files.
 //

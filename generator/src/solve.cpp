@@ -1,5 +1,5 @@
 // Solving the whole table in memory: the tiers in index order (a solving
-// order, format/src/pawntb/detail/index.hpp), each in one pass over its
+// order, format/src/pawntb/codec/index.hpp), each in one pass over its
 // entries (tier_solver.cpp), its children's values read from the same array.
 //
 // MEMORY. One byte per entry and nothing per position besides.
@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "memory.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "tier_solver.hpp"

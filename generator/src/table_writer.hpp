@@ -12,9 +12,9 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/progress.hpp"
 #include "pawntb/util/atomic_file.hpp"
 

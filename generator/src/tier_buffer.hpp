@@ -12,7 +12,7 @@
 #include <span>
 #include <utility>
 
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 
 namespace pawntb::detail {
 

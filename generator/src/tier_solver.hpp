@@ -1,4 +1,4 @@
-// Solving one tier (format/src/pawntb/detail/index.hpp, TIERS): every move
+// Solving one tier (format/src/pawntb/codec/index.hpp, TIERS): every move
 // leaves the tier for a tier earlier in the index, so one pass over the tier
 // finds all its successors solved. What a tier needs in memory is its own
 // values and those of its children, the tiers its moves reach.
@@ -10,8 +10,8 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 
 namespace pawntb::detail {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb::detail {

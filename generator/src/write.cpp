@@ -4,7 +4,7 @@
 #include <memory>
 #include <system_error>
 
-#include "pawntb/detail/stored.hpp"
+#include "pawntb/codec/stored.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_writer.hpp"

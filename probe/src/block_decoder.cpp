@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "pawntb/detail/stored.hpp"
+#include "pawntb/codec/stored.hpp"
 
 namespace pawntb::detail {
 

@@ -15,7 +15,7 @@
 #include <variant>
 
 #include "block_decoder.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"

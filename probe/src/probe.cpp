@@ -4,7 +4,7 @@
 #include <array>
 #include <bit>
 
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb {

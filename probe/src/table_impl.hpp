@@ -4,8 +4,8 @@
 #include <vector>
 
 #include "block_cache.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"

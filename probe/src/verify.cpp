@@ -7,7 +7,7 @@
 #include <span>
 #include <stdexcept>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/probe.hpp"
 
 namespace {

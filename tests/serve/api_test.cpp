@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/assets.hpp"
 #include "serve/serve_support.hpp"

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "baselines.hpp"
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 #include "pawntb/notation.hpp"
 
 int main(int argc, char** argv) {

@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 #include "pawntb/probe.hpp"
 
 namespace {

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 #include "tier_solver.hpp"
 
 namespace {

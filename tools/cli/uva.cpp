@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "common.hpp"
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"
 
@@ -175,9 +175,8 @@ using BoardParser = BoardRun (*)(std::string_view text, std::uint64_t line,
                                  std::span<UvaBoard> out);
 
 // parse_boards for every geometry, by detail::geometry_number.
-constexpr auto kBoardParsers = detail::per_geometry([]<class G>(G) -> BoardParser {
-  return &parse_boards<G::value.rows, G::value.cols>;
-});
+constexpr auto kBoardParsers = detail::per_geometry(
+    []<class G>(G) -> BoardParser { return &parse_boards<G::value.rows, G::value.cols>; });
 
 }  // namespace
 

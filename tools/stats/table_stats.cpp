@@ -6,8 +6,8 @@
 #include <bit>
 #include <memory>
 
-#include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 

@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 
 namespace pawntb {
 

@@ -10,8 +10,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 
 namespace pawntb::detail {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <bit>
 
-#include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/game/bitboard.hpp"
+#include "pawntb/game/rules.hpp"
 
 namespace pawntb {
 

@@ -92,7 +92,7 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/position.hpp"
 
 namespace pawntb::detail {
