@@ -214,7 +214,7 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
     const Table shared = Table::open(kDefaultTable, Table::Load::on_demand, 1, cache);
     EXPECT_EQ(shared.info().cache_bytes,
               std::clamp<std::uint64_t>(cache / block, 1, shared.info().blocks) * block);
-    const detail::Index index(Geometry{4, 4}, 4);
+    const codec::Index index(Geometry{4, 4}, 4);
     // A cache too small for the table decodes a block for most probes.
     const std::uint64_t step = cache < reference.info().entries ? 61 : 1;
     auto sweep = [&](const Table& table, std::uint64_t* sum) {
@@ -254,7 +254,7 @@ TEST(Probe, ProbeManyMatchesProbe) {
     for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
       const Table table = Table::open(path, load);
       const TableInfo& info = table.info();
-      const detail::Index index(info.geometry, info.max_pawns);
+      const codec::Index index(info.geometry, info.max_pawns);
       std::vector<Position> positions;
       for (std::uint64_t i = 0; i < index.size(); ++i) {
         const auto [white, black] = index.unrank(i);
@@ -306,12 +306,12 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
   EXPECT_EQ(table.info().max_plies, solved.max_plies);
-  const detail::Index index(o.geometry, o.max_pawns);
+  const codec::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
     ASSERT_TRUE(r.ok());
-    const detail::Pawns c = detail::canonical(o.geometry, white, black);
+    const game::Pawns c = codec::canonical(o.geometry, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(verify(table).ok());
@@ -403,7 +403,7 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   write_file(path, bytes);
   const Table table = Table::open(path, Table::Load::on_demand);  // header and index are fine
   bool damaged = false;
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, Side::white});
@@ -432,7 +432,7 @@ std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
 // damaged one the same error, that of the lowest damaged block.
 TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
   const Table one = Table::open(kDefaultTable, Table::Load::all, 1);
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   for (const unsigned threads : {0u, 2u, 3u, 16u}) {
     const Table many = Table::open(kDefaultTable, Table::Load::all, threads);
     for (std::uint64_t i = 0; i < index.size(); ++i) {
@@ -493,11 +493,11 @@ TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path&
   o.geometry = Geometry{4, 4};
   o.max_pawns = 4;
   SolvedTable solved = solve(o);
-  const detail::Index index(o.geometry, o.max_pawns);
+  const codec::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = index.size() / 2; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (detail::is_filler(o.geometry, white, black) || v < 2 || v + 2 > solved.max_plies) continue;
+    if (codec::is_filler(o.geometry, white, black) || v < 2 || v + 2 > solved.max_plies) continue;
     solved.values[i] = static_cast<std::uint8_t>(v + 2);
     write_table(solved, path);
     const std::string side = v % 2 ? "white" : "black";

@@ -4,7 +4,12 @@
 
 #include <utility>
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::board_bytes;
+using game::kByteGatherScatter;
+using game::low_bits;
+using game::Pawns;
 
 namespace {
 
@@ -363,4 +368,4 @@ void Index::BlockWalk::enter_slice(const Slice* slice) {
   }
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

@@ -45,8 +45,8 @@ namespace pawntb {
 
 namespace {
 
-using detail::Index;
-using detail::Plies;
+using codec::Index;
+using codec::Plies;
 
 // Bytes besides the tiers' values: the index tables, zstd's contexts and
 // buffers, the writer's batch, the program itself.

@@ -18,8 +18,8 @@ namespace pawntb {
 
 namespace {
 
-using detail::Index;
-using detail::Plies;
+using codec::Index;
+using codec::Plies;
 
 }  // namespace
 

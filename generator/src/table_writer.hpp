@@ -20,6 +20,11 @@
 
 namespace pawntb::detail {
 
+using codec::Block;
+using codec::Index;
+using codec::Plies;
+using game::BoardSymmetry;
+
 using util::ByteSink;
 
 // util::write_file_atomically (the table, tier files, the work directory's

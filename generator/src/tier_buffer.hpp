@@ -16,6 +16,8 @@
 
 namespace pawntb::detail {
 
+using codec::Plies;
+
 class TierBuffer {
  public:
   TierBuffer() = default;

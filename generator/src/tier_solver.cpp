@@ -9,6 +9,22 @@
 
 namespace pawntb::detail {
 
+using codec::Index;
+using codec::is_canonical;
+using codec::mover_wins;
+using codec::Plies;
+using codec::ValueFold;
+using game::board_mask;
+using game::flip_rows;
+using game::geometry_number;
+using game::mirror_files;
+using game::per_geometry;
+using game::white_can_move;
+using game::white_left_captures;
+using game::white_pushes;
+using game::white_right_captures;
+using game::wins_in_one;
+
 TierGraph::TierGraph(const Index& index) {
   const auto tiers = index.tiers();
   std::map<std::tuple<int, int, int, int>, std::size_t> number;

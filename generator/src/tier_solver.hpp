@@ -15,6 +15,9 @@
 
 namespace pawntb::detail {
 
+using codec::Index;
+using codec::Plies;
+
 // The children of a tier, by what a move captures: [0] the tier reached
 // without a capture, [x] the tier reached by capturing a black pawn of
 // advancement x (on row x), 1 <= x <= R-2. (A capture on row 0 wins at once:

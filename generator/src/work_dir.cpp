@@ -19,6 +19,11 @@
 
 namespace pawntb::detail {
 
+using codec::checksum64;
+using codec::Index;
+using codec::Plies;
+using codec::rules_fingerprint;
+
 namespace {
 
 namespace fs = std::filesystem;

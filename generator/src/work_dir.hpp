@@ -18,6 +18,13 @@
 
 namespace pawntb::detail {
 
+using codec::Index;
+using codec::Le16;
+using codec::Le32;
+using codec::Le64;
+using codec::Plies;
+using codec::rules_fingerprint;
+
 // The header of a tier file, then one zstd frame of the tier's values (one
 // byte per entry, as solve_tier leaves them).
 struct DiskTierHeader {

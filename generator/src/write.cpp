@@ -13,6 +13,21 @@ namespace pawntb {
 
 namespace detail {
 
+using codec::Block;
+using codec::block_count_for;
+using codec::blocks_offset;
+using codec::checksum64;
+using codec::encode_block_index;
+using codec::encode_header;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Header;
+using codec::Index;
+using codec::kHeaderSize;
+using codec::placement_count;
+using codec::Plies;
+using game::BoardSymmetry;
+
 namespace {
 
 // Index entries per block, the unit of parallel compression and of lazy
@@ -151,7 +166,7 @@ detail::TableTotals totals_of(const SolvedTable& table) {
 
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
                                        const ProgressCallback& on_progress) {
-  const detail::Index index(table.geometry, table.max_pawns);
+  const codec::Index index(table.geometry, table.max_pawns);
   util::MemorySink sink;
   detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);
@@ -162,7 +177,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned thread
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
                          unsigned threads, void (*on_temp_file)(const char* path),
                          const ProgressCallback& on_progress) {
-  const detail::Index index(table.geometry, table.max_pawns);
+  const codec::Index index(table.geometry, table.max_pawns);
   std::uint32_t blocks = 0;
   const std::uint64_t size = detail::write_file(
       path,

@@ -6,6 +6,13 @@
 
 namespace pawntb::detail {
 
+using codec::Block;
+using codec::checksum64;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Index;
+using game::BoardSymmetry;
+
 namespace {
 
 // Sets count bytes at `at` to v: short spans, the most common, with a few

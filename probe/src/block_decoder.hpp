@@ -18,6 +18,10 @@
 
 namespace pawntb::detail {
 
+using codec::Block;
+using codec::Index;
+using game::BoardSymmetry;
+
 // Checks a block's frame, decompresses its stored values and puts them at
 // their entries in out (block.entries bytes, from index `first`); entries a
 // rule decides get their value (win in one 1, no move 0), mirror images 0.

@@ -12,6 +12,11 @@
 
 namespace pawntb::detail {
 
+using codec::Block;
+using codec::Header;
+using codec::Index;
+using game::BoardSymmetry;
+
 struct TableData {
   TableData(Geometry g, int max_pawns) : index(g, max_pawns), symmetry(g) {}
 

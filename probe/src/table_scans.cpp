@@ -25,13 +25,13 @@ std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
 // Feeds entries, in index order, to one checksum per tier.
 class TierChecksummer {
  public:
-  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {
+  explicit TierChecksummer(const codec::Index& index) : tiers_(index.tiers()) {
     finish_ended_tiers();  // tiers without entries at the start
   }
 
   void add(std::span<const std::uint8_t> entries) {
     while (!entries.empty()) {
-      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const codec::Index::Tier& tier = tiers_[out_.size()];
       const std::uint64_t take =
           std::min<std::uint64_t>(entries.size(), tier.first + tier.size - at_);
       stream_.update(entries.first(static_cast<std::size_t>(take)));
@@ -47,17 +47,17 @@ class TierChecksummer {
   void finish_ended_tiers() {
     while (out_.size() < tiers_.size() &&
            at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
-      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const codec::Index::Tier& tier = tiers_[out_.size()];
       out_.push_back(TierChecksum{static_cast<std::uint32_t>(out_.size()), tier.w, tier.b, tier.sw,
                                   tier.sb, tier.first, tier.size, stream_.value()});
       stream_.reset();
     }
   }
 
-  std::span<const detail::Index::Tier> tiers_;
+  std::span<const codec::Index::Tier> tiers_;
   std::vector<TierChecksum> out_;
   std::uint64_t at_ = 0;  // entries added
-  detail::Checksum64Stream stream_;
+  codec::Checksum64Stream stream_;
 };
 
 constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksummed in order

@@ -67,7 +67,7 @@ class EntryChecker {
   EntryChecker(const Table& table, const detail::TableData& t) : table_(table), t_(t) {}
 
   void check(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) {
-    detail::Index::Cursor cursor(t_.index, begin);
+    codec::Index::Cursor cursor(t_.index, begin);
     for (std::uint64_t first = begin; first < end; first += kGroup) {
       const std::size_t count =
           static_cast<std::size_t>(std::min<std::uint64_t>(kGroup, end - first));
@@ -104,11 +104,11 @@ class EntryChecker {
   // at once, the fastest win there is: then none is probed.
   void add_successors(const Position& p) {
     const Geometry g = p.geometry;
-    const std::uint64_t empty = detail::board_mask(g) & ~(p.white | p.black);
-    const std::uint64_t pushes = detail::white_pushes(g, p.white) & empty;
-    const std::uint64_t left = detail::white_left_captures(g, p.white) & p.black;
-    const std::uint64_t right = detail::white_right_captures(g, p.white) & p.black;
-    wins_in_one_.push_back(((pushes | left | right) & detail::white_goal(g)) != 0);
+    const std::uint64_t empty = game::board_mask(g) & ~(p.white | p.black);
+    const std::uint64_t pushes = game::white_pushes(g, p.white) & empty;
+    const std::uint64_t left = game::white_left_captures(g, p.white) & p.black;
+    const std::uint64_t right = game::white_right_captures(g, p.white) & p.black;
+    wins_in_one_.push_back(((pushes | left | right) & game::white_goal(g)) != 0);
     if (wins_in_one_.back()) return;
     // Each target square t with the square its pawn came from, `back` rows
     // and files away: t << back.

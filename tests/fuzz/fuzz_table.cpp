@@ -18,7 +18,7 @@ namespace {
 // Recomputes every block checksum, the index checksum and the header checksum
 // in place, as far as the header's fields allow.
 void reseal(std::vector<std::uint8_t>& file) {
-  using namespace pawntb::detail;
+  using namespace pawntb::codec;
   if (file.size() < kHeaderSize) return;
   DiskHeader h;
   std::memcpy(&h, file.data(), kHeaderSize);

@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   const bool notation = argc > 1 && std::string(argv[1]) == "--positions";
   using namespace pawntb;
   const Geometry g{4, 4};
-  const detail::Index index(g, 4);  // white to move, not terminal by rule
+  const codec::Index index(g, 4);  // white to move, not terminal by rule
   std::vector<std::string> boards;
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);

@@ -22,7 +22,7 @@
 
 namespace {
 
-using pawntb::detail::Index;
+using pawntb::codec::Index;
 using pawntb::detail::TierGraph;
 
 // The makespan of `machines` machines, in positions solved by one machine

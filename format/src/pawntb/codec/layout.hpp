@@ -16,7 +16,7 @@
 
 #include "pawntb/position.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
 
 class Index;
 
@@ -205,4 +205,4 @@ constexpr std::uint64_t blocks_offset(std::uint32_t block_count) {
   return kHeaderSize + std::uint64_t{block_count} * sizeof(DiskBlock);
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

@@ -8,7 +8,12 @@
 
 #include "pawntb/game/rules.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::mirror_files;
+using game::Pawns;
+using game::white_goal;
+using game::white_targets;
 
 // An entry is one byte: the plies to the end of the game, 0..2*K*(rows-1)
 // (at most 112: every ply lowers phi, generator/src/solve.cpp). The side to
@@ -71,4 +76,4 @@ constexpr bool is_filler(Geometry g, std::uint64_t white, std::uint64_t black) {
   return !is_canonical(g, white, black) || value_by_rule(g, white, black).has_value();
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

@@ -6,7 +6,7 @@
 
 #include "pawntb/game/bitboard.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::game {
 
 // Every square a white pawn can move to (white to move): pushes onto empty
 // squares and diagonal captures of black pawns.
@@ -26,4 +26,4 @@ constexpr bool wins_in_one(Geometry g, std::uint64_t white, std::uint64_t black)
   return (white_targets(g, white, black) & white_goal(g)) != 0;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::game
