@@ -75,7 +75,7 @@ class TierCache {
     e.last_use = ++clock_;
     return e.values.span();
   }
-  void add(std::size_t tier, detail::TierBuffer values) {
+  void add(std::size_t tier, generator_detail::TierBuffer values) {
     bytes_ += values.size();
     tiers_[tier] = Entry{std::move(values), ++clock_};
   }
@@ -103,7 +103,7 @@ class TierCache {
 
  private:
   struct Entry {
-    detail::TierBuffer values;
+    generator_detail::TierBuffer values;
     std::uint64_t last_use = 0;
   };
   std::map<std::size_t, Entry> tiers_;
@@ -117,21 +117,21 @@ constexpr double kWorkDirBytesPerEntry = 0.15;
 
 // Rank 0 alone clears a killed run's temporary files, before it hands out any
 // tier: another rank doing so could remove a file a worker is writing.
-detail::WorkDir::Leftovers work_dir_leftovers() {
-  return detail::this_rank() == 0 ? detail::WorkDir::Leftovers::remove
-                                  : detail::WorkDir::Leftovers::keep;
+generator_detail::WorkDir::Leftovers work_dir_leftovers() {
+  return generator_detail::this_rank() == 0 ? generator_detail::WorkDir::Leftovers::remove
+                                            : generator_detail::WorkDir::Leftovers::keep;
 }
 
 }  // namespace
 
 std::uint64_t default_memory_limit() {
-  return std::max<std::uint64_t>(detail::available_memory() / 4 * 3, kOverhead);
+  return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kOverhead);
 }
 
 GenerationPlan plan_generation(const GenerateOptions& options) {
   const std::uint64_t in_memory = memory_needed(options.geometry, options.max_pawns);  // checks
   const Index index(options.geometry, options.max_pawns);
-  const detail::TierGraph graph(index);
+  const generator_detail::TierGraph graph(index);
   GenerationPlan plan;
   plan.entries = index.size();
   plan.tiers = index.tiers().size();
@@ -167,7 +167,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   }
   plan.work_dir_bytes =
       static_cast<std::uint64_t>(static_cast<double>(index.size()) * kWorkDirBytesPerEntry);
-  const detail::WorkDir work(options.work_dir, index, work_dir_leftovers());
+  const generator_detail::WorkDir work(options.work_dir, index, work_dir_leftovers());
   for (std::size_t t = 0; t < index.tiers().size(); ++t) {
     if (std::filesystem::exists(work.tier_path(t))) {
       ++plan.tiers_done;
@@ -180,10 +180,11 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
 namespace {
 
 // The header's statistics from the tiers' summaries, in index order.
-detail::TableTotals totals_of(const std::vector<detail::TierSummary>& summaries) {
-  detail::TableTotals totals;
+generator_detail::TableTotals totals_of(
+    const std::vector<generator_detail::TierSummary>& summaries) {
+  generator_detail::TableTotals totals;
   totals.max_plies = -1;
-  for (const detail::TierSummary& s : summaries) {
+  for (const generator_detail::TierSummary& s : summaries) {
     totals.win_count += s.win_count;
     if (s.max_plies > totals.max_plies) {
       totals.max_plies = s.max_plies;
@@ -208,15 +209,15 @@ class TieredRun {
   // by handing them to the other ranks (solve() there).
   std::uint64_t solve_all() {
     const std::size_t tiers = index_.tiers().size();
-    if (detail::rank_count() > 1) {
-      return detail::manage_tiers(detail::ScheduledRun{
+    if (generator_detail::rank_count() > 1) {
+      return generator_detail::manage_tiers(generator_detail::ScheduledRun{
           graph_, tiers,
           [&](std::size_t t) {
             const bool whole = finished(t);
             if (whole) count_finished(t, false);
             return whole;
           },
-          [&](std::size_t t, const detail::TierSummary& s) {
+          [&](std::size_t t, const generator_detail::TierSummary& s) {
             summaries_[t] = s;
             count_finished(t, true);
           },
@@ -238,16 +239,16 @@ class TieredRun {
   std::pair<std::uint64_t, std::uint32_t> assemble(const std::filesystem::path& output,
                                                    void (*on_temp_file)(const char*)) {
     cache_.clear();
-    detail::TierBuffer buffer;
+    generator_detail::TierBuffer buffer;
     std::uint32_t blocks = 0;
-    const std::uint64_t size = detail::write_file(
+    const std::uint64_t size = generator_detail::write_file(
         output,
         [&](util::ByteSink& sink) {
-          detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
+          generator_detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
           for (std::size_t t = 0; t < index_.tiers().size(); ++t) {
             if (buffer.size() < index_.tiers()[t].size) {
-              buffer = detail::TierBuffer();
-              buffer = detail::TierBuffer(index_.tiers()[t].size);
+              buffer = generator_detail::TierBuffer();
+              buffer = generator_detail::TierBuffer(index_.tiers()[t].size);
             }
             const auto values = buffer.span().first(index_.tiers()[t].size);
             work_.read_tier(t, values);
@@ -281,7 +282,7 @@ class TieredRun {
  public:
   // Solves tier t from its children's files and writes its file (also on
   // the worker ranks, for rank 0's schedule).
-  detail::TierSummary solve(std::size_t t) {
+  generator_detail::TierSummary solve(std::size_t t) {
     const auto tiers = index_.tiers();
     const std::vector<std::size_t> needed = graph_.child_list(t);
     const std::set<std::size_t> keep(needed.begin(), needed.end());
@@ -294,21 +295,21 @@ class TieredRun {
     if (held > room_for_values()) notice_over_limit(t, held);
     for (const std::size_t c : needed) {
       if (cache_.has(c)) continue;
-      detail::TierBuffer values(tiers[c].size);
+      generator_detail::TierBuffer values(tiers[c].size);
       work_.read_tier(c, values.span());
       cache_.add(c, std::move(values));
     }
-    std::array<detail::TierValues, kMaxSide> children{};
-    const detail::TierChildren& by_capture = graph_.children(t);
+    std::array<generator_detail::TierValues, kMaxSide> children{};
+    const generator_detail::TierChildren& by_capture = graph_.children(t);
     for (std::size_t x = 0; x < kMaxSide; ++x) {
       if (by_capture.exists[x]) {
         const std::size_t c = by_capture.tier[x];
-        children[x] = detail::TierValues{tiers[c].first, cache_.values(c)};
+        children[x] = generator_detail::TierValues{tiers[c].first, cache_.values(c)};
       }
     }
-    detail::TierBuffer out(tiers[t].size);
-    summaries_[t] = detail::solve_tier(index_, graph_, t, children, out.span(), threads_,
-                                       [&](std::uint64_t done) { report(done); });
+    generator_detail::TierBuffer out(tiers[t].size);
+    summaries_[t] = generator_detail::solve_tier(index_, graph_, t, children, out.span(), threads_,
+                                                 [&](std::uint64_t done) { report(done); });
     work_.write_tier(t, out.span(), summaries_[t]);
     cache_.add(t, std::move(out));
     cache_.shrink_to(cache_limit(0), {t});
@@ -336,7 +337,7 @@ class TieredRun {
 
   // Resident bytes besides the cached tiers' values; 0 if unknown.
   std::uint64_t rest_of_process() const {
-    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
+    const std::uint64_t resident = generator_detail::resident_memory(), cached = cache_.bytes();
     return resident > cached ? resident - cached : 0;
   }
 
@@ -375,10 +376,10 @@ class TieredRun {
   const GenerateOptions& options_;
   const GenerationPlan& plan_;
   const Index index_;
-  const detail::TierGraph graph_;
-  const detail::WorkDir work_;
+  const generator_detail::TierGraph graph_;
+  const generator_detail::WorkDir work_;
   const unsigned threads_;
-  std::vector<detail::TierSummary> summaries_;
+  std::vector<generator_detail::TierSummary> summaries_;
   TierCache cache_;
   std::uint64_t tiers_done_ = 0;        // tiers finished so far
   std::uint64_t entries_done_ = 0;      // their entries
@@ -391,10 +392,10 @@ class TieredRun {
 GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
                           void (*on_temp_file)(const char* path)) {
   GenerationReport report;
-  if (detail::this_rank() != 0) {  // a worker of rank 0's schedule
+  if (generator_detail::this_rank() != 0) {  // a worker of rank 0's schedule
     std::optional<GenerationPlan> plan;
     std::optional<TieredRun> run;
-    detail::serve_tiers(
+    generator_detail::serve_tiers(
         [&] {
           plan = plan_generation(options);
           if (plan->in_memory) throw GenerateError("several MPI ranks need a work directory");
@@ -404,7 +405,7 @@ GenerationReport generate(const GenerateOptions& options, const std::filesystem:
     return report;
   }
   report.plan = plan_generation(options);
-  if (report.plan.in_memory && detail::rank_count() > 1) {
+  if (report.plan.in_memory && generator_detail::rank_count() > 1) {
     throw GenerateError("several MPI ranks need a work directory (--work-dir)");
   }
   if (report.plan.in_memory) {

@@ -16,7 +16,7 @@ int MpiSession::ranks() const {
   return 1;
 }
 
-namespace detail {
+namespace generator_detail {
 
 int this_rank() {
   return 0;
@@ -33,5 +33,5 @@ void serve_tiers(const std::function<void()>&, const std::function<TierSummary(s
   throw std::logic_error("serve_tiers: pawntb was built without MPI");
 }
 
-}  // namespace detail
+}  // namespace generator_detail
 }  // namespace pawntb

@@ -18,7 +18,7 @@
 #include "pawntb/progress.hpp"
 #include "pawntb/util/atomic_file.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::Block;
 using codec::Index;
@@ -73,4 +73,4 @@ class TableWriter {
   std::uint64_t next_offset_ = 0;            // where its frame goes
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

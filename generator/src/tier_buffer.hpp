@@ -14,7 +14,7 @@
 
 #include "pawntb/codec/values.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::Plies;
 
@@ -55,4 +55,4 @@ class TierBuffer {
   std::size_t size_ = 0;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -7,7 +7,7 @@
 
 #include "pawntb/util/threads.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::Index;
 using codec::is_canonical;
@@ -240,4 +240,4 @@ TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t t
       index, graph, tier, children, out, threads, on_done);
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -13,7 +13,7 @@
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/values.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::Index;
 using codec::Plies;
@@ -62,4 +62,4 @@ TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t t
                        const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
                        unsigned threads, const std::function<void(std::uint64_t)>& on_done);
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -17,7 +17,7 @@
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::checksum64;
 using codec::Index;
@@ -238,4 +238,4 @@ std::uint64_t WorkDir::bytes_used() const {
   return total;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

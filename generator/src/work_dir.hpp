@@ -16,7 +16,7 @@
 #include "pawntb/codec/values.hpp"
 #include "tier_solver.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using codec::Index;
 using codec::Le16;
@@ -87,4 +87,4 @@ class WorkDir {
   const Index& index_;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

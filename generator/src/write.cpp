@@ -11,7 +11,7 @@
 
 namespace pawntb {
 
-namespace detail {
+namespace generator_detail {
 
 using codec::Block;
 using codec::block_count_for;
@@ -154,12 +154,12 @@ std::uint64_t TableWriter::finish(const TableTotals& totals) {
   return next_offset_;
 }
 
-}  // namespace detail
+}  // namespace generator_detail
 
 namespace {
 
-detail::TableTotals totals_of(const SolvedTable& table) {
-  return detail::TableTotals{table.win_count, table.max_plies, table.longest_index};
+generator_detail::TableTotals totals_of(const SolvedTable& table) {
+  return generator_detail::TableTotals{table.win_count, table.max_plies, table.longest_index};
 }
 
 }  // namespace
@@ -168,7 +168,7 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned thread
                                        const ProgressCallback& on_progress) {
   const codec::Index index(table.geometry, table.max_pawns);
   util::MemorySink sink;
-  detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
+  generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);
   writer.finish(totals_of(table));
   return std::move(sink.bytes);
@@ -179,10 +179,10 @@ WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& 
                          const ProgressCallback& on_progress) {
   const codec::Index index(table.geometry, table.max_pawns);
   std::uint32_t blocks = 0;
-  const std::uint64_t size = detail::write_file(
+  const std::uint64_t size = generator_detail::write_file(
       path,
       [&](util::ByteSink& sink) {
-        detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
+        generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
         writer.append(table.values);
         blocks = writer.block_count();
         return writer.finish(totals_of(table));

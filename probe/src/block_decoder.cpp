@@ -4,7 +4,7 @@
 
 #include "pawntb/codec/stored.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
 
 using codec::Block;
 using codec::checksum64;
@@ -84,4 +84,4 @@ BlockCache::Failure decode_for_cache(const void* context, std::uint32_t b,
   return {};
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -16,7 +16,7 @@
 #include "pawntb/util/zstd.hpp"
 #include "table_impl.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
 
 using codec::Block;
 using codec::Index;
@@ -91,4 +91,4 @@ std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Wh
 BlockCache::Failure decode_for_cache(const void* context, std::uint32_t b,
                                      std::uint8_t* out) noexcept;
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -30,9 +30,9 @@ constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open
   throw TableError(path.string() + ": " + what);
 }
 
-using detail::BlockFailure;
-using detail::decode_blocks;
-using detail::decode_for_cache;
+using probe_detail::BlockFailure;
+using probe_detail::decode_blocks;
+using probe_detail::decode_for_cache;
 using util::read_at;
 
 }  // namespace
@@ -53,7 +53,7 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
-Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
+Table::Table(std::shared_ptr<const probe_detail::TableData> data) : impl_(std::move(data)) {}
 
 namespace {
 
@@ -96,7 +96,7 @@ std::vector<codec::Block> read_block_index(const std::filesystem::path& path, in
 
 // Decodes every block into t.entries and closes the file; TableError names
 // the lowest damaged block.
-void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
+void load_all(const std::filesystem::path& path, probe_detail::TableData& t, unsigned threads) {
   t.entries.resize(t.header.entry_count);
   const auto failures = decode_blocks(
       t, util::thread_count(threads),
@@ -113,7 +113,7 @@ void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned 
   t.loaded_entries = t.entries.data();
 }
 
-TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {
+TableInfo table_info(const std::filesystem::path& path, const probe_detail::TableData& t) {
   const codec::Header& h = t.header;
   TableInfo info;
   info.path = path;
@@ -146,7 +146,7 @@ Table Table::open(const std::filesystem::path& path, Load load, unsigned threads
                   std::uint64_t cache_bytes) try {
   util::FileDescriptor file = open_file(path);
   const codec::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
-  auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
+  auto data = std::make_shared<probe_detail::TableData>(h.geometry, h.max_pawns);
   if (auto e = codec::check_entry_count(h, data->index)) fail(path, e->message);
   data->header = h;
   data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));

@@ -67,7 +67,7 @@ static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
 // (G = FixedGeometry<rows, cols>: one copy per geometry, with every mask and
 // the rank inline): the index of its entry, or kAnswerTag | the packed answer.
 template <class G>
-[[gnu::always_inline]] inline std::uint64_t locate(const detail::TableData& t,
+[[gnu::always_inline]] inline std::uint64_t locate(const probe_detail::TableData& t,
                                                    const Position& p) noexcept {
   constexpr Geometry g = G::value;
   constexpr int bytes = game::board_bytes(g);
@@ -102,8 +102,8 @@ template <class G>
 }
 
 // The answer for `mover` to move from what locate() found.
-[[gnu::always_inline]] inline ProbeResult look_up(const detail::TableData& t, std::uint64_t found,
-                                                  Side mover) noexcept {
+[[gnu::always_inline]] inline ProbeResult look_up(const probe_detail::TableData& t,
+                                                  std::uint64_t found, Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
     const int stored = t.entry(found);
@@ -114,14 +114,14 @@ template <class G>
 }
 
 template <class G>
-ProbeResult probe_with(const detail::TableData& t, const Position& p) noexcept {
+ProbeResult probe_with(const probe_detail::TableData& t, const Position& p) noexcept {
   return look_up(t, locate<G>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
 template <class G>
-void probe_many_with(const detail::TableData& t, const Position* positions, std::size_t size,
+void probe_many_with(const probe_detail::TableData& t, const Position* positions, std::size_t size,
                      ProbeResult* results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];

@@ -10,7 +10,7 @@
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
 
 using codec::Block;
 using codec::Header;
@@ -49,4 +49,4 @@ struct TableData {
   [[gnu::noinline]] int cached_entry(std::uint64_t i) const noexcept { return cache.value(i); }
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -10,8 +10,8 @@ namespace pawntb {
 
 namespace {
 
-using detail::BlockFailure;
-using detail::decode_blocks;
+using probe_detail::BlockFailure;
+using probe_detail::decode_blocks;
 
 std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
   std::vector<BlockDamage> damage;
@@ -65,7 +65,7 @@ constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksumm
 }  // namespace
 
 std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
       t, util::thread_count(threads),
@@ -77,7 +77,7 @@ std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
 }
 
 TierChecksums Table::tier_checksums(unsigned threads) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   TierChecksummer checksummer(t.index);
   if (t.loaded_entries) {
     checksummer.add(std::span(t.loaded_entries, t.header.entry_count));

@@ -64,7 +64,7 @@ constexpr std::size_t kGroup = 256;  // positions whose successors are probed to
 // then all their successors go to probe_many, whose lookups overlap.
 class EntryChecker {
  public:
-  EntryChecker(const Table& table, const detail::TableData& t) : table_(table), t_(t) {}
+  EntryChecker(const Table& table, const probe_detail::TableData& t) : table_(table), t_(t) {}
 
   void check(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) {
     codec::Index::Cursor cursor(t_.index, begin);
@@ -142,7 +142,7 @@ class EntryChecker {
   }
 
   const Table& table_;
-  const detail::TableData& t_;
+  const probe_detail::TableData& t_;
   std::vector<Position> positions_, successors_;
   std::vector<std::size_t> starts_;  // successors_ of position k: [starts_[k], starts_[k+1])
   std::vector<bool> wins_in_one_;    // position k has a move to white's goal row
@@ -179,7 +179,7 @@ void merge(const std::vector<VerifyWorker>& workers, VerifyState& state) {
 
 VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads,
                            const VerifyState& from, const VerifyCheckpoint& on_checkpoint) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   const std::uint64_t n = t.header.entry_count;
   if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
     throw std::invalid_argument("the verify state is of another table");

@@ -23,7 +23,7 @@
 namespace {
 
 using pawntb::codec::Index;
-using pawntb::detail::TierGraph;
+using pawntb::generator_detail::TierGraph;
 
 // The makespan of `machines` machines, in positions solved by one machine
 // (divide by the rate for seconds).
