@@ -95,15 +95,15 @@ struct BlockFailure {
   const char* error;
 };
 
-// Decodes the blocks [first, end) of t on `threads` threads (util::parallel_for,
-// "probe decode"; each thread with its own zstd context), into where(b,
-// scratch): where block b's entries go, which may be `scratch`, a buffer of
-// the thread's own (where may resize it). Returns the failures in block
-// order. Does not touch t.zstd, so that it may run beside probes.
-template <class Where>
-std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where,
-                                        std::uint32_t first, std::uint32_t end) {
-  const std::uint32_t count = end - first;
+// Decodes the blocks block_of(0), ..., block_of(count - 1) of t, in
+// increasing order, on `threads` threads (util::parallel_for, "probe decode";
+// each thread with its own zstd context), into where(b, scratch): where block
+// b's entries go, which may be `scratch`, a buffer of the thread's own (where
+// may resize it). Returns the failures in block order. Does not touch t.zstd,
+// so that it may run beside probes.
+template <class Where, class BlockOf>
+std::vector<BlockFailure> decode_block_list(const detail::TableData& t, unsigned threads,
+                                            Where where, std::uint32_t count, BlockOf block_of) {
   std::vector<std::optional<BlockFailure>> failures(count);
   struct alignas(util::kCacheLineBytes) Worker {
     util::ZstdDecompressor zstd;
@@ -111,7 +111,7 @@ std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned thr
   };
   std::vector<Worker> workers(util::workers_for(threads, count));
   util::parallel_for("probe decode", threads, count, [&](std::uint64_t i, unsigned w) {
-    const std::uint32_t b = first + static_cast<std::uint32_t>(i);
+    const std::uint32_t b = block_of(i);
     const detail::Block& block = t.blocks[b];
     Worker& worker = workers[w];
     std::uint8_t* out = nullptr;
@@ -139,6 +139,14 @@ std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned thr
     if (failure) out.push_back(*failure);
   }
   return out;
+}
+
+// The blocks [first, end) of t, as decode_block_list.
+template <class Where>
+std::vector<BlockFailure> decode_blocks(const detail::TableData& t, unsigned threads, Where where,
+                                        std::uint32_t first, std::uint32_t end) {
+  return decode_block_list(t, threads, where, end - first,
+                           [&](std::uint64_t i) { return first + static_cast<std::uint32_t>(i); });
 }
 
 }  // namespace
@@ -440,6 +448,19 @@ std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
   }
   return damage;
 }
+
+}  // namespace
+
+std::vector<BlockDamage> detail::decode_blocks_at(const TableData& t, unsigned threads,
+                                                  std::span<const std::uint32_t> blocks,
+                                                  std::uint8_t* image) {
+  return damage_of(decode_block_list(
+      t, util::thread_count(threads),
+      [&](std::uint32_t b, auto&) { return image + (std::uint64_t{b} << t.block_shift); },
+      static_cast<std::uint32_t>(blocks.size()), [&](std::uint64_t i) { return blocks[i]; }));
+}
+
+namespace {
 
 // Feeds entries, in index order, to one checksum per tier.
 class TierChecksummer {
