@@ -1,7 +1,6 @@
-// Internals of pawntb::Table, shared by table.cpp and verify.cpp.
+// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp, verify.cpp, ...).
 #pragma once
 
-#include <span>
 #include <vector>
 
 #include "block_cache.hpp"
@@ -44,13 +43,5 @@ struct TableData {
   }
   [[gnu::noinline]] int cached_entry(std::uint64_t i) const noexcept { return cache.value(i); }
 };
-
-// Decodes the blocks `blocks` of t (in increasing order) on `threads`
-// threads, each to where its entries lie in `image`, an array of all the
-// table's entries: block b at image + b * block_entries. Returns the blocks
-// that failed, in order. For verify (verify.cpp); defined in table.cpp.
-std::vector<BlockDamage> decode_blocks_at(const TableData& t, unsigned threads,
-                                          std::span<const std::uint32_t> blocks,
-                                          std::uint8_t* image);
 
 }  // namespace pawntb::detail

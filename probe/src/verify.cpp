@@ -49,6 +49,7 @@
 #include <stdexcept>
 #include <tuple>
 
+#include "block_decoder.hpp"
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
@@ -252,11 +253,15 @@ class ValueImage {
     }
     held_ += adding;
     if (blocks.empty()) return;
-    for (BlockDamage& d : detail::decode_blocks_at(t_, threads_, blocks, image_)) {
+    const auto failures = detail::decode_block_list(
+        t_, threads_,
+        [&](std::uint32_t b, auto&) { return image_ + (std::uint64_t{b} << t_.block_shift); },
+        static_cast<std::uint32_t>(blocks.size()), [&](std::uint64_t i) { return blocks[i]; });
+    for (const detail::BlockFailure& f : failures) {
       if (damaged_.empty()) damaged_.assign(t_.header.block_count, 0);
-      if (damaged_[d.block]) continue;
-      damaged_[d.block] = 1;
-      damage.push_back(std::move(d));
+      if (damaged_[f.block]) continue;
+      damaged_[f.block] = 1;
+      damage.push_back(BlockDamage{f.block, f.error ? f.error : "cannot read the block"});
     }
   }
 

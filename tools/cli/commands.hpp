@@ -7,9 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "common/exit_status.hpp"
+
 namespace pawntb::cli {
 
-enum ExitCode : int { kOk = 0, kRuntimeFailure = 1, kUsageError = 2 };
+using common::check_stdout;
+using common::ExitCode;
+using common::kOk;
+using common::kRuntimeFailure;
+using common::kUsageError;
 
 // Everything the command line can set; each command reads its own fields.
 struct Options {
@@ -26,10 +32,9 @@ struct Options {
   std::string work_dir;            // --work-dir; empty: in memory when the table fits
   bool keep_work_dir = false;      // keep the tier files once the table is written
   // info, verify, uva, probe
-  std::string table;
+  std::string table;  // empty: the default table (see table_search_help())
   // verify
-  std::string resume;  // --resume FILE: the progress file; empty: none  // empty: the default table
-                       // (see table_search_help())
+  std::string resume;  // --resume FILE: the progress file; empty: none
   // info, probe
   bool json = false;
   bool tiers = false;  // info --tiers
@@ -62,9 +67,5 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& opti
 // GenerateError or std::runtime_error (stdout or stdin failing) for runtime
 // failures; main turns them into status 1.
 int run(const Options& options);
-
-// Flushes std::cout and stdout; throws std::runtime_error naming the error
-// when either failed (a full disk, a closed pipe).
-void check_stdout();
 
 }  // namespace pawntb::cli

@@ -8,11 +8,11 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
-#include "serve/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -72,13 +72,13 @@ std::string human_answer(const Position& p, const RootResult& root) {
 }
 
 // An answer as one line of JSON, its keys in this order (documented in
-// --help): the place, then those of serve::add_answer().
+// --help): the place, then those of common::add_answer().
 std::string json_answer(const Place& place, const Position& p, int max_pawns,
                         const RootResult& root) {
-  serve::Json j = serve::Json::object();
-  j.get_ref<serve::Json::object_t&>().reserve(11);  // the keys: no regrowing
+  common::Json j = common::Json::object();
+  j.get_ref<common::Json::object_t&>().reserve(11);  // the keys: no regrowing
   place.add_to(j);
-  serve::add_answer(j, p, max_pawns, root);
+  common::add_answer(j, p, max_pawns, root);
   std::string text = j.dump();
   text += '\n';
   return text;
@@ -155,7 +155,7 @@ int run_probe(const Options& o) {
     if (!table) return report(place, text, problem);
     const RootResult root = table->probe_root(p);
     check_table(*table, root.value);
-    problem = serve::position_problem(*table, p, root.value);
+    problem = common::position_problem(*table, p, root.value);
     if (!problem.empty()) return report(place, text, problem);
     if (o.json) {
       out.write(json_answer(place, p, table->info().max_pawns, root));
