@@ -477,7 +477,9 @@ class Checker {
     // A successor, black to move, is looked up as white to move: the
     // colour flip (flip_rows, the colours swapped) and, for the canonical
     // image, the mirror. Both move each square on its own, so a move
-    // changes the images of the boards a square at a time.
+    // changes the images of the boards a square at a time. (The generator's
+    // solver takes the same steps in code of its own, on purpose: a check
+    // that shared the solver's code would repeat its mistakes.)
     const std::uint64_t flip_white = t_.symmetry.flip<kBytes>(white);
     const std::uint64_t flip_black = t_.symmetry.flip<kBytes>(black);
     const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(flip_white);
