@@ -6,8 +6,8 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva,
-                                        &kProbe,    &kPlay, &kStats,  &kServe};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,  &kProbe,
+                                        &kPlay,     &kStats, &kServe,  &kTables};
 
 }  // namespace
 

@@ -43,7 +43,7 @@ struct Options {
   std::string moves;   // played from each position first
   bool start = false;  // the table's start position
   // play
-  std::string first_position;         // --position; set by validation: the 4x4 start if absent
+  std::string first_position;         // --position; empty: the table's start
   std::string play_as;                // "white", "black", or empty: the side to move
   std::optional<std::uint64_t> seed;  // absent: a random seed
   // stats

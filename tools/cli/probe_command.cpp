@@ -112,11 +112,15 @@ class Tables {
       } catch (const TableError& e) {
         if (Table::find(g)) throw;
         found.problem = e.what();
+        missing_ = true;
       }
     }
     problem = found.problem;
     return found.table ? &*found.table : nullptr;
   }
+  // A position's board had no table: a runtime failure (exit 1), as a
+  // missing table is for every command, once the other positions are answered.
+  bool missing() const { return missing_; }
   // The table for --start: the one --table names, else the default table.
   const Table& for_start() {
     if (!given_) given_.emplace(open_default_table(path_));
@@ -131,12 +135,13 @@ class Tables {
   std::string path_;
   std::optional<Table> given_;
   std::map<std::pair<int, int>, Found> by_size_;
+  bool missing_ = false;
 };
 
 int run_probe(const Options& o) {
   Tables tables(o.table);
   Output out;
-  ErrorLog errors;
+  ErrorLog errors(ErrorLog::kAll);
   // A position that cannot be answered: on stderr, and in JSON on stdout too.
   auto report = [&](const Place& place, std::string_view input, const std::string& problem) {
     errors.report(place.name(), problem);
@@ -194,6 +199,7 @@ int run_probe(const Options& o) {
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
   out.flush();
+  if (tables.missing()) return kRuntimeFailure;
   return errors.count() ? kUsageError : kOk;
 }
 

@@ -43,8 +43,8 @@ int run_serve(const Options& o) {
   std::fflush(stdout);
   ::execv(program.c_str(), argv.data());
   throw std::runtime_error("cannot start " + program.string() + ": " + std::strerror(errno) +
-                           " (the web explorer is the program pawntb-serve, installed next to "
-                           "pawntb)");
+                           " (the web explorer is the program pawntb-serve, which must be next "
+                           "to pawntb: install both, or copy both)");
 }
 
 void serve_options(boost::program_options::options_description& desc, Options& o) {
