@@ -31,7 +31,7 @@ void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) 
       const Index::Slice& slice = index.slices()[s];
       covered += slice.size;
       for (std::uint64_t i = slice.first; i < slice.first + slice.size; ++i) {
-        const Pawns p = index.unrank(i);
+        const auto p = index.unrank(i);
         const std::uint64_t empty = detail::board_mask(g) & ~(p.white | p.black);
         for (std::uint64_t pawns = p.white; pawns; pawns &= pawns - 1) {
           const std::uint64_t from = pawns & -pawns;
@@ -97,7 +97,9 @@ TEST(Units, RespectTheirBoundsAndOrder) {
       EXPECT_EQ(units.unit_of_slice(slices[i]), u);
       EXPECT_EQ(units.place_of_slice(slices[i]), i);
       EXPECT_EQ(index.tier_of(s.first), unit.tier);
-      if (i > 0) EXPECT_GT(s.white_profile, index.slices()[slices[i - 1]].white_profile);
+      if (i > 0) {
+        EXPECT_GT(s.white_profile, index.slices()[slices[i - 1]].white_profile);
+      }
     }
     EXPECT_EQ(entries, unit.entries);
   }

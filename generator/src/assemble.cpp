@@ -74,15 +74,16 @@ std::uint64_t file_bytes(const fs::path& path) {
 // The unit files in the order they can go: by the end of their last slice.
 class UnitDeleter {
  public:
-  UnitDeleter(const Index& index, const UnitPlan& units, const WorkDir& work)
-      : units_(units), work_(work), order_(units.size()), ends_(units.size()), bytes_(units.size()) {
+  // With `keep`, deletes nothing.
+  UnitDeleter(const Index& index, const UnitPlan& units, const WorkDir& work, bool keep)
+      : work_(work), order_(keep ? 0 : units.size()), ends_(units.size()), bytes_(units.size()) {
     for (std::size_t u = 0; u < units.size(); ++u) {
       const Index::Slice& last = index.slices()[units.slices(u).back()];
       ends_[u] = last.first + last.size;
       bytes_[u] = file_bytes(work.unit_path(u));
       held_ += bytes_[u];
     }
-    std::iota(order_.begin(), order_.end(), std::size_t{0});
+    std::iota(order_.begin(), order_.end(), std::size_t{0});  // empty when kept
     std::stable_sort(order_.begin(), order_.end(),
                      [&](std::size_t a, std::size_t b) { return ends_[a] < ends_[b]; });
   }
@@ -106,7 +107,6 @@ class UnitDeleter {
   std::uint64_t held() const { return held_; }
 
  private:
-  const UnitPlan& units_;
   const WorkDir& work_;
   std::vector<std::size_t> order_;
   std::vector<std::uint64_t> ends_, bytes_;
@@ -117,8 +117,8 @@ class UnitDeleter {
 }  // namespace
 
 AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const WorkDir& work,
-                              const TableTotals& totals, const fs::path& output, unsigned threads,
-                              const ProgressCallback& on_progress) {
+                              const TableTotals& totals, const fs::path& output, bool keep_units,
+                              unsigned threads, const ProgressCallback& on_progress) {
   const std::optional<AssemblyCheckpoint> resumed = work.read_checkpoint();
   if (resumed && !fs::exists(work.partial_path())) {
     throw GenerateError(work.checkpoint_path().string() + " is there but not " +
@@ -137,12 +137,14 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
                         "directory " +
                         work.path().string() + " to start the run again");
   }
-  work.flush_all();  // the unit files were written without flushes
-  UnitDeleter deleter(index, units, work);
+  work.flush_units();  // they were written without flushes
+  UnitDeleter deleter(index, units, work, keep_units);
   deleter.delete_below(checkpoint.blocks * block_entries);  // a kill may have left some
 
   AssemblyResult result;
-  const std::uint64_t step = std::max<std::uint64_t>(deleter.held() / 256, 1 << 20);
+  // A checkpoint (and the deletions after it) once the unit files it frees
+  // hold 1/256 of them, or 64 KiB: a few hundred flushes a run.
+  const std::uint64_t step = std::max<std::uint64_t>(deleter.held() / 256, 64 << 10);
   const auto measure = [&] {
     result.peak_bytes = std::max(result.peak_bytes, deleter.held() + partial.disk_bytes());
   };

@@ -27,10 +27,12 @@ struct AssemblyResult {
 // Assembles the table of `index` at `output` (replacing it) from the unit
 // files of `work`. Starts afresh with `totals` (the header's statistics,
 // from every unit's summary) unless the work directory holds a checkpoint,
-// which has its own. Compresses on `threads` threads; `on_progress` gets
-// stage "compress". Throws GenerateError naming the file at fault.
+// which has its own. Deletes the unit files as it goes unless `keep_units`.
+// Compresses on `threads` threads; `on_progress` gets stage "compress".
+// Throws GenerateError naming the file at fault.
 AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const WorkDir& work,
                               const TableTotals& totals, const std::filesystem::path& output,
-                              unsigned threads, const ProgressCallback& on_progress);
+                              bool keep_units, unsigned threads,
+                              const ProgressCallback& on_progress);
 
 }  // namespace pawntb::detail

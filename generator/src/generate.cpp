@@ -283,7 +283,16 @@ class UnitRun {
   // handing them to the other ranks (solve() there). Nothing once the
   // assembly has started (it has a checkpoint).
   std::uint64_t solve_all() {
-    if (work_.read_checkpoint()) return 0;
+    if (work_.read_checkpoint()) {
+      if (fs::exists(work_.partial_path())) return 0;  // the assembly resumes
+      // The last assembly moved its table into place but was stopped before
+      // it removed its checkpoint: the units deleted are solved again.
+      if (options_.on_notice) {
+        options_.on_notice(work_.checkpoint_path().string() +
+                           ": an assembly that was not cleaned up; solving the table again");
+      }
+      fs::remove(work_.checkpoint_path());
+    }
     if (detail::rank_count() > 1) {
       return detail::manage_units(detail::ScheduledRun{
           graph_, index_.tiers().size(), units_.size(),
@@ -313,8 +322,8 @@ class UnitRun {
 
   detail::AssemblyResult assemble(const fs::path& output) {
     cache_ = GroupCache();
-    return detail::assemble_table(index_, units_, work_, totals_of(summaries_), output, threads_,
-                                  options_.on_progress);
+    return detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
+                                  options_.keep_unit_files, threads_, options_.on_progress);
   }
 
   // Solves unit u from its groups and writes its file (also on the worker

@@ -335,14 +335,25 @@ void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
     sink.write_at(0, std::span(bytes, sizeof h));
     return offset;
   };
-  // No flush: a unit file is checked whenever it is read, and flush_all()
+  // No flush: a unit file is checked whenever it is read, and flush_units()
   // makes them all durable before the assembly deletes any.
   write_file(unit_path(unit), fill, nullptr, util::Flush::none);
 }
 
-void WorkDir::flush_all() const {
+void WorkDir::flush_units() const {
+  // Each file and then the directory, rather than syncfs, which would flush
+  // every other writer's data on the file system too. Most unit files were
+  // written back long ago, and their fsync finds nothing to do.
+  for (std::size_t u = 0; u < units_.size(); ++u) {
+    const fs::path path = unit_path(u);
+    const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file.valid() && errno == ENOENT) continue;  // already in the table
+    if (!file.valid() || ::fsync(file.get()) != 0) {
+      throw GenerateError("cannot flush " + path.string() + " to disk: " + std::strerror(errno));
+    }
+  }
   const util::FileDescriptor dir(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!dir.valid() || ::syncfs(dir.get()) != 0) {
+  if (!dir.valid() || ::fsync(dir.get()) != 0) {
     throw GenerateError("cannot flush " + dir_.string() + " to disk: " + std::strerror(errno));
   }
 }

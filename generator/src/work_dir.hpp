@@ -115,10 +115,10 @@ class WorkDir {
   std::optional<AssemblyCheckpoint> read_checkpoint() const;
   void write_checkpoint(const AssemblyCheckpoint& checkpoint) const;
 
-  // Flushes every file of the directory's file system to disk (syncfs):
-  // unit files are written without a flush each (util::Flush::none), so the
-  // assembly calls this before it deletes any.
-  void flush_all() const;
+  // Flushes every unit file, and the directory, to disk: unit files are
+  // written without a flush each (util::Flush::none), so the assembly calls
+  // this before it deletes any.
+  void flush_units() const;
 
  private:
   std::filesystem::path dir_;

@@ -173,6 +173,7 @@ GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
   options.threads = o.threads;
   options.memory_limit = o.memory_limit ? o.memory_limit : default_memory_limit();
   options.work_dir = o.work_dir;
+  options.keep_unit_files = o.keep_work_dir;
   if (options.work_dir.empty() && (mpi.ranks() > 1 || in_memory > options.memory_limit)) {
     options.work_dir = o.output + ".work";
   }
@@ -283,7 +284,8 @@ void generate_options(po::options_description& desc, Options& o) {
       "solve unit by unit, keeping finished units in DIR; run again to resume (default: in "
       "memory, or FILE.work when the table does not fit)")(
       "keep-work-dir", po::bool_switch(&o.keep_work_dir),
-      "keep the work directory's unit files once the table is written")(
+      "keep the work directory and its unit files once the table is written (the disk "
+      "then holds them and the table)")(
       "plan", po::bool_switch(&o.plan),
       "print the plan (units, memory, disk, time) and stop: status 0 if it fits, 1 if not")(
       "json", po::bool_switch(&o.json), "with --plan: the plan as one JSON object");
@@ -338,7 +340,8 @@ extern const Command kGenerate{
     "file is solved again. The run refuses up front, with the figures, when it\n"
     "does not fit --memory or the free disk; --plan prints those figures (units,\n"
     "memory, disk, time) and stops. The work directory is removed once the table\n"
-    "is written, unless --keep-work-dir.\n"
+    "is written; --keep-work-dir keeps it and its unit files (then the disk holds\n"
+    "them and the table).\n"
     "\n"
     "In a build with MPI (cmake -DPAWNTB_MPI=ON), `mpirun -np N pawntb generate ...`\n"
     "runs N ranks: rank 0 hands out the units whose child tiers are finished and\n"

@@ -45,6 +45,10 @@ struct GenerateOptions {
   // scheduling"); 0 means 2^24. A work directory is for one value; tests
   // make it small to cut tiers into many units.
   std::uint64_t unit_entries = 0;
+  // generate(): keep the unit files once the table holds them (the disk
+  // then holds both, about twice the table); by default the assembly
+  // deletes each as soon as the table durably holds its slices.
+  bool keep_unit_files = false;
   // generate(): called from the calling thread with a message for the user,
   // such as a damaged unit file that is solved again; may be empty.
   std::function<void(const std::string&)> on_notice;

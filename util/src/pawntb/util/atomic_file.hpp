@@ -48,9 +48,9 @@ class MemorySink final : public ByteSink {
 //
 // Flush::none leaves out both flushes: a kill still sees the old file or the
 // whole new one, but after a power loss the new name may hold a torn file.
-// Only for files that are checked whenever they are read, and flushed in
-// bulk (syncfs) before anything depends on them lasting: the generator's
-// unit files, thousands of them, where a flush each cost more than the work.
+// Only for files that are checked whenever they are read, and flushed
+// together before anything depends on them lasting: the generator's unit
+// files, thousands of them, where a flush each cost more than the work.
 enum class Flush : std::uint8_t { file_and_directory, none };
 std::uint64_t write_file_atomically(const std::filesystem::path& path,
                                     const std::function<std::uint64_t(ByteSink&)>& fill,
