@@ -133,6 +133,17 @@ TEST(Notation, RejectsBadText) {
   EXPECT_NE(parse_error("8P/8/8 w").find("more than 8"), std::string::npos);
 }
 
+// A digit is one run of empty squares; two in a row are refused, never added
+// up (issue 28, bug 11: "12/12/12 w" was read as "3/3/3 w").
+TEST(Notation, TwoDigitsInARowAreAnError) {
+  EXPECT_EQ(parse_error("12/12/12 w"),
+            "two digits in a row in board (\"12\"): one digit 1-8 per run of empty squares");
+  EXPECT_NE(parse_error("p11p/4/4/PPPP w").find("two digits in a row"), std::string::npos);
+  EXPECT_NE(parse_error("pppp/22/4/PPPP w").find("two digits in a row"), std::string::npos);
+  EXPECT_EQ(parse_error("p2p/4/4/PPPP w"), "");
+  EXPECT_EQ(parse_error("3/3/3 w"), "");
+}
+
 // Messages count ranks from the bottom, as the drawn board labels them, and
 // name squares as moves do.
 TEST(Notation, ErrorsNameRanksFromTheBottom) {
@@ -268,6 +279,21 @@ TEST(Rules, ClassifiesInvalidOverAndPlayable) {
   EXPECT_EQ(classify(parse("4/p3/P3/4 w")), Status::over);     // blocked, no move
   EXPECT_EQ(classify(parse("4/4/4/4 w")), Status::over);       // no pawns
   EXPECT_EQ(classify(parse(".ppp/4/.PPP/4 w")), Status::playable);
+}
+
+// Why a game is over: the goal reached, no pawns, or pawns that cannot move;
+// either side to move.
+TEST(Rules, GameEndSaysWhy) {
+  EXPECT_EQ(game_end(parse("P3/4/4/4 b")), GameEnd::goal);
+  EXPECT_EQ(game_end(parse("4/4/4/p3 w")), GameEnd::goal);
+  EXPECT_EQ(game_end(parse("P3/4/4/p3 w")), GameEnd::none);  // invalid: white on its goal
+  EXPECT_EQ(game_end(parse("4/4/4/PPPP b")), GameEnd::no_pawns);
+  EXPECT_EQ(game_end(parse("4/pppp/4/4 w")), GameEnd::no_pawns);
+  EXPECT_EQ(game_end(parse("4/p3/P3/4 w")), GameEnd::no_moves);
+  EXPECT_EQ(game_end(parse("4/p3/P3/4 b")), GameEnd::no_moves);
+  EXPECT_EQ(game_end(parse("pppp/4/4/PPPP w")), GameEnd::none);
+  EXPECT_STREQ(game_end_name(GameEnd::no_pawns), "no_pawns");
+  EXPECT_EQ(game_end_name(GameEnd::none), nullptr);
 }
 
 TEST(Rules, GeneratesPushesAndCaptures) {

@@ -667,7 +667,8 @@ TEST(CApi, PrincipalVariationTableInfoVersionAndFailureValues) {
   EXPECT_EQ(info.cols, 4);
   EXPECT_EQ(info.max_pawns, want.max_pawns);
   EXPECT_EQ(info.format_version, want.format_version);
-  EXPECT_EQ(info.max_plies, want.max_plies);
+  EXPECT_EQ(info.longest_game_plies, want.max_plies);
+  EXPECT_EQ(info.longest_game_example, want.longest_example);
   EXPECT_EQ(info.entries, want.entries);
   EXPECT_EQ(info.placements, want.placements);
   EXPECT_EQ(info.white_wins, want.white_wins);
@@ -678,7 +679,7 @@ TEST(CApi, PrincipalVariationTableInfoVersionAndFailureValues) {
   EXPECT_STRNE(pawntb_version(), "");
 
   // Failures cannot read as results.
-  pawntb_result r{PAWNTB_WHITE, 0};
+  pawntb_result r{PAWNTB_WHITE, 0, 0, PAWNTB_END_NONE, PAWNTB_OK};
   EXPECT_EQ(pawntb_probe(table, "P3/4/4/4 w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
   EXPECT_EQ(r.winner, PAWNTB_NONE);
   EXPECT_EQ(r.plies, -1);

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <map>
+#include <regex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -315,6 +316,32 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
   for (const char* label : {">1.2M<", ">999<", ">123G<", ">38<"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
+}
+
+// Every nonzero count gets a bar that can be seen, however far apart the
+// counts are: the scale is logarithmic (issue 28: bars of a few positions
+// were 0 px tall).
+TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
+  stats::TableStats s;
+  s.geometry = {6, 6};
+  s.max_pawns = 6;
+  s.distances.resize(5);
+  s.distances[1].wins = 1;
+  s.distances[2].losses = 3;
+  s.distances[3].wins = 123456789012;
+  const std::string svg = stats::distance_histogram_svg(s);
+  const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
+                       "height=\"([0-9.]+)\"");
+  std::vector<double> heights;
+  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator();
+       ++it) {
+    heights.push_back(std::stod((*it)[1]));
+  }
+  ASSERT_EQ(heights.size(), 3u) << svg;
+  EXPECT_GE(heights[0], 10.0);           // a count of 1
+  EXPECT_GT(heights[1], heights[0]);     // 3 stands higher than 1
+  EXPECT_GT(heights[2], heights[1]);
+  EXPECT_NE(svg.find("log scale"), std::string::npos);
 }
 
 TEST(StatsSvg, MaterialHeatMap) {

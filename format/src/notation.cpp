@@ -103,6 +103,12 @@ class ExpandedRows {
         continue;
       }
       const bool digit = c >= '1' && c <= '8';
+      // One digit per run of empty squares, as in FEN: "12" would be read
+      // as 1+2 by some and as twelve by others, so it is refused.
+      if (digit && i > 0 && board[i - 1] >= '0' && board[i - 1] <= '9') {
+        return error(std::string("two digits in a row in board (\"") + board[i - 1] + c +
+                     "\"): one digit 1-8 per run of empty squares");
+      }
       const std::size_t run = digit ? static_cast<std::size_t>(c - '0') : 1;
       const bool bad = !digit && c != 'P' && c != 'p' && c != '.';
       if (bad || width + run > kMax) {

@@ -66,6 +66,27 @@ Status classify(const Position& p) {
   return detail::white_can_move(g, v.white, v.black) ? Status::playable : Status::over;
 }
 
+GameEnd game_end(const Position& p) {
+  if (classify(p) != Status::over) return GameEnd::none;
+  const Position v = p.to_move == Side::white ? p : colour_flip(p);
+  if (v.black & black_goal(p.geometry)) return GameEnd::goal;
+  return v.white == 0 ? GameEnd::no_pawns : GameEnd::no_moves;
+}
+
+const char* game_end_name(GameEnd e) {
+  switch (e) {
+    case GameEnd::goal:
+      return "goal";
+    case GameEnd::no_pawns:
+      return "no_pawns";
+    case GameEnd::no_moves:
+      return "no_moves";
+    case GameEnd::none:
+      break;
+  }
+  return nullptr;
+}
+
 MoveList legal_moves(const Position& p) {
   if (classify(p) != Status::playable) return {};
   const Geometry g = p.geometry;

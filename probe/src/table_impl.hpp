@@ -1,4 +1,4 @@
-// Internals of pawntb::Table, shared by table.cpp and verify.cpp.
+// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp, verify.cpp, ...).
 #pragma once
 
 #include <vector>

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -43,6 +44,19 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   const RunResult p = run_cli({"probe", "--table", table.string(), "ppp/3/PPP w"});
   EXPECT_EQ(p.status, 0) << p;
   EXPECT_TRUE(contains(p.out, "white to move: black wins in 6 plies\n")) << p;
+
+  // The longest game is named as `info` names it: on 3x3 its example is a
+  // loss for the side to move, not a "longest win" (issue 28, bug 1).
+  const std::smatch longest = [&] {
+    std::smatch m;
+    std::regex_search(g.out, m, std::regex("longest game: ([0-9]+) plies, e\\.g\\. ([^\n]+)\n"));
+    return m;
+  }();
+  ASSERT_EQ(longest.size(), 3u) << g;
+  EXPECT_FALSE(contains(g.out, "longest win")) << g;
+  const RunResult example = run_cli({"probe", "--table", table.string(), "--json", longest[2].str()});
+  ASSERT_EQ(example.status, 0) << example;
+  EXPECT_EQ(json_lines(example.out).at(0)["plies"], std::stoi(longest[1].str())) << example;
 
   const RunResult v = run_cli({"verify", table.string()});
   EXPECT_EQ(v.status, 0) << v;
@@ -88,7 +102,7 @@ TEST(CliGenerate, RefusesAnExistingFileUnlessForced) {
   const fs::path table = dir / "t.pawntb";
   write_file(table, "old contents");
   const RunResult kept = run_cli({"generate", "--rows", "3", "--cols", "3", "-o", table.string()});
-  EXPECT_EQ(kept.status, 1) << kept;
+  EXPECT_EQ(kept.status, 2) << kept;  // a usage error, as the README says
   EXPECT_EQ(kept.out, "") << kept;
   EXPECT_TRUE(contains(kept.err, table.string() + ": already exists")) << kept;
   EXPECT_TRUE(contains(kept.err, "--force")) << kept;
@@ -119,7 +133,7 @@ TEST(CliGenerate, DefaultOutputIsInTheCurrentDirectory) {
   // A second run keeps it.
   const RunResult again =
       run_cli({"generate", "--rows", "3", "--cols", "3", "--pawns", "2"}, options);
-  EXPECT_EQ(again.status, 1) << again;
+  EXPECT_EQ(again.status, 2) << again;
   EXPECT_TRUE(contains(again.err, "./3x3-k2.pawntb: already exists")) << again;
 
   const RunResult help = run_cli({"generate", "--help"});
@@ -147,9 +161,12 @@ TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
   TempDir dir;
   const std::uint64_t solving = pawntb::memory_needed({5, 5}, 5);
   write_file(dir / "existing.pawntb", "old");
-  for (const fs::path& output : {dir / "missing" / "x.pawntb", dir / "existing.pawntb"}) {
+  // A missing directory is a runtime failure; an existing file without
+  // --force a usage error.
+  for (const auto& [output, status] : {std::pair{dir / "missing" / "x.pawntb", 1},
+                                       std::pair{dir / "existing.pawntb", 2}}) {
     const RunResult r = run_cli({"generate", "--rows", "5", "--cols", "5", "-o", output.string()});
-    EXPECT_EQ(r.status, 1) << r;
+    EXPECT_EQ(r.status, status) << r;
     EXPECT_TRUE(contains(r.err, output.string())) << r;
     EXPECT_LT(static_cast<std::uint64_t>(r.peak_rss_kib) * 1024, solving / 2) << r;
   }

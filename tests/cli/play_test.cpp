@@ -344,6 +344,17 @@ TEST(CliPlay, UsageErrors) {
   EXPECT_TRUE(contains(help.out, "  hint ")) << help;
 }
 
+// Without --position the game starts at the start of the table's board
+// (issue 28, bug 9: it was the 4x4 start, which a 3x3 table refuses).
+TEST(CliPlay, WithoutPositionStartsAtTheTablesStart) {
+  const RunResult three = play({"--table", (kDataDir / "3x3-k3.pawntb").string()}, "");
+  EXPECT_EQ(three.status, 0) << three;
+  EXPECT_TRUE(contains(three.out, "ppp/3/PPP w\n")) << three;
+  const RunResult four = play({}, "");
+  EXPECT_EQ(four.status, 0) << four;
+  EXPECT_TRUE(contains(four.out, std::string(kPlayStart) + "\n")) << four;
+}
+
 TEST(CliPlay, NoTableForTheBoardIsARuntimeFailure) {
   TempDir empty;
   RunOptions options;

@@ -318,9 +318,11 @@ TEST(CliProbe, WrongGeometryNamesBoth) {
 
 // Without --table, each position gets the table of its board size; with
 // none found, the error says how to make one, and the others are answered.
+// A missing table is a runtime failure (exit 1), as for every command
+// (issue 28, bug 7: it was 2 here and 1 for --start).
 TEST(CliProbe, TableChosenByBoardSize) {
   const RunResult r = run_cli({"probe", "--json", "pppp/4/PPPP w", kStart});  // no 3x4 table
-  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.status, 1) << r;
   EXPECT_TRUE(r.err.starts_with("pawntb probe: argument 1: no table for 3x4")) << r;
   EXPECT_TRUE(r.err.ends_with("make one with `pawntb generate --rows 3 --cols 4`\n")) << r;
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
@@ -328,6 +330,27 @@ TEST(CliProbe, TableChosenByBoardSize) {
   ASSERT_EQ(answers.size(), 2u) << r;
   EXPECT_TRUE(answers[0].contains("error"));
   EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+// No table: a position and --start fail alike, with exit 1. (The build
+// tree's share/pawntb is searched too, and has no 3x4 table.)
+TEST(CliProbe, NoTableIsExitOneForPositionsAndStart) {
+  TempDir empty;
+  RunOptions options;
+  options.cwd = empty.path();
+  options.table_env = empty.path().string();
+  const RunResult position = run_cli({"probe", "pppp/4/PPPP w"}, options);
+  RunOptions no_file = options;
+  no_file.table_env = (empty / "4x4-k4.pawntb").string();
+  const RunResult start = run_cli({"probe", "--start"}, no_file);
+  RunOptions with_input = options;
+  with_input.input = "pppp/4/PPPP w\nxyz w\n";
+  const RunResult from_stdin = run_cli({"probe", "-"}, with_input);
+  for (const RunResult* r : {&position, &start, &from_stdin}) EXPECT_EQ(r->status, 1) << *r;
+  EXPECT_TRUE(contains(position.err, "no table for 3x4")) << position;
+  EXPECT_TRUE(contains(start.err, "4x4-k4.pawntb")) << start;
+  EXPECT_TRUE(contains(from_stdin.err, "stdin:1: no table for 3x4")) << from_stdin;
+  EXPECT_TRUE(contains(from_stdin.err, "stdin:2:")) << from_stdin;
 }
 
 // --moves plays moves first; --start is the table's start position.

@@ -382,4 +382,56 @@ TEST(CliTable, NotATableIsRefused) {
   EXPECT_EQ(empty_file.status, 1) << empty_file;
 }
 
+// `pawntb tables` lists what the search path finds, by the rule find() uses:
+// only files named RxC-kK.pawntb, most pawns first; a bad one is listed with
+// its error (exit 1), a file of another name not at all.
+TEST(CliTable, TablesListsWhatTheSearchPathFinds) {
+  TempDir dir;
+  fs::copy_file(kDataDir / "3x3-k3.pawntb", dir / "3x3-k3.pawntb");
+  fs::copy_file(kDataDir / "3x3-k3.pawntb", dir / "3x3-k2.pawntb");  // K in the name, not read
+  write_file(dir / "3x4-k4.pawntb", "");                             // damaged
+  write_file(dir / "notes.pawntb", "");                              // not a table's name
+  RunOptions options;
+  options.cwd = dir.path();
+  options.table_env = dir.path().string();
+  const RunResult r = run_cli({"tables", "--json"}, options);
+  EXPECT_EQ(r.status, 1) << r;
+  const json j = json::parse(r.out);
+  ASSERT_TRUE(j["search_path"].is_array()) << r;
+  EXPECT_EQ(j["search_path"][0], dir.path().string());
+  std::vector<std::string> paths;
+  for (const json& t : j["tables"]) paths.push_back(t["path"]);
+  // $PAWNTB_TABLE's directory first: 3x3 (K 3, then 2), then 3x4; the
+  // current directory is the same one and is not listed again; then the
+  // installed tables.
+  ASSERT_GE(paths.size(), 3u) << r;
+  EXPECT_EQ(paths[0], (dir / "3x3-k3.pawntb").string());
+  EXPECT_EQ(paths[1], (dir / "3x3-k2.pawntb").string());
+  EXPECT_EQ(paths[2], (dir / "3x4-k4.pawntb").string());
+  for (const std::string& path : paths) {
+    EXPECT_FALSE(contains(path, "notes")) << path;
+    EXPECT_FALSE(path.starts_with("./")) << path;
+  }
+  const json& good = j["tables"][0];
+  EXPECT_EQ(good["ok"], true);
+  EXPECT_EQ(good["geometry"], json::parse(R"({"rows":3,"cols":3,"max_pawns":3})"));
+  EXPECT_EQ(good["entries"], 1028);
+  EXPECT_EQ(good["checksum"], pawntb::cli::hex(pawntb::file_checksum(kDataDir / "3x3-k3.pawntb")));
+  const json& bad = j["tables"][2];
+  EXPECT_EQ(bad["ok"], false);
+  EXPECT_TRUE(contains(bad["error"].get<std::string>(), "3x4-k4.pawntb")) << bad.dump();
+  EXPECT_TRUE(contains(r.err, "pawntb tables: " + (dir / "3x4-k4.pawntb").string())) << r;
+
+  const RunResult text = run_cli({"tables"}, options);
+  EXPECT_EQ(text.status, 1) << text;
+  EXPECT_TRUE(contains(text.out, (dir / "3x3-k3.pawntb").string() + " ")) << text;
+  EXPECT_TRUE(contains(text.out, "  1,028  ")) << text;
+  EXPECT_TRUE(contains(text.out, "  error\n")) << text;
+
+  // Only good tables: exit 0. And `pawntb --help` lists the command.
+  fs::remove(dir / "3x4-k4.pawntb");
+  EXPECT_EQ(run_cli({"tables"}, options).status, 0);
+  EXPECT_TRUE(contains(run_cli({"--help"}).out, "\n  tables ")) << "--help does not list tables";
+}
+
 }  // namespace

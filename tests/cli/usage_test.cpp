@@ -5,6 +5,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "cli/common.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -259,6 +262,83 @@ TEST(CliUsage, ParsesOptionsIntoTheirFields) {
     ASSERT_EQ(parse_command_line(2, argv, o, out, err), ParseOutcome::ok) << err.str();
     EXPECT_EQ(o.threads, 0u);
   }
+}
+
+// Every option of every command in the command table, given without its
+// value or with values it may refuse, is either accepted or refused with a
+// message naming it (issue 28, bug 10: `play --seed x` said "the argument
+// ('x') for option is invalid"). Values go as --name=VALUE, so that "-1" is
+// the value, not an option.
+TEST(CliUsage, EveryOptionErrorNamesItsOption) {
+  namespace po = boost::program_options;
+  namespace cli = pawntb::cli;
+  TempDir dir;
+  // What each command needs besides the option to parse at all.
+  const std::map<std::string, std::vector<std::string>> needs = {
+      {"generate", {"--output", (dir / "new.pawntb").string()}},
+      {"probe", {"--start"}},
+  };
+  int refused = 0;
+  for (const cli::Command* command : cli::all_commands()) {
+    cli::Options scratch;
+    po::options_description desc;
+    // --table as parse_command_line adds it.
+    if (command->default_table != cli::DefaultTable::none) {
+      desc.add_options()("table", po::value(&scratch.table));
+    }
+    if (command->add_options) command->add_options(desc, scratch);
+    for (const auto& option : desc.options()) {
+      if (option->semantic()->max_tokens() == 0) continue;  // a switch takes no value
+      const std::string name = "--" + option->long_name();
+      for (const std::optional<std::string>& value :
+           {std::optional<std::string>(), std::optional<std::string>("x"),
+            std::optional<std::string>("-1"), std::optional<std::string>(""),
+            std::optional<std::string>("99999999999999999999999")}) {
+        std::vector<std::string> args{"pawntb", command->name};
+        const auto need = needs.find(command->name);
+        if (need != needs.end() && need->second.front() != name) {
+          args.insert(args.end(), need->second.begin(), need->second.end());
+        }
+        args.push_back(value ? name + "=" + *value : name);
+        std::vector<const char*> argv;
+        for (const std::string& a : args) argv.push_back(a.c_str());
+        cli::Options o;
+        std::ostringstream out, err;
+        const cli::ParseOutcome outcome =
+            cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), o, out, err);
+        const std::string given = command->name + std::string(" ") + args.back();
+        if (!value) {
+          EXPECT_EQ(outcome, cli::ParseOutcome::fail) << given;
+        }
+        if (outcome != cli::ParseOutcome::fail) continue;
+        ++refused;
+        const std::string first_line = err.str().substr(0, err.str().find('\n'));
+        EXPECT_TRUE(contains(first_line, name)) << given << ": " << first_line;
+      }
+    }
+  }
+  EXPECT_GT(refused, 40);  // the loop saw the options
+}
+
+// `pawntb serve` runs pawntb-serve from its own directory: a pawntb copied
+// alone says what is missing and what to copy, and the README says so too
+// (issue 28, bug 4: it said the explorer ran "from the pawntb executable
+// alone").
+TEST(CliUsage, ServeWithoutPawntbServeSaysWhatToCopy) {
+  TempDir dir;
+  const fs::path copy = dir / "pawntb";
+  fs::copy_file(PAWNTB_CLI, copy);
+  const fs::path err = dir / "stderr";
+  const int status =
+      std::system((copy.string() + " serve --port 0 </dev/null >/dev/null 2>" + err.string()).c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 1);
+  const std::string message = read_file(err);
+  EXPECT_TRUE(contains(message, (dir / "pawntb-serve").string())) << message;
+  EXPECT_TRUE(contains(message, "copy both")) << message;
+  const std::string readme = read_file(kSourceDir / "README.md");
+  EXPECT_FALSE(contains(readme, "executable alone"));
+  EXPECT_TRUE(contains(readme, "`pawntb-serve`")) << "README does not name pawntb-serve";
 }
 
 }  // namespace

@@ -1,4 +1,6 @@
-/* Uses the installed C API: opens the table given as argv[1], probes the
+/* Uses the installed C API: opens the table given as argv[1], or without one
+ * the default table (pawntb_open(NULL): the installed package's 4x4 table,
+ * wherever the program runs), probes the
  * starting position of UVa 10838's first sample, reads its best moves and
  * principal variation, the table's facts and the version, and checks that bad
  * text is refused with a message and failure values. */
@@ -21,11 +23,11 @@ int main(int argc, char** argv) {
   pawntb_status s;
   int failed = 0;
 
-  if (argc != 2) {
-    fprintf(stderr, "usage: c_consumer TABLE\n");
+  if (argc > 2) {
+    fprintf(stderr, "usage: c_consumer [TABLE]\n");
     return 2;
   }
-  s = pawntb_open(argv[1], &table, err, sizeof err);
+  s = pawntb_open(argc == 2 ? argv[1] : NULL, &table, err, sizeof err);
   if (s != PAWNTB_OK) {
     fprintf(stderr, "pawntb_open: status %d: %s\n", (int)s, err);
     return 1;

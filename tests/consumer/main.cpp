@@ -1,5 +1,7 @@
-// Uses the installed C++ API: opens the table given as argv[1], probes the
-// starting position of UVa 10838's first sample and checks the answer.
+// Uses the installed C++ API: opens the table given as argv[1], or without
+// one the 4x4 table found along the search path (the installed package's
+// share/pawntb, wherever the program runs), probes the starting position of
+// UVa 10838's first sample and checks the answer.
 #include <cstdio>
 #include <exception>
 #include <variant>
@@ -9,12 +11,13 @@
 #include "pawntb/probe.hpp"
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: consumer TABLE\n");
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: consumer [TABLE]\n");
     return 2;
   }
   try {
-    const pawntb::Table table = pawntb::Table::open(argv[1]);
+    const pawntb::Table table =
+        argc == 2 ? pawntb::Table::open(argv[1]) : pawntb::Table::open_for({4, 4});
     const auto parsed = pawntb::parse_position(".ppp/4/.PPP/4 w");
     if (const auto* e = std::get_if<pawntb::ParseError>(&parsed)) {
       std::fprintf(stderr, "parse_position failed: %s\n", e->message.c_str());
@@ -51,8 +54,8 @@ int main(int argc, char** argv) {
                    root.principal_variation.size());
       return 1;
     }
-    std::printf("consumer: %s: white wins in %d plies, best move %s\n",
-                pawntb::format_position(p).c_str(), r.plies,
+    std::printf("consumer: %s: %s: white wins in %d plies, best move %s\n",
+                table.info().path.c_str(), pawntb::format_position(p).c_str(), r.plies,
                 pawntb::move_name(p.geometry, best.move).c_str());
     return 0;
   } catch (const std::exception& e) {

@@ -1,11 +1,18 @@
-# Installs the pawntb build into a scratch prefix, builds the consumer project
-# against the installed package, and runs its programs on the installed table.
+# Installs pawntb into scratch prefixes, builds the consumer project against
+# each installed package, and runs its programs: a static pawntb (the build
+# under test, or a second one) and a shared one (a second build of the
+# libraries alone, or the build under test), so that both kinds are always
+# tested. Each program runs once on the installed table named on its command
+# line, and once without, copied to a directory outside the source and build
+# trees and run there without $PAWNTB_TABLE: it must find the installed
+# package's share/pawntb/4x4-k4.pawntb by itself.
 #
 # Also compiles the C consumer with a C compiler and the flags of
-# `pkg-config --cflags --libs --static pawntb`, as a non-CMake user would.
+# `pkg-config --cflags --libs --static pawntb`, as a non-CMake user would,
+# and runs it on `pkg-config --variable=tabledir pawntb`.
 #
-#   cmake -DPAWNTB_BUILD_DIR=... -DCONSUMER_SOURCE_DIR=... -DWORK_DIR=...
-#         [-DCONSUMER_CXX_STANDARD=17] -P run_consumer.cmake
+#   cmake -DPAWNTB_BUILD_DIR=... -DPAWNTB_SOURCE_DIR=... -DCONSUMER_SOURCE_DIR=...
+#         -DWORK_DIR=... [-DCONSUMER_CXX_STANDARD=17] -P run_consumer.cmake
 cmake_minimum_required(VERSION 3.22)
 
 # The C++ standard the C++ consumer is compiled as. The public headers are
@@ -14,15 +21,11 @@ if(NOT CONSUMER_CXX_STANDARD)
   set(CONSUMER_CXX_STANDARD 17)
 endif()
 
-foreach(var PAWNTB_BUILD_DIR CONSUMER_SOURCE_DIR WORK_DIR)
+foreach(var PAWNTB_BUILD_DIR PAWNTB_SOURCE_DIR CONSUMER_SOURCE_DIR WORK_DIR)
   if(NOT DEFINED ${var} OR "${${var}}" STREQUAL "")
     message(FATAL_ERROR "run_consumer.cmake: ${var} is not set")
   endif()
 endforeach()
-
-set(prefix "${WORK_DIR}/prefix")
-set(build "${WORK_DIR}/build")
-set(table "${prefix}/share/pawntb/4x4-k4.pawntb")
 
 # Runs a command; stops with its output if it fails.
 function(step name)
@@ -47,6 +50,7 @@ file(MAKE_DIRECTORY "${WORK_DIR}")
 
 # The same compiler and build type as the pawntb build, when it says.
 set(configure_args)
+set(sanitize_args)
 if(EXISTS "${PAWNTB_BUILD_DIR}/CMakeCache.txt")
   file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" cxx REGEX "^CMAKE_CXX_COMPILER:[A-Z]+=")
   if(cxx)
@@ -60,35 +64,122 @@ if(EXISTS "${PAWNTB_BUILD_DIR}/CMakeCache.txt")
   string(REGEX REPLACE "^[^=]*=" "" sanitize "${sanitize}")
   if(sanitize)
     set(sanitize_flag "-fsanitize=${sanitize}")
-    list(APPEND configure_args "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_flag}")
+    set(sanitize_args "-DCMAKE_EXE_LINKER_FLAGS=${sanitize_flag}")
   endif()
 endif()
 if(NOT build_type)
   set(build_type Release)
 endif()
 
-step("install" "${CMAKE_COMMAND}" --install "${PAWNTB_BUILD_DIR}" --prefix "${prefix}")
-foreach(file "${table}" "${prefix}/include/pawntb/probe.hpp" "${prefix}/include/pawntb/pawntb.h")
-  if(NOT EXISTS "${file}")
-    message(FATAL_ERROR "consumer: the install did not produce ${file}")
+# A directory outside both trees, where the programs run.
+set(tmp "$ENV{TMPDIR}")
+if(NOT tmp)
+  set(tmp /tmp)
+endif()
+string(RANDOM LENGTH 8 suffix)
+set(elsewhere "${tmp}/pawntb-consumer-${suffix}")
+foreach(tree "${PAWNTB_SOURCE_DIR}" "${PAWNTB_BUILD_DIR}")
+  cmake_path(IS_PREFIX tree "${elsewhere}" NORMALIZE inside)
+  if(inside)
+    message(FATAL_ERROR "consumer: ${elsewhere} is inside ${tree}")
   endif()
 endforeach()
+file(REMOVE_RECURSE "${elsewhere}")
+file(MAKE_DIRECTORY "${elsewhere}")
 
-step("configure" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}"
-     "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${build_type}"
-     "-DCONSUMER_CXX_STANDARD=${CONSUMER_CXX_STANDARD}" ${configure_args})
-step("build" "${CMAKE_COMMAND}" --build "${build}")
-
-foreach(program consumer c_consumer)
-  set(exe "${build}/${program}")
-  if(NOT EXISTS "${exe}")
-    message(FATAL_ERROR "consumer: ${exe} was not built")
+# Installs `pawntb_build` into WORK_DIR/<kind>/prefix, builds the consumers
+# against it, and runs them; `kind` is static or shared.
+function(consume kind pawntb_build)
+  set(prefix "${WORK_DIR}/${kind}/prefix")
+  set(build "${WORK_DIR}/${kind}/build")
+  set(table "${prefix}/share/pawntb/4x4-k4.pawntb")
+  step("${kind}: install" "${CMAKE_COMMAND}" --install "${pawntb_build}" --prefix "${prefix}")
+  foreach(file "${table}" "${prefix}/include/pawntb/probe.hpp" "${prefix}/include/pawntb/pawntb.h")
+    if(NOT EXISTS "${file}")
+      message(FATAL_ERROR "consumer: the install did not produce ${file}")
+    endif()
+  endforeach()
+  file(GLOB libraries "${prefix}/*/libpawntb_probe.*")
+  if(kind STREQUAL "static")
+    list(FILTER libraries INCLUDE REGEX "\\.a$")
+  else()
+    list(FILTER libraries INCLUDE REGEX "\\.so")
   endif()
-  step("run ${program}" "${exe}" "${table}")
-endforeach()
+  if(NOT libraries)
+    message(FATAL_ERROR "consumer: ${prefix} has no ${kind} libpawntb_probe")
+  endif()
 
-# pkg-config, with the consumer's C compiler. --static adds the C++ runtime
-# and zstd that the static libraries need.
+  step("${kind}: configure" "${CMAKE_COMMAND}" -S "${CONSUMER_SOURCE_DIR}" -B "${build}"
+       "-DCMAKE_PREFIX_PATH=${prefix}" "-DCMAKE_BUILD_TYPE=${build_type}"
+       "-DCONSUMER_CXX_STANDARD=${CONSUMER_CXX_STANDARD}" ${configure_args} ${sanitize_args})
+  step("${kind}: build" "${CMAKE_COMMAND}" --build "${build}")
+
+  foreach(program consumer c_consumer)
+    set(exe "${build}/${program}")
+    if(NOT EXISTS "${exe}")
+      message(FATAL_ERROR "consumer: ${exe} was not built")
+    endif()
+    step("${kind}: run ${program} ${table}" "${exe}" "${table}")
+    # Elsewhere, with no table named: the installed one, found by itself.
+    file(COPY "${exe}" DESTINATION "${elsewhere}/${kind}")
+    message(STATUS "consumer: ${kind}: run ${program} in ${elsewhere}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" -E env --unset=PAWNTB_TABLE
+                            "${elsewhere}/${kind}/${program}"
+                    WORKING_DIRECTORY "${elsewhere}"
+                    RESULT_VARIABLE result OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT result STREQUAL "0")
+      message(FATAL_ERROR "consumer: ${kind} ${program} without a table, run in ${elsewhere}, "
+                          "failed (${result}):\n${out}${err}")
+    endif()
+    if(program STREQUAL "consumer")
+      string(FIND "${out}" "${table}" at)
+      if(at EQUAL -1)
+        message(FATAL_ERROR "consumer: ${kind} consumer did not open ${table}:\n${out}")
+      endif()
+    endif()
+    message(STATUS "${out}")
+  endforeach()
+endfunction()
+
+# The other kind of library than the build under test: the libraries alone,
+# configured from the same sources with the same compiler.
+file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" shared REGEX "^BUILD_SHARED_LIBS:[A-Z]+=(ON|1|TRUE)$")
+if(shared)
+  set(kind_under_test shared)
+  set(other_kind static)
+  set(other_shared OFF)
+else()
+  set(kind_under_test static)
+  set(other_kind shared)
+  set(other_shared ON)
+endif()
+set(other_build "${WORK_DIR}/${other_kind}-pawntb")
+set(other_args)
+foreach(var CMAKE_CXX_COMPILER CMAKE_CXX_COMPILER_LAUNCHER)
+  file(STRINGS "${PAWNTB_BUILD_DIR}/CMakeCache.txt" value REGEX "^${var}:[A-Z]+=")
+  if(value)
+    string(REGEX REPLACE "^[^=]*=" "" value "${value}")
+    list(APPEND other_args "-D${var}=${value}")
+  endif()
+endforeach()
+step("${other_kind} libraries: configure" "${CMAKE_COMMAND}" -S "${PAWNTB_SOURCE_DIR}"
+     -B "${other_build}" "-DCMAKE_BUILD_TYPE=${build_type}" "-DBUILD_SHARED_LIBS=${other_shared}"
+     -DPAWNTB_BUILD_CLI=OFF -DPAWNTB_BUILD_TESTS=OFF -DPAWNTB_BUILD_BENCH=OFF ${other_args})
+step("${other_kind} libraries: build" "${CMAKE_COMMAND}" --build "${other_build}")
+
+consume(${kind_under_test} "${PAWNTB_BUILD_DIR}")
+set(sanitize_flag_under_test "${sanitize_flag}")
+set(sanitize_args)  # the second build is not sanitized
+set(sanitize_flag)
+consume(${other_kind} "${other_build}")
+
+# pkg-config, with the consumer's C compiler, against the static install.
+# --static adds the C++ runtime and zstd that the static libraries need.
+set(prefix "${WORK_DIR}/static/prefix")
+set(build "${WORK_DIR}/static/build")
+if(kind_under_test STREQUAL "static")
+  set(sanitize_flag "${sanitize_flag_under_test}")
+endif()
 find_program(PKG_CONFIG pkg-config)
 if(NOT PKG_CONFIG)
   message(FATAL_ERROR "consumer: pkg-config not found (tools/install-deps.sh installs it)")
@@ -98,7 +189,6 @@ if(NOT pc_file)
   message(FATAL_ERROR "consumer: the install did not produce pawntb.pc")
 endif()
 get_filename_component(pc_dir "${pc_file}" DIRECTORY)
-get_filename_component(libdir "${pc_dir}" DIRECTORY)
 file(STRINGS "${build}/CMakeCache.txt" cc REGEX "^CMAKE_C_COMPILER:[A-Z]+=")
 string(REGEX REPLACE "^[^=]*=" "" cc "${cc}")
 set(ENV{PKG_CONFIG_PATH} "${pc_dir}")
@@ -109,11 +199,19 @@ if(NOT result STREQUAL "0")
   message(FATAL_ERROR "consumer: pkg-config --static pawntb failed: ${err}")
 endif()
 message(STATUS "consumer: pkg-config --cflags --libs --static pawntb: ${pc_flags}")
+execute_process(COMMAND "${PKG_CONFIG}" --variable=tabledir pawntb
+                RESULT_VARIABLE result OUTPUT_VARIABLE tabledir OUTPUT_STRIP_TRAILING_WHITESPACE)
+file(REAL_PATH "${tabledir}" tabledir_real)
+file(REAL_PATH "${prefix}/share/pawntb" expected_real)
+if(NOT result STREQUAL "0" OR NOT tabledir_real STREQUAL expected_real)
+  message(FATAL_ERROR "consumer: pkg-config --variable=tabledir pawntb gives '${tabledir}', "
+                      "not ${prefix}/share/pawntb")
+endif()
 separate_arguments(pc_flags UNIX_COMMAND "${pc_flags}")
 step("build c_consumer with pkg-config" "${cc}" "${CONSUMER_SOURCE_DIR}/c_main.c" ${pc_flags}
-     ${sanitize_flag} -o "${build}/c_pkgconfig")
-# LD_LIBRARY_PATH for a shared pawntb: pkg-config gives no run-time path.
-step("run c_pkgconfig" "${CMAKE_COMMAND}" -E env "LD_LIBRARY_PATH=${libdir}"
-     "${build}/c_pkgconfig" "${table}")
+     ${sanitize_flag} -o "${elsewhere}/c_pkgconfig")
+step("run c_pkgconfig on its tabledir" "${CMAKE_COMMAND}" -E env "PAWNTB_TABLE=${tabledir}"
+     "${elsewhere}/c_pkgconfig")
 
+file(REMOVE_RECURSE "${elsewhere}")
 message(STATUS "consumer: ok")

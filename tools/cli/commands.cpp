@@ -1,19 +1,13 @@
 #include "commands.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <iostream>
-#include <stdexcept>
-
 #include "common.hpp"
 
 namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo, &kVerify, &kUva,
-                                        &kProbe,    &kPlay, &kStats,  &kServe};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,  &kProbe,
+                                        &kPlay,     &kStats, &kServe,  &kTables};
 
 }  // namespace
 
@@ -26,13 +20,6 @@ const Command* find_command(std::string_view name) {
     if (name == c->name) return c;
   }
   return nullptr;
-}
-
-void check_stdout() {
-  std::cout.flush();
-  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
-    throw std::runtime_error(std::string("stdout: write error: ") + std::strerror(errno));
-  }
 }
 
 int run(const Options& o) {

@@ -7,9 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "common/exit_status.hpp"
+
 namespace pawntb::cli {
 
-enum ExitCode : int { kOk = 0, kRuntimeFailure = 1, kUsageError = 2 };
+using common::check_stdout;
+using common::ExitCode;
+using common::kOk;
+using common::kRuntimeFailure;
+using common::kUsageError;
 
 // Everything the command line can set; each command reads its own fields.
 struct Options {
@@ -27,10 +33,9 @@ struct Options {
   bool keep_work_dir = false;      // keep the unit files once the table is written
   bool plan = false;               // --plan: print the plan (as JSON with --json) and stop
   // info, verify, uva, probe
-  std::string table;
+  std::string table;  // empty: the default table (see table_search_help())
   // verify
-  std::string resume;  // --resume FILE: the progress file; empty: none  // empty: the default table
-                       // (see table_search_help())
+  std::string resume;  // --resume FILE: the progress file; empty: none
   // info, probe
   bool json = false;
   bool tiers = false;  // info --tiers
@@ -39,7 +44,7 @@ struct Options {
   std::string moves;   // played from each position first
   bool start = false;  // the table's start position
   // play
-  std::string first_position;         // --position; set by validation: the 4x4 start if absent
+  std::string first_position;         // --position; empty: the table's start
   std::string play_as;                // "white", "black", or empty: the side to move
   std::optional<std::uint64_t> seed;  // absent: a random seed
   // stats
@@ -63,9 +68,5 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& opti
 // GenerateError or std::runtime_error (stdout or stdin failing) for runtime
 // failures; main turns them into status 1.
 int run(const Options& options);
-
-// Flushes std::cout and stdout; throws std::runtime_error naming the error
-// when either failed (a full disk, a closed pipe).
-void check_stdout();
 
 }  // namespace pawntb::cli

@@ -47,7 +47,7 @@ struct Command {
 };
 
 // The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats, kServe;
+extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats, kServe, kTables;
 
 // Every command, in the order `pawntb --help` lists them.
 std::span<const Command* const> all_commands();

@@ -22,17 +22,14 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Refuses, before any solving, an output that cannot be written: an existing
-// file without --force (as zstd does), a directory, a missing or unwritable
-// directory. Throws GenerateError naming the path.
-void check_output(const fs::path& output, bool force) {
+// Refuses, before any solving, an output that cannot be written: a
+// directory, a missing or unwritable directory. Throws GenerateError naming
+// the path. (An existing file without --force is a usage error, refused by
+// validate_generate.)
+void check_output(const fs::path& output) {
   std::error_code ec;
-  const fs::file_status status = fs::status(output, ec);
-  if (fs::is_directory(status)) {
+  if (fs::is_directory(fs::status(output, ec))) {
     throw GenerateError(output.string() + ": is a directory; name a file with --output FILE");
-  }
-  if (fs::exists(status) && !force) {
-    throw GenerateError(output.string() + ": already exists; not overwritten (use --force)");
   }
   const fs::path dir = output.has_parent_path() ? output.parent_path() : fs::path(".");
   if (!fs::is_directory(dir, ec)) {
@@ -166,7 +163,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptio
 GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
   const Geometry g{o.rows, o.cols};
   const std::uint64_t in_memory = memory_needed(g, o.pawns);
-  if (mpi.rank() == 0 && !o.plan) check_output(o.output, o.force);
+  if (mpi.rank() == 0 && !o.plan) check_output(o.output);
   GenerateOptions options;
   options.geometry = g;
   options.max_pawns = o.pawns;
@@ -256,7 +253,8 @@ int run_generate(const Options& o) {
               to_string(options.geometry).c_str(), o.pawns, with_commas(info.entries).c_str());
   std::printf("placements: %s of up to %s a side, either side to move\n",
               with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
-  std::printf("longest win: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
+  // The longest game is a win or a loss for the side to move, as `info` says.
+  std::printf("longest game: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
               info.longest_example.c_str());
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
               count_of(report.file_size, "byte", "bytes").c_str(),
@@ -313,6 +311,13 @@ std::string validate_generate(const po::variables_map& given,
                std::to_string(o.pawns) + ".pawntb";
   } else if (o.output.empty()) {
     return "--output needs a file name";
+  }
+  // As zstd does: an existing file is kept unless --force. The command line
+  // asks for what it cannot have, so a usage error (2), before any work.
+  std::error_code ec;
+  const fs::file_status status = fs::status(o.output, ec);
+  if (fs::exists(status) && !fs::is_directory(status) && !o.force && !o.plan) {
+    return o.output + ": already exists; not overwritten (use --force)";
   }
   return {};
 }

@@ -70,19 +70,24 @@ class Output {
 };
 
 // Input errors on stderr, one line each as "WHERE: WHAT". After the first
-// kShown, the rest are only counted, and one line at the end says how many.
+// `shown`, the rest are only counted, and one line at the end says how many.
+// `probe` shows every one: its input gets one answer or one error a line.
 class ErrorLog {
  public:
   static constexpr std::uint64_t kShown = 100;
+  static constexpr std::uint64_t kAll = ~std::uint64_t{0};
+  explicit ErrorLog(std::uint64_t shown = kShown) : shown_(shown) {}
+  ErrorLog(const ErrorLog&) = delete;
+  ErrorLog& operator=(const ErrorLog&) = delete;
   ~ErrorLog() {
-    if (count_ > kShown) {
-      const std::uint64_t hidden = count_ - kShown;
+    if (count_ > shown_) {
+      const std::uint64_t hidden = count_ - shown_;
       std::fprintf(stderr, "pawntb: %llu more error%s not shown\n",
                    static_cast<unsigned long long>(hidden), hidden == 1 ? "" : "s");
     }
   }
   void report(const std::string& where, const std::string& what) {
-    if (++count_ <= kShown) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
+    if (++count_ <= shown_) std::fprintf(stderr, "%s: %s\n", where.c_str(), what.c_str());
   }
   // A remark that is not an error, always shown: "WHERE: note: WHAT".
   void note(const std::string& where, const std::string& what) {
@@ -91,6 +96,7 @@ class ErrorLog {
   std::uint64_t count() const { return count_; }
 
  private:
+  std::uint64_t shown_;
   std::uint64_t count_ = 0;
 };
 

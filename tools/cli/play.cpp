@@ -106,16 +106,12 @@ std::string colour_board(const Position& p, bool flipped, std::optional<Move> la
   return out + "\n";
 }
 
-// Why the game is over at `p` (classify(p) == Status::over).
+// Why the game is over at `p` (classify(p) == Status::over), in words.
 std::string end_reason(const Position& p) {
   const Side winner = opponent(p.to_move);
-  const Geometry g = p.geometry;
-  const std::uint64_t row = (1ULL << g.cols) - 1;  // the top row
-  const bool reached = winner == Side::white ? (p.white & row) != 0
-                                             : (p.black & (row << (g.cols * (g.rows - 1)))) != 0;
-  if (reached) {
+  if (game_end(p) == GameEnd::goal) {
     return std::string("a ") + side_name(winner) + " pawn reached rank " +
-           (winner == Side::white ? std::to_string(g.rows) : "1");
+           (winner == Side::white ? std::to_string(p.geometry.rows) : "1");
   }
   return std::string(side_name(p.to_move)) + " has no move";
 }
@@ -416,8 +412,12 @@ std::string start_problem(const Table& table, const Position& p) {
 }
 
 int run_play(const Options& o) {
-  const Position start = std::get<Position>(parse_position(o.first_position));
-  const Table table = open_table(o.table, start.geometry);
+  // Without --position, the start of the table's board: the --table file's,
+  // else the default table's (issue 28, bug 9).
+  std::optional<Position> given;
+  if (!o.first_position.empty()) given = std::get<Position>(parse_position(o.first_position));
+  const Table table = given ? open_table(o.table, given->geometry) : open_default_table(o.table);
+  const Position start = given ? *given : table.start_position();
   if (const std::string problem = start_problem(table, start); !problem.empty()) {
     std::cerr << "pawntb play: --position: " << problem << "\n";
     return kUsageError;
@@ -441,25 +441,28 @@ void play_options(po::options_description& desc, Options& o) {
   desc.add_options()("as", po::value(&o.play_as)->value_name("SIDE"),
                      "white or black (default: the side to move)")(
       "position", po::value(&o.first_position)->value_name("TEXT"),
-      "the first position (default: pppp/4/4/PPPP w)")(
-      "seed", po::value<std::string>()->value_name("N")->notifier([&o](const std::string& text) {
-        std::uint64_t n = 0;
-        const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
-        if (error != std::errc() || end != text.data() + text.size()) {
-          throw po::invalid_option_value(text);
-        }
-        o.seed = n;
-      }),
+      "the first position (default: the start of the table's board, pppp/4/4/PPPP w on 4x4)")(
+      "seed", po::value<std::string>()->value_name("N"),
       "seed for choosing among equally good replies (default: random, printed)");
 }
 
-std::string validate_play(const po::variables_map&, const std::vector<std::string>& operands,
+std::string validate_play(const po::variables_map& given, const std::vector<std::string>& operands,
                           Options& o) {
   if (!operands.empty()) return "unexpected argument '" + printable(operands.front()) + "'";
+  if (given.count("seed")) {
+    // Checked here, not in a notifier, whose errors cannot name the option.
+    const std::string& text = given["seed"].as<std::string>();
+    std::uint64_t n = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      return "--seed: expected a number 0..18446744073709551615, not '" + printable(text) + "'";
+    }
+    o.seed = n;
+  }
   if (!o.play_as.empty() && o.play_as != "white" && o.play_as != "black") {
     return "--as: expected white or black, not '" + printable(o.play_as) + "'";
   }
-  if (o.first_position.empty()) o.first_position = format_position(start_position({4, 4}, 4));
+  if (o.first_position.empty()) return {};  // the table's start (run_play)
   const auto parsed = parse_position(o.first_position);
   if (const auto* e = std::get_if<ParseError>(&parsed)) return "--position: " + e->message;
   if (classify(std::get<Position>(parsed)) == Status::invalid) {

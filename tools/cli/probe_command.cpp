@@ -8,11 +8,11 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
-#include "serve/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -72,13 +72,13 @@ std::string human_answer(const Position& p, const RootResult& root) {
 }
 
 // An answer as one line of JSON, its keys in this order (documented in
-// --help): the place, then those of serve::add_answer().
+// --help): the place, then those of common::add_answer().
 std::string json_answer(const Place& place, const Position& p, int max_pawns,
                         const RootResult& root) {
-  serve::Json j = serve::Json::object();
-  j.get_ref<serve::Json::object_t&>().reserve(11);  // the keys: no regrowing
+  common::Json j = common::Json::object();
+  j.get_ref<common::Json::object_t&>().reserve(11);  // the keys: no regrowing
   place.add_to(j);
-  serve::add_answer(j, p, max_pawns, root);
+  common::add_answer(j, p, max_pawns, root);
   std::string text = j.dump();
   text += '\n';
   return text;
@@ -112,11 +112,15 @@ class Tables {
       } catch (const TableError& e) {
         if (Table::find(g)) throw;
         found.problem = e.what();
+        missing_ = true;
       }
     }
     problem = found.problem;
     return found.table ? &*found.table : nullptr;
   }
+  // A position's board had no table: a runtime failure (exit 1), as a
+  // missing table is for every command, once the other positions are answered.
+  bool missing() const { return missing_; }
   // The table for --start: the one --table names, else the default table.
   const Table& for_start() {
     if (!given_) given_.emplace(open_default_table(path_));
@@ -131,12 +135,13 @@ class Tables {
   std::string path_;
   std::optional<Table> given_;
   std::map<std::pair<int, int>, Found> by_size_;
+  bool missing_ = false;
 };
 
 int run_probe(const Options& o) {
   Tables tables(o.table);
   Output out;
-  ErrorLog errors;
+  ErrorLog errors(ErrorLog::kAll);
   // A position that cannot be answered: on stderr, and in JSON on stdout too.
   auto report = [&](const Place& place, std::string_view input, const std::string& problem) {
     errors.report(place.name(), problem);
@@ -155,7 +160,7 @@ int run_probe(const Options& o) {
     if (!table) return report(place, text, problem);
     const RootResult root = table->probe_root(p);
     check_table(*table, root.value);
-    problem = serve::position_problem(*table, p, root.value);
+    problem = common::position_problem(*table, p, root.value);
     if (!problem.empty()) return report(place, text, problem);
     if (o.json) {
       out.write(json_answer(place, p, table->info().max_pawns, root));
@@ -194,6 +199,7 @@ int run_probe(const Options& o) {
     if (in.read_error()) throw std::runtime_error("stdin: read error");
   }
   out.flush();
+  if (tables.missing()) return kRuntimeFailure;
   return errors.count() ? kUsageError : kOk;
 }
 

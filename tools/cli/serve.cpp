@@ -7,50 +7,57 @@
 #include <filesystem>
 #include <stdexcept>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "common/serve_options.hpp"
 #include "pawntb/notation.hpp"
 
 namespace pawntb::cli {
 
 namespace {
 
-constexpr unsigned kMaxServeThreads = 256;
+using common::kMaxServeThreads;
+using common::ServeOptions;
+
+ServeOptions serve_options_of(const Options& o) {
+  return {o.tables, o.host, o.port, o.threads, o.log};
+}
 
 // The server is the program pawntb-serve, next to this one: it links
 // cpp-httplib, which Debian ships only as a shared library with OpenSSL,
 // zlib and brotli, and loading those would slow every other command (the
-// static pawntb starts in a fraction of the time). Same options.
+// static pawntb starts in a fraction of the time). Same options, as
+// common/serve_options.hpp passes them.
 int run_serve(const Options& o) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const std::filesystem::path program = self.parent_path() / "pawntb-serve";
-  std::vector<std::string> args{
-      program.string(),         "--host", o.host, "--port", std::to_string(o.port), "--threads",
-      std::to_string(o.threads)};
-  for (const std::string& table : o.tables) args.insert(args.end(), {"--table", table});
-  if (o.log) args.push_back("--log");
+  std::vector<std::string> args{program.string()};
+  for (std::string& a : common::to_arguments(serve_options_of(o))) args.push_back(std::move(a));
   std::vector<char*> argv;
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::fflush(stdout);
   ::execv(program.c_str(), argv.data());
   throw std::runtime_error("cannot start " + program.string() + ": " + std::strerror(errno) +
-                           " (the web explorer is the program pawntb-serve, installed next to "
-                           "pawntb)");
+                           " (the web explorer is the program pawntb-serve, which must be next "
+                           "to pawntb: install both, or copy both)");
 }
 
 void serve_options(boost::program_options::options_description& desc, Options& o) {
   namespace po = boost::program_options;
+  const ServeOptions defaults;
   desc.add_options()("table,t", po::value(&o.tables)->value_name("FILE"),
                      "a table to serve (repeatable; default: see above)")(
-      "host", po::value(&o.host)->default_value("127.0.0.1")->value_name("ADDRESS"),
-      "address to listen on")("port,p", po::value(&o.port)->default_value(8080)->value_name("PORT"),
+      "host", po::value(&o.host)->default_value(defaults.host)->value_name("ADDRESS"),
+      "address to listen on")("port,p",
+                              po::value(&o.port)->default_value(defaults.port)->value_name("PORT"),
                               "port to listen on, 0 for a free one")(
       "log", po::bool_switch(&o.log), "one line per request on stderr")(
-      "threads,j", po::value(&o.threads)->default_value(8)->value_name("N"),
+      "threads,j", po::value(&o.threads)->default_value(defaults.threads)->value_name("N"),
       ("worker threads, 1.." + std::to_string(kMaxServeThreads) +
        "; each open connection holds one while it is kept alive")
           .c_str());
@@ -59,11 +66,7 @@ void serve_options(boost::program_options::options_description& desc, Options& o
 std::string validate_serve(const boost::program_options::variables_map&,
                            const std::vector<std::string>& operands, Options& o) {
   if (!operands.empty()) return "unexpected argument '" + operands.front() + "'";
-  if (o.port < 0 || o.port > 65535) return "--port must be 0..65535";
-  if (o.threads < 1 || o.threads > kMaxServeThreads) {
-    return "--threads must be 1.." + std::to_string(kMaxServeThreads);
-  }
-  return {};
+  return common::check(serve_options_of(o));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "serve/batch.hpp"
 #include "serve/tables.hpp"
 
 namespace pawntb::serve {
@@ -18,9 +19,6 @@ struct ApiResponse {
   int status = 200;
   std::string body;  // JSON
 };
-
-// The most positions one POST /api/v1/positions may hold.
-inline constexpr std::size_t kMaxBatch = 10000;
 
 // {"error":"<message>"}.
 std::string error_json(std::string_view message);
@@ -44,8 +42,7 @@ class Api {
   // POST /api/v1/positions: `body` is a JSON array of up to kMaxBatch
   // position strings; 200 with an array of {"position", "winner", "plies",
   // "category"} or {"error"}, in order, or 400 for a body that is not such
-  // an array. Large batches are answered on two threads (util::parallel_for;
-  // on one if the second cannot start).
+  // an array. Large batches are answered on two threads (answer_batch).
   ApiResponse positions(std::string_view body) const;
 
   // GET /api/v1/tables.

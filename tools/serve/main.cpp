@@ -1,7 +1,9 @@
 // pawntb-serve: the web explorer's server, run by `pawntb serve` (which
-// execs it with the same options) or directly. A program of its own because
-// it links cpp-httplib, a shared library with OpenSSL, zlib and brotli, which
-// the static pawntb would otherwise have to load for every command.
+// checks its options and execs it with them, common/serve_options.hpp) or
+// directly. A program of its own because it links cpp-httplib, a shared
+// library with OpenSSL, zlib and brotli, which the static pawntb would
+// otherwise have to load for every command; and it links neither the CLI
+// nor the generator.
 #include <pthread.h>
 
 #include <csignal>
@@ -10,18 +12,23 @@
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <string>
 #include <thread>
+#include <variant>
 #include <vector>
 
-#include "cli/commands.hpp"
-#include "cli/common.hpp"
+#include "common/exit_status.hpp"
+#include "common/serve_options.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/server.hpp"
 
-namespace pawntb::cli {
+namespace pawntb::serve {
 namespace {
 
-int run_server(const Options& o) {
+using common::check_stdout;
+using common::kOk;
+
+int run_server(const common::ServeOptions& o) {
   // SIGINT and SIGTERM are taken by one thread (below), so every thread
   // started from here on must block them; a client that closes its
   // connection early must not kill the server with SIGPIPE.
@@ -33,20 +40,19 @@ int run_server(const Options& o) {
   std::signal(SIGPIPE, SIG_IGN);
 
   std::vector<std::filesystem::path> files(o.tables.begin(), o.tables.end());
-  const serve::Api api(files.empty() ? serve::TableSet::open_default()
-                                     : serve::TableSet::open(files));
-  serve::ServerOptions options;
+  const Api api(files.empty() ? TableSet::open_default() : TableSet::open(files));
+  ServerOptions options;
   options.host = o.host;
   options.port = o.port;
   options.threads = o.threads;
   if (o.log) {
-    options.log = [](const serve::RequestLog& r) {
+    options.log = [](const RequestLog& r) {
       std::fprintf(stderr, "%s %s %d %lld us\n", std::string(r.method).c_str(),
                    printable(r.target, 200).c_str(), r.status,
                    static_cast<long long>(r.microseconds));
     };
   }
-  serve::Server server(api, options);
+  Server server(api, options);
   const int port = server.bind();
   const bool ipv6 = o.host.find(':') != std::string::npos;
   std::printf("pawntb serve: listening on http://%s%s%s:%d/\n", ipv6 ? "[" : "", o.host.c_str(),
@@ -71,24 +77,21 @@ int run_server(const Options& o) {
 }
 
 }  // namespace
-}  // namespace pawntb::cli
+}  // namespace pawntb::serve
 
-// Parses the options as `pawntb serve` does (the same command table entry),
-// then serves.
+// Reads the options as `pawntb serve` passes them, then serves.
 int main(int argc, char** argv) {
-  using namespace pawntb::cli;
-  std::vector<const char*> args{"pawntb", "serve"};
-  args.insert(args.end(), argv + 1, argv + argc);
-  Options options;
-  const ParseOutcome parsed =
-      parse_command_line(static_cast<int>(args.size()), args.data(), options, std::cout, std::cerr);
-  if (parsed == ParseOutcome::fail) return kUsageError;
+  using namespace pawntb::common;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  const auto options = from_arguments(args);
+  if (const auto* problem = std::get_if<std::string>(&options)) {
+    std::cerr << "pawntb-serve: " << *problem
+              << "\nusage: pawntb-serve [--table FILE]... [--host ADDRESS] [--port PORT] [--log] "
+                 "[--threads N]\n(`pawntb serve --help` tells what they do)\n";
+    return kUsageError;
+  }
   try {
-    if (parsed == ParseOutcome::exit) {
-      check_stdout();
-      return kOk;
-    }
-    return run_server(options);
+    return pawntb::serve::run_server(std::get<ServeOptions>(options));
   } catch (const std::bad_alloc&) {
     std::cerr << "pawntb serve: out of memory\n";
   } catch (const std::exception& e) {

@@ -5,8 +5,6 @@
 #include <system_error>
 #include <tuple>
 
-#include "serve/answers.hpp"
-
 namespace pawntb::serve {
 
 namespace fs = std::filesystem;

@@ -62,17 +62,6 @@ std::string rect(const char* cls, double x, double y, double w, double h, const 
   return title.empty() ? r + "/>\n" : r + "><title>" + title + "</title></rect>\n";
 }
 
-// A round step for about `ticks` axis divisions up to `top`: 1, 2 or 5 times a power of ten.
-std::uint64_t tick_step(std::uint64_t top, int ticks) {
-  std::uint64_t step = 1;
-  while (true) {
-    for (const std::uint64_t f : {1, 2, 5}) {
-      if (step * f * static_cast<std::uint64_t>(ticks) >= top) return step * f;
-    }
-    step *= 10;
-  }
-}
-
 // Share 0 -> red, 0.5 -> pale yellow, 1 -> blue.
 std::string share_colour(double share) {
   const double low[3] = {215, 25, 28}, mid[3] = {255, 255, 191}, high[3] = {43, 131, 186};
@@ -95,13 +84,24 @@ std::string distance_histogram_svg(const TableStats& s) {
   const double plot_w = kWidth - kLeft - kRight, plot_h = kHeight - kTop - kBottom;
   std::uint64_t highest = 1;
   for (const DistanceCount& d : s.distances) highest = std::max(highest, d.wins + d.losses);
-  const std::uint64_t step = tick_step(highest, 6);
-  const std::uint64_t top = (highest + step - 1) / step * step;
+  // A log scale, so that a distance of a few positions is as visible as one
+  // of billions: decades from 1 to `top`, the first power of ten >= highest.
+  // Bars stand on a baseline half a decade below 1, so that a count of 1 has
+  // a bar too: height(c) = plot_h * (log10(c) + 0.5) / (log10(top) + 0.5),
+  // e.g. on 4x4 (top 10^5) a count of 1 is 0.5/5.5 of the plot, 83 px.
+  std::uint64_t top = 1;
+  int decades = 0;
+  while (top < highest) {
+    top *= 10;
+    ++decades;
+  }
   const double slot = plot_w / static_cast<double>(std::max<std::size_t>(s.distances.size(), 1));
   const double bar = slot * 0.8;
-  auto y_of = [&](std::uint64_t count) {
-    return kTop + plot_h * (1 - static_cast<double>(count) / static_cast<double>(top));
+  const double span = decades + 0.5;
+  auto height_of = [&](double count) {
+    return count < 1 ? 0 : plot_h * (std::log10(count) + 0.5) / span;
   };
+  auto y_of = [&](double count) { return kTop + plot_h - height_of(count); };
 
   std::ostringstream svg;
   svg << header(kWidth, kHeight);
@@ -110,29 +110,38 @@ std::string distance_histogram_svg(const TableStats& s) {
   svg << text(kWidth / 2.0, 52,
               grouped(s.positions) + " positions, either side to move (wins are odd, losses even)",
               "text-anchor=\"middle\" fill=\"#444\"");
-  // Grid lines and the count axis.
-  for (std::uint64_t v = 0; v <= top; v += step) {
-    const double y = y_of(v);
+  // Grid lines and the count axis, one line a decade.
+  for (std::uint64_t v = 1;; v *= 10) {
+    const double y = y_of(static_cast<double>(v));
     svg << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\"" << fixed(y, 1)
-        << "\" y2=\"" << fixed(y, 1) << "\" stroke=\"" << (v ? "#ddd" : "#333") << "\"/>\n";
+        << "\" y2=\"" << fixed(y, 1) << "\" stroke=\"#ddd\"/>\n";
     svg << text(kLeft - 8, y + 5, grouped(v), "text-anchor=\"end\"");
+    if (v == top) break;
   }
-  svg << text(
-      24, kTop + plot_h / 2, "positions",
-      "text-anchor=\"middle\" transform=\"rotate(-90 24 " + fixed(kTop + plot_h / 2, 1) + ")\"");
+  svg << "<line x1=\"" << kLeft << "\" x2=\"" << kLeft + plot_w << "\" y1=\""
+      << fixed(kTop + plot_h, 1) << "\" y2=\"" << fixed(kTop + plot_h, 1)
+      << "\" stroke=\"#333\"/>\n";
+  svg << text(24, kTop + plot_h / 2, "positions (log scale)",
+              "text-anchor=\"middle\" transform=\"rotate(-90 24 " + fixed(kTop + plot_h / 2, 1) +
+                  ")\"");
   // The bars: losses at the bottom, wins stacked on top.
   const std::size_t label_every = s.distances.size() > 30 ? 2 : 1;
   for (std::size_t d = 0; d < s.distances.size(); ++d) {
     const DistanceCount& c = s.distances[d];
     const double x = kLeft + slot * static_cast<double>(d) + (slot - bar) / 2;
     const std::string plies = std::to_string(d) + (d == 1 ? " ply" : " plies");
+    // Losses at the bottom, wins on top, sharing the total's height (a
+    // table has one or the other at each distance: wins odd, losses even).
+    const double total = static_cast<double>(c.wins + c.losses);
+    const double h = height_of(total);
+    const double loss_h = total > 0 ? h * static_cast<double>(c.losses) / total : 0;
     if (c.losses) {
-      svg << rect("loss", x, y_of(c.losses), bar, y_of(0) - y_of(c.losses), kLossColour,
+      svg << rect("loss", x, y_of(0) - loss_h, bar, loss_h, kLossColour,
                   plies + ": side to move loses in " + grouped(c.losses) + " positions");
     }
     if (c.wins) {
-      svg << rect("win", x, y_of(c.losses + c.wins), bar, y_of(c.losses) - y_of(c.losses + c.wins),
-                  kWinColour, plies + ": side to move wins in " + grouped(c.wins) + " positions");
+      svg << rect("win", x, y_of(total), bar, h - loss_h, kWinColour,
+                  plies + ": side to move wins in " + grouped(c.wins) + " positions");
     }
     // The count above the bar, shortened where the bar is narrow.
     if (c.wins + c.losses) {
@@ -140,7 +149,7 @@ std::string distance_histogram_svg(const TableStats& s) {
       const double char_width = 7;  // at font size 11
       const std::string label =
           static_cast<double>(full.size()) * char_width <= slot ? full : compact(c.wins + c.losses);
-      svg << text(x + bar / 2, y_of(c.wins + c.losses) - 5, label,
+      svg << text(x + bar / 2, y_of(total) - 5, label,
                   "text-anchor=\"middle\" font-size=\"11\" fill=\"#333\"");
     }
     if (d % label_every == 0) {

@@ -84,6 +84,16 @@ enum class Status : std::uint8_t {
 
 Status classify(const Position& p);
 
+// Why a game is over, as the lichess API and `"reason"` in pawntb's JSON say
+// it: the opponent has a pawn on its goal row; the side to move has no pawns
+// left; or it has pawns but none can move. `none` unless classify(p) ==
+// Status::over.
+enum class GameEnd : std::uint8_t { none, goal, no_pawns, no_moves };
+GameEnd game_end(const Position& p);
+
+// "goal", "no_pawns", "no_moves" (a static string); null for GameEnd::none.
+const char* game_end_name(GameEnd e);
+
 // Legal moves of the side to move, in a fixed order (by from-square, then
 // to-square). Empty when classify(p) != Status::playable.
 MoveList legal_moves(const Position& p);

@@ -190,6 +190,14 @@ class Table {
   static std::optional<std::filesystem::path> find_in(const std::filesystem::path& directory,
                                                       Geometry g);
 
+  // Every table file along search_path(), in its order: $PAWNTB_TABLE itself
+  // when it names a file, then in each directory the files named
+  // RxC-kK.pawntb, by board size and, for each, largest K first (the order in
+  // which find() takes them). Files that cannot be opened are listed too:
+  // opening one says why. For `pawntb tables` and the web explorer's server.
+  // Thread-safe as search_path().
+  static std::vector<std::filesystem::path> find_all();
+
   // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
   // naming search_path(), if there is none, else as open(). Thread-safe as
   // search_path().

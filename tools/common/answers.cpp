@@ -1,8 +1,8 @@
-#include "serve/answers.hpp"
+#include "common/answers.hpp"
 
 #include "pawntb/notation.hpp"
 
-namespace pawntb::serve {
+namespace pawntb::common {
 
 const char* category(Side side, Side winner) {
   return side == winner ? "win" : "loss";
@@ -50,4 +50,4 @@ void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& roo
   for (const Move m : root.principal_variation) line.emplace_back(move_name(g, m));
 }
 
-}  // namespace pawntb::serve
+}  // namespace pawntb::common

@@ -10,7 +10,7 @@
 
 #include "pawntb/probe.hpp"
 
-namespace pawntb::serve {
+namespace pawntb::common {
 
 using Json = nlohmann::ordered_json;
 
@@ -29,4 +29,4 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
 // `root` is table.probe_root(p) with root.value.ok().
 void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root);
 
-}  // namespace pawntb::serve
+}  // namespace pawntb::common

@@ -1,0 +1,107 @@
+// Whole-table scans: Table::check_blocks and Table::tier_checksums decode
+// every block of a lazy table.
+#include <algorithm>
+#include <span>
+
+#include "block_decoder.hpp"
+#include "pawntb/util/threads.hpp"
+
+namespace pawntb {
+
+namespace {
+
+using detail::BlockFailure;
+using detail::decode_blocks;
+
+std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
+  std::vector<BlockDamage> damage;
+  for (const BlockFailure& failure : failures) {
+    damage.push_back(
+        BlockDamage{failure.block, failure.error ? failure.error : "cannot read the block"});
+  }
+  return damage;
+}
+
+// Feeds entries, in index order, to one checksum per tier.
+class TierChecksummer {
+ public:
+  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {
+    finish_ended_tiers();  // tiers without entries at the start
+  }
+
+  void add(std::span<const std::uint8_t> entries) {
+    while (!entries.empty()) {
+      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const std::uint64_t take =
+          std::min<std::uint64_t>(entries.size(), tier.first + tier.size - at_);
+      stream_.update(entries.first(static_cast<std::size_t>(take)));
+      entries = entries.subspan(static_cast<std::size_t>(take));
+      at_ += take;
+      finish_ended_tiers();
+    }
+  }
+  std::vector<TierChecksum> take() { return std::move(out_); }
+
+ private:
+  // Closes every tier whose entries have all been added.
+  void finish_ended_tiers() {
+    while (out_.size() < tiers_.size() &&
+           at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
+      const detail::Index::Tier& tier = tiers_[out_.size()];
+      out_.push_back(TierChecksum{static_cast<std::uint32_t>(out_.size()), tier.w, tier.b, tier.sw,
+                                  tier.sb, tier.first, tier.size, stream_.value()});
+      stream_.reset();
+    }
+  }
+
+  std::span<const detail::Index::Tier> tiers_;
+  std::vector<TierChecksum> out_;
+  std::uint64_t at_ = 0;  // entries added
+  detail::Checksum64Stream stream_;
+};
+
+constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksummed in order
+
+}  // namespace
+
+std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
+  const detail::TableData& t = *impl_;
+  if (t.loaded_entries) return {};
+  return damage_of(decode_blocks(
+      t, util::thread_count(threads),
+      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
+        scratch.resize(t.blocks[b].entries);
+        return scratch.data();
+      },
+      0, t.header.block_count));
+}
+
+TierChecksums Table::tier_checksums(unsigned threads) const {
+  const detail::TableData& t = *impl_;
+  TierChecksummer checksummer(t.index);
+  if (t.loaded_entries) {
+    checksummer.add(std::span(t.loaded_entries, t.header.entry_count));
+    return {checksummer.take(), {}};
+  }
+  const std::uint64_t block_entries = t.header.block_entries;
+  std::vector<std::uint8_t> decoded(kBlocksAtOnce * block_entries);
+  TierChecksums out;
+  for (std::uint32_t first = 0; first < t.header.block_count; first += kBlocksAtOnce) {
+    const std::uint32_t end = std::min(t.header.block_count, first + kBlocksAtOnce);
+    const auto failures = decode_blocks(
+        t, util::thread_count(threads),
+        [&](std::uint32_t b, auto&) { return decoded.data() + (b - first) * block_entries; }, first,
+        end);
+    if (!failures.empty()) {
+      auto damage = damage_of(failures);
+      out.damaged_blocks.insert(out.damaged_blocks.end(), damage.begin(), damage.end());
+    }
+    if (!out.damaged_blocks.empty()) continue;  // no checksums, only the damage
+    const std::uint64_t entries = std::min<std::uint64_t>(
+        std::uint64_t{end - first} * block_entries, t.header.entry_count - first * block_entries);
+    checksummer.add(std::span(decoded.data(), static_cast<std::size_t>(entries)));
+  }
+  if (out.damaged_blocks.empty()) out.tiers = checksummer.take();
+  return out;
+}
+}  // namespace pawntb

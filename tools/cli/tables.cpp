@@ -1,0 +1,127 @@
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "common.hpp"
+#include "pawntb/probe.hpp"
+
+namespace pawntb::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A file Table::find_all() found, opened (header and block index checked)
+// and checksummed, or why not.
+struct Found {
+  fs::path path;
+  std::optional<TableInfo> info;
+  std::uint64_t checksum = 0;  // XXH3-64 of the whole file
+  std::string error;
+};
+
+Found examine(const fs::path& path) {
+  Found f{path, std::nullopt, 0, {}};
+  try {
+    const Table table = Table::open(path, Table::Load::on_demand);
+    f.checksum = file_checksum(path);
+    f.info = table.info();
+  } catch (const TableError& e) {
+    f.error = e.what();
+  }
+  return f;
+}
+
+nlohmann::ordered_json to_json(const Found& f) {
+  nlohmann::ordered_json j;
+  j["path"] = f.path.string();
+  if (!f.info) {
+    j["ok"] = false;
+    j["error"] = f.error;
+    return j;
+  }
+  j["ok"] = true;
+  j["geometry"] = {{"rows", f.info->geometry.rows},
+                   {"cols", f.info->geometry.cols},
+                   {"max_pawns", f.info->max_pawns}};
+  j["entries"] = f.info->entries;
+  j["checksum"] = hex(f.checksum);
+  return j;
+}
+
+int run_tables(const Options& o) {
+  std::vector<Found> found;
+  for (const fs::path& path : Table::find_all()) found.push_back(examine(path));
+  bool all_ok = true;
+  for (const Found& f : found) all_ok = all_ok && f.info.has_value();
+  if (o.json) {
+    nlohmann::ordered_json j;
+    j["search_path"] = nlohmann::ordered_json::array();
+    for (const fs::path& place : Table::search_path()) j["search_path"].push_back(place.string());
+    j["tables"] = nlohmann::ordered_json::array();
+    for (const Found& f : found) j["tables"].push_back(to_json(f));
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+  } else {
+    std::printf("%-32s  %-5s  %2s  %13s  %-16s  %s\n", "path", "board", "K", "entries", "checksum",
+                "status");
+    for (const Found& f : found) {
+      if (f.info) {
+        std::printf("%-32s  %-5s  %2d  %13s  %-16s  ok\n", f.path.c_str(),
+                    to_string(f.info->geometry).c_str(), f.info->max_pawns,
+                    with_commas(f.info->entries).c_str(), hex(f.checksum).c_str());
+      } else {
+        std::printf("%-32s  %-5s  %2s  %13s  %-16s  error\n", f.path.c_str(), "-", "-", "-", "-");
+      }
+    }
+  }
+  check_stdout();
+  // A file that cannot be used is a runtime failure, said on stderr too.
+  for (const Found& f : found) {
+    if (!f.info) std::fprintf(stderr, "pawntb tables: %s\n", f.error.c_str());
+  }
+  if (found.empty()) {
+    std::string places;
+    for (const fs::path& place : Table::search_path()) {
+      places += (places.empty() ? "" : ", ") + place.string();
+    }
+    std::fprintf(stderr, "pawntb tables: no tables (looked in: %s)\n", places.c_str());
+    return kRuntimeFailure;
+  }
+  return all_ok ? kOk : kRuntimeFailure;
+}
+
+void tables_options(po::options_description& desc, Options& o) {
+  desc.add_options()("json", po::bool_switch(&o.json),
+                     "one JSON object: {\"search_path\": [...], \"tables\": [...]}");
+}
+
+}  // namespace
+
+extern const Command kTables{
+    "tables",
+    "list the tables the search path finds, and check that each opens",
+    "pawntb tables [--json]",
+    "Lists every table file along the search path, in the order the commands\n"
+    "take them (for each board size, the first with the most pawns K is used):\n"
+    "$PAWNTB_TABLE when it names a file, then in each directory the files named\n"
+    "RxC-kK.pawntb. For each: its path, board, K, entries and checksum (XXH3-64\n"
+    "of the whole file, as data/checksums.txt lists it), and whether it opens\n"
+    "(its header and block index checked; `pawntb verify` checks every value).\n"
+    "A file that does not open is listed with status error, its reason is on\n"
+    "stderr, and the exit status is 1. --json gives one object: \"search_path\"\n"
+    "(the directories, in order) and \"tables\", each {\"path\", \"ok\": true,\n"
+    "\"geometry\": {\"rows\", \"cols\", \"max_pawns\"}, \"entries\", \"checksum\"} or\n"
+    "{\"path\", \"ok\": false, \"error\"}. `pawntb probe --help` shows the search\n"
+    "path as it is here.",
+    DefaultTable::none,
+    tables_options,
+    nullptr,
+    run_tables};
+
+}  // namespace pawntb::cli
