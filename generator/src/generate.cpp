@@ -144,22 +144,6 @@ fs::path existing_directory(fs::path path) {
   return path.empty() ? fs::path(".") : path;
 }
 
-// Bytes of unit files and table.partial in `dir`.
-std::uint64_t work_files_bytes(const fs::path& dir) {
-  std::uint64_t total = 0;
-  std::error_code ec;
-  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (!(name.rfind("unit-", 0) == 0 && name.ends_with(".zst")) && name != "table.partial") {
-      continue;
-    }
-    std::error_code size_ec;
-    const std::uintmax_t size = it->file_size(size_ec);
-    if (!size_ec) total += size;
-  }
-  return total;
-}
-
 }  // namespace
 
 std::uint64_t default_memory_limit() {
@@ -213,7 +197,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.disk_needed = static_cast<std::uint64_t>(n * kPeakDiskBytesPerEntry) + plan.largest_unit;
   std::error_code ec;
   const fs::space_info space = fs::space(existing_directory(options.work_dir), ec);
-  const std::uint64_t held = work_files_bytes(options.work_dir);
+  const std::uint64_t held = detail::WorkDir::files_bytes(options.work_dir);
   if (!ec) plan.disk_free = space.available + held;
   for (std::size_t u = 0; u < units.size(); ++u) {
     char name[32];

@@ -358,14 +358,14 @@ void WorkDir::flush_units() const {
   }
 }
 
-std::uint64_t WorkDir::bytes_used() const {
+std::uint64_t WorkDir::files_bytes(const fs::path& dir) {
   // Counts the unit files and the table being assembled (not the manifest,
   // nor another rank's file being written), and skips a file that vanished
   // or cannot be read: its file_size error value, 2^64 - 1, would wrap the
   // total.
   std::uint64_t total = 0;
   std::error_code ec;
-  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
     if (!(name.rfind("unit-", 0) == 0 && name.ends_with(".zst")) && name != "table.partial") {
       continue;

@@ -109,8 +109,9 @@ class WorkDir {
   void read_slice(std::size_t s, std::span<Plies> out) const;
 
   // Bytes of the unit files and the table being assembled now in the
-  // directory.
-  std::uint64_t bytes_used() const;
+  // directory; files_bytes(dir) for a directory not opened (0 if none).
+  std::uint64_t bytes_used() const { return files_bytes(dir_); }
+  static std::uint64_t files_bytes(const std::filesystem::path& dir);
 
   std::optional<AssemblyCheckpoint> read_checkpoint() const;
   void write_checkpoint(const AssemblyCheckpoint& checkpoint) const;
