@@ -102,14 +102,18 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "project_tiers: %s\n", e.what());
     return 2;
   }
-  // The longest chain of tiers, each taking its units one after another.
+  // The longest chain of tiers, each taking its largest unit (its units run
+  // side by side on enough machines).
   const std::size_t tiers = w.tier_entries.size();
-  std::vector<double> path(tiers);
+  std::vector<double> path(tiers), largest_in(tiers);
+  for (const pawntb::WorkUnit& u : w.units) {
+    largest_in[u.tier] = std::max(largest_in[u.tier], static_cast<double>(u.entries));
+  }
   double critical = 0, positions = 0;
   for (std::size_t t = 0; t < tiers; ++t) {
     double longest_child = 0;
     for (const std::size_t c : w.tier_children[t]) longest_child = std::max(longest_child, path[c]);
-    path[t] = longest_child + static_cast<double>(w.tier_entries[t]);
+    path[t] = longest_child + largest_in[t];
     critical = std::max(critical, path[t]);
     positions += static_cast<double>(w.tier_entries[t]);
   }
