@@ -486,35 +486,64 @@ TEST(File, VerifyReportsEveryDamagedBlock) {
 // header's counts still hold), and the message verify() must give for it.
 struct TableWithAWrongValue {
   std::filesystem::path path;
-  std::string expected;  // "table says white in 7, successors say white in 5"
+  std::uint64_t index = 0;  // the entry changed
+  std::string expected;     // "table says white in 7, successors say white in 5"
 };
-TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path& path) {
+// Changes the first entry at or after `from` for which accept(index) holds
+// and whose value can grow by two.
+template <class Accept>
+TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path& path,
+                                                    std::uint64_t from, Accept accept) {
   GenerateOptions o;
   o.geometry = Geometry{4, 4};
   o.max_pawns = 4;
   SolvedTable solved = solve(o);
   const detail::Index index(o.geometry, o.max_pawns);
-  for (std::uint64_t i = index.size() / 2; i < index.size(); ++i) {
+  for (std::uint64_t i = from; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (detail::is_filler(o.geometry, white, black) || v < 2 || v + 2 > solved.max_plies) continue;
+    if (detail::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
+        !accept(i)) {
+      continue;
+    }
     solved.values[i] = static_cast<std::uint8_t>(v + 2);
     write_table(solved, path);
     const std::string side = v % 2 ? "white" : "black";
-    return {path, "table says " + side + " in " + std::to_string(v + 2) + ", successors say " +
-                      side + " in " + std::to_string(v)};
+    return {path, i,
+            "table says " + side + " in " + std::to_string(v + 2) + ", successors say " + side +
+                " in " + std::to_string(v)};
   }
   ADD_FAILURE() << "no value to change";
   return {};
 }
+TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path& path) {
+  return write_table_with_a_wrong_value(path, 281328 / 2, [](std::uint64_t) { return true; });
+}
+
+// The ways verify() reads a table (verify.cpp): loaded at open (the table is
+// the image); decoded tier by tier with room for all; with room for 3 of the
+// 5 blocks, so that blocks are dropped and decoded again; and with room for
+// one, so that most tiers are checked in pieces.
+struct VerifyLoad {
+  Table::Load load;
+  std::uint64_t cache_bytes;
+  const char* name;
+};
+constexpr VerifyLoad kVerifyLoads[] = {
+    {Table::Load::all, Table::kDefaultCacheBytes, "loaded"},
+    {Table::Load::on_demand, Table::kDefaultCacheBytes, "tier by tier"},
+    {Table::Load::on_demand, 3 << 16, "dropping blocks"},
+    {Table::Load::on_demand, 1, "in pieces"},
+};
 
 // verify() finds a wrong value whose block is sound, and a verify resumed
 // from any of its checkpoints reports what the whole run reports.
 TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   const TempDir dir;
   const TableWithAWrongValue bad = write_table_with_a_wrong_value(dir / "wrong_value.pawntb");
-  for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
-    const Table table = Table::open(bad.path, load);
+  for (const VerifyLoad& load : kVerifyLoads) {
+    SCOPED_TRACE(load.name);
+    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
     std::vector<VerifyState> checkpoints;
     const VerifyReport whole =
         verify(table, {}, 2, {}, [&](const VerifyState& s) { checkpoints.push_back(s); });
@@ -523,13 +552,18 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
     EXPECT_TRUE(whole.damaged_blocks.empty());
     EXPECT_NE(whole.first_mismatch.find(bad.expected), std::string::npos) << whole.first_mismatch;
     EXPECT_EQ(whole.checked, table.info().entries);
-    // The blocks, then every 64th of the entries in whole chunks: 5 here.
+    // Every 64th of the entries, at the end of a tier or of a piece: 5 or
+    // more here, the last at the end, when every block has been read.
     ASSERT_GE(checkpoints.size(), 4u);
-    EXPECT_EQ(checkpoints.front().entries_done, 0u);
-    EXPECT_TRUE(checkpoints.front().blocks_checked);
+    for (std::size_t c = 1; c < checkpoints.size(); ++c) {
+      EXPECT_GT(checkpoints[c].entries_done, checkpoints[c - 1].entries_done);
+    }
     EXPECT_EQ(checkpoints.back().entries_done, table.info().entries);
-    for (const VerifyState& from : checkpoints) {
-      EXPECT_EQ(from.header_checksum, table.info().header_checksum);
+    EXPECT_TRUE(checkpoints.back().blocks_checked);
+    std::vector<VerifyState> starts{VerifyState{}};
+    starts.insert(starts.end(), checkpoints.begin(), checkpoints.end());
+    for (const VerifyState& from : starts) {
+      EXPECT_EQ(from.header_checksum, from.entries_done ? table.info().header_checksum : 0);
       const VerifyReport resumed = verify(table, {}, 1, from);
       EXPECT_EQ(resumed.checked, whole.checked) << from.entries_done;
       EXPECT_EQ(resumed.mismatches, whole.mismatches) << from.entries_done;
@@ -544,6 +578,81 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   VerifyState past;
   past.entries_done = good.info().entries + 1;
   EXPECT_THROW(verify(good, {}, 1, past), std::invalid_argument);
+}
+
+// A wrong value in the last entry of a tier (the last that a tier's pass
+// reads) is found, however the table is read, and resuming at the tier's
+// start finds it too.
+TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
+  const TempDir dir;
+  const detail::Index index(Geometry{4, 4}, 4);
+  const auto last_of_a_tier = [&](std::uint64_t i) {
+    return i + 1 == index.size() || index.tier_of(i + 1) != index.tier_of(i);
+  };
+  const TableWithAWrongValue bad =
+      write_table_with_a_wrong_value(dir / "wrong_last.pawntb", index.size() / 3, last_of_a_tier);
+  ASSERT_TRUE(last_of_a_tier(bad.index));
+  const auto [white, black] = index.unrank(bad.index);
+  const std::string where = format_position(Position{Geometry{4, 4}, white, black, Side::white});
+  for (const VerifyLoad& load : kVerifyLoads) {
+    SCOPED_TRACE(load.name);
+    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
+    for (const std::uint64_t from : {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first,
+                                     bad.index}) {
+      VerifyState state;
+      state.header_checksum = from ? table.info().header_checksum : 0;
+      state.entries_done = from;
+      const VerifyReport report = verify(table, {}, 2, state);
+      EXPECT_EQ(report.first_mismatch, where + ": " + bad.expected) << from;
+    }
+  }
+}
+
+// A wrong value in a child tier is found where it is, and in a position of
+// a later tier that reads it: the parent's best move leads to it.
+TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
+  const TempDir dir;
+  const Table good = Table::open(kDefaultTable);
+  const detail::Index index(Geometry{4, 4}, 4);
+  const Geometry g{4, 4};
+  // A parent that wins by exactly one fastest move, and the entry after it.
+  std::uint64_t parent = 0, child = 0;
+  for (std::uint64_t i = index.size() / 2; i < index.size() && !child; ++i) {
+    const auto [white, black] = index.unrank(i);
+    if (detail::is_filler(g, white, black)) continue;
+    const RootResult root = good.probe_root(Position{g, white, black, Side::white});
+    const bool unique = root.moves.size() == 1 || root.moves[1].winner != Side::white ||
+                        root.moves[1].plies != root.moves[0].plies;
+    if (root.value.winner != Side::white || root.value.plies < 3 || !unique ||
+        root.value.plies + 1 > good.info().max_plies) {
+      continue;
+    }
+    const Position after = play(Position{g, white, black, Side::white}, root.moves[0].move);
+    // Its entry: the white-to-move view, canonical.
+    const std::uint64_t w = detail::flip_rows(g, after.black), b = detail::flip_rows(g, after.white);
+    const detail::Pawns c = detail::canonical(g, w, b);
+    if (!index.contains(c.white, c.black) || detail::is_filler(g, c.white, c.black)) continue;
+    parent = i;
+    child = index.rank(c.white, c.black);
+  }
+  ASSERT_NE(child, 0u);
+  ASSERT_NE(index.tier_of(child), index.tier_of(parent));
+  const TableWithAWrongValue bad = write_table_with_a_wrong_value(
+      dir / "wrong_child.pawntb", child, [&](std::uint64_t i) { return i == child; });
+  ASSERT_EQ(bad.index, child);
+  for (const VerifyLoad& load : kVerifyLoads) {
+    SCOPED_TRACE(load.name);
+    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
+    const VerifyReport all = verify(table, {}, 2);
+    EXPECT_GE(all.mismatches, 2u) << "the parent did not see the wrong child";
+    EXPECT_NE(all.first_mismatch.find(bad.expected), std::string::npos) << all.first_mismatch;
+    // From the parent's tier on, the child's tier is only read: the
+    // parent's value no longer follows from it.
+    VerifyState later;
+    later.header_checksum = table.info().header_checksum;
+    later.entries_done = index.tiers()[index.tier_of(parent)].first;
+    EXPECT_GE(verify(table, {}, 2, later).mismatches, 1u);
+  }
 }
 
 // tier_checksums() is the same whether the table is loaded at open or read

@@ -37,15 +37,15 @@ struct BlockFailure {
   const char* error;
 };
 
-// Decodes the blocks [first, end) of t on `threads` threads (util::parallel_for,
-// "probe decode"; each thread with its own zstd context), into where(b,
-// scratch): where block b's entries go, which may be `scratch`, a buffer of
-// the thread's own (where may resize it). Returns the failures in block
-// order. Does not touch t.zstd, so that it may run beside probes.
-template <class Where>
-std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Where where,
-                                        std::uint32_t first, std::uint32_t end) {
-  const std::uint32_t count = end - first;
+// Decodes the blocks block_of(0), ..., block_of(count - 1) of t, in
+// increasing order, on `threads` threads (util::parallel_for, "probe decode";
+// each thread with its own zstd context), into where(b, scratch): where block
+// b's entries go, which may be `scratch`, a buffer of the thread's own (where
+// may resize it). Returns the failures in block order. Does not touch t.zstd,
+// so that it may run beside probes.
+template <class Where, class BlockOf>
+std::vector<BlockFailure> decode_block_list(const TableData& t, unsigned threads, Where where,
+                                            std::uint32_t count, BlockOf block_of) {
   std::vector<std::optional<BlockFailure>> failures(count);
   struct alignas(util::kCacheLineBytes) Worker {
     util::ZstdDecompressor zstd;
@@ -53,7 +53,7 @@ std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Wh
   };
   std::vector<Worker> workers(util::workers_for(threads, count));
   util::parallel_for("probe decode", threads, count, [&](std::uint64_t i, unsigned w) {
-    const std::uint32_t b = first + static_cast<std::uint32_t>(i);
+    const std::uint32_t b = block_of(i);
     const Block& block = t.blocks[b];
     Worker& worker = workers[w];
     std::uint8_t* out = nullptr;
@@ -81,6 +81,14 @@ std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Wh
     if (failure) out.push_back(*failure);
   }
   return out;
+}
+
+// The blocks [first, end) of t, as decode_block_list.
+template <class Where>
+std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Where where,
+                                        std::uint32_t first, std::uint32_t end) {
+  return decode_block_list(t, threads, where, end - first,
+                           [&](std::uint64_t i) { return first + static_cast<std::uint32_t>(i); });
 }
 
 // The cache's way of decoding a block of the table (BlockCache::Decode).

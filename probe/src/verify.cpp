@@ -1,12 +1,55 @@
-// `verify`: every indexed position is re-derived from its one-ply successors
-// through the public probe. Shares nothing with the generator's solving loop:
-// it walks the index in plain order and states the minimax rule directly.
+// `verify`: every indexed position is re-derived from its one-ply successors.
+// Shares nothing with the generator's solving loop: it makes the successors
+// with its own bitboard steps and states the minimax rule itself. It reads
+// the way the generator does, though, so that it runs as fast:
+//
+// TIER BY TIER. Every move leads from a tier to earlier ones, its children
+// (index.hpp, TIERS). For each tier, in index order, the blocks holding the
+// tier and its children are decoded in bulk, on every thread, into one array
+// of the whole table's entries, the IMAGE: entry i at image[i]. Then each
+// position of the tier is checked against its successors, read straight from
+// the image by their index. A table loaded at open is its own image.
+//
+// MEMORY. The image is address space (mmap, MAP_NORESERVE, never touched where
+// nothing is decoded); what is decoded is held in UNITS of max(block, 64 KiB,
+// page) entries, at most the table's cache size (Table::open's cache_bytes,
+// `--memory` of `pawntb verify`). Units not needed by the tier at hand are
+// dropped (MADV_DONTNEED) when room is needed, the least recently used first:
+// children are mostly tiers just before, so most are still held, and each
+// block is decoded about once when the table fits. Besides that, 4 bytes a
+// unit (145 MB for 7x6's 36 M units of 64 Ki entries).
+//
+// A TIER THAT DOES NOT FIT with its children is checked in PIECES of
+// consecutive entries: a first pass over the piece computes only the
+// successors' indices and marks the units they fall in, and if those and the
+// piece's own fit, they are held and the piece checked; else the piece is
+// halved. So memory stays bounded (down to a piece of kMinPiece positions and
+// what it reads) at the price of making each successor twice, and of
+// decoding child units again for each piece that reads them.
+//
+// RESUME. A state holds how many entries, from the first, are checked; a
+// checkpoint follows every piece of work that ends at least a 64th of the
+// table (at most 2^26 entries) after the last one, and tiers are cut into
+// pieces no larger. Mirror images are counted with their canonical image (see
+// check_entry), which is in the same tier, so a state may end anywhere.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <new>
 #include <optional>
 #include <span>
 #include <stdexcept>
+#include <tuple>
 
+#include "block_decoder.hpp"
 #include "pawntb/detail/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
@@ -16,32 +59,45 @@ namespace pawntb {
 
 namespace {
 
-// The value of a white-to-move position by one ply of minimax over the
-// values of its successors, `after`.
-ProbeResult expected_value(std::span<const ProbeResult> after) {
-  bool any_win = false;
-  int fastest_win = 0, slowest_loss = -1;
-  for (const ProbeResult& r : after) {
-    if (!r.ok()) return r;
-    if (r.winner == Side::white) {
-      if (!any_win || r.plies + 1 < fastest_win) fastest_win = r.plies + 1;
-      any_win = true;
-    } else {
-      slowest_loss = std::max(slowest_loss, r.plies + 1);
-    }
-  }
-  if (any_win)
-    return ProbeResult{ProbeStatus::ok, Side::white, static_cast<std::uint8_t>(fastest_win)};
-  return ProbeResult{ProbeStatus::ok, Side::black,
-                     static_cast<std::uint8_t>(std::max(slowest_loss, 0))};
+using detail::Index;
+
+// THE RULE, stated here on its own. A byte is the plies to the end of the
+// game with its side to move (FORMAT.md 6.1), which wins exactly when the
+// count is odd: a table entry is white's, a successor's black's.
+ProbeResult white_result(int plies) {
+  return ProbeResult{ProbeStatus::ok, plies % 2 ? Side::white : Side::black,
+                     static_cast<std::uint8_t>(plies)};
 }
 
+// One ply of minimax for white over the successors' bytes. If black loses in
+// some successor (an even byte), white wins, as fast as it can: 1 + the least
+// such byte. Otherwise white loses, as late as it can: 1 + the largest byte;
+// with no move at all, white has lost: 0.
+class WhiteMinimax {
+ public:
+  void add(int black_plies) {
+    if (black_plies % 2 == 0) {
+      black_loses_in_ = std::min(black_loses_in_, black_plies);
+    } else {
+      black_wins_in_ = std::max(black_wins_in_, black_plies);
+    }
+  }
+  int plies() const {
+    if (black_loses_in_ != kNever) return black_loses_in_ + 1;
+    return black_wins_in_ + 1;  // 0 when there was no move
+  }
+
+ private:
+  static constexpr int kNever = 1 << 16;
+  int black_loses_in_ = kNever;  // fewest plies in which black loses, if it can
+  int black_wins_in_ = -1;       // most plies in which black wins
+};
+
 std::string show(const ProbeResult& r) {
-  if (!r.ok()) return describe(r.status);
   return std::string(side_name(r.winner)) + " in " + std::to_string(r.plies);
 }
 
-// What one thread finds over its share of a segment's entries.
+// What one thread finds over its share of a piece's entries.
 struct VerifyTally {
   std::uint64_t checked = 0, mismatches = 0, white_wins = 0;
   int max_plies = 0;
@@ -50,117 +106,475 @@ struct VerifyTally {
   bool longest_ok = true;  // the header's longest example has max_plies
 };
 
-constexpr std::uint64_t kVerifyChunk = 1 << 16;  // entries a thread takes at a time
+// A tally on cache lines of its own: it changes with every entry.
+struct alignas(util::kCacheLineBytes) WorkerTally {
+  VerifyTally tally;
+};
+
+constexpr std::uint64_t kChunk = 1 << 14;    // entries a thread takes at a time
+constexpr std::uint64_t kMinPiece = 1 << 8;  // the smallest piece of a tier that does not fit
 
 // Entries between checkpoints: a 64th of the table, in whole chunks, and at
 // most 2^26 entries (a minute or less on one core).
 std::uint64_t segment_entries(std::uint64_t n) {
-  const std::uint64_t chunks = (n / 64 + kVerifyChunk - 1) / kVerifyChunk;
-  return std::clamp<std::uint64_t>(chunks, 1, 1 << 10) * kVerifyChunk;
+  const std::uint64_t chunks = (n / 64 + kChunk - 1) / kChunk;
+  return std::clamp<std::uint64_t>(chunks, 1, (1 << 26) / kChunk) * kChunk;
 }
-constexpr std::size_t kGroup = 256;  // positions whose successors are probed together
 
-// Checks the entries [begin, end) into tally. The positions of a group and
-// then all their successors go to probe_many, whose lookups overlap.
-class EntryChecker {
+// Units [begin, end) of the image.
+struct UnitRange {
+  std::uint64_t begin = 0, end = 0;
+};
+
+// Which units a piece reads: a bit per unit, set from every thread.
+class UnitMarks {
  public:
-  EntryChecker(const Table& table, const detail::TableData& t) : table_(table), t_(t) {}
+  UnitMarks(std::uint64_t units, unsigned unit_shift)
+      : words_((units + 63) / 64),
+        bits_(std::make_unique<std::atomic<std::uint64_t>[]>(words_)),
+        shift_(unit_shift) {}
+  void clear() {
+    for (std::uint64_t w = 0; w < words_; ++w) bits_[w].store(0, std::memory_order_relaxed);
+  }
+  void mark_entry(std::uint64_t i) { mark_unit(i >> shift_); }
+  void mark_entries(std::uint64_t begin, std::uint64_t end) {
+    for (std::uint64_t u = begin >> shift_; u <= (end - 1) >> shift_; ++u) mark_unit(u);
+  }
+  // The marked units as ranges, in order, and their number.
+  std::vector<UnitRange> ranges(std::uint64_t& count) const {
+    std::vector<UnitRange> out;
+    count = 0;
+    for (std::uint64_t w = 0; w < words_; ++w) {
+      for (std::uint64_t bits = bits_[w].load(std::memory_order_relaxed); bits; bits &= bits - 1) {
+        const std::uint64_t u = w * 64 + static_cast<std::uint64_t>(std::countr_zero(bits));
+        ++count;
+        if (!out.empty() && out.back().end == u) {
+          ++out.back().end;
+        } else {
+          out.push_back(UnitRange{u, u + 1});
+        }
+      }
+    }
+    return out;
+  }
 
-  void check(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) {
-    detail::Index::Cursor cursor(t_.index, begin);
-    for (std::uint64_t first = begin; first < end; first += kGroup) {
-      const std::size_t count =
-          static_cast<std::size_t>(std::min<std::uint64_t>(kGroup, end - first));
-      positions_.clear();
-      successors_.clear();
-      starts_.clear();
-      wins_in_one_.clear();
-      for (std::size_t k = 0; k < count; ++k) {
-        if (first + k > begin) cursor.next();
-        const Position p{t_.header.geometry, cursor.white(), cursor.black(), Side::white};
-        positions_.push_back(p);
-        starts_.push_back(successors_.size());
-        add_successors(p);
+ private:
+  void mark_unit(std::uint64_t u) {
+    std::atomic<std::uint64_t>& word = bits_[u / 64];
+    const std::uint64_t bit = std::uint64_t{1} << (u % 64);
+    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+  }
+  std::uint64_t words_;
+  std::unique_ptr<std::atomic<std::uint64_t>[]> bits_;
+  unsigned shift_;
+};
+
+// The decoded values of the table at their entries' places (IMAGE above),
+// holding at most `budget` bytes of units.
+class ValueImage {
+ public:
+  ValueImage(const detail::TableData& t, unsigned threads) : t_(t), threads_(threads) {
+    if (t.loaded_entries) {
+      values_ = t.loaded_entries;
+      return;
+    }
+    budget_ = t.cache.capacity_bytes();
+    const auto page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
+    unit_shift_ = std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(page) - 1)});
+    units_ = ((t.header.entry_count - 1) >> unit_shift_) + 1;
+    length_ = units_ << unit_shift_;
+    void* p = ::mmap(nullptr, length_, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    image_ = static_cast<std::uint8_t*>(p);
+    values_ = image_;
+    last_use_.assign(units_, 0);
+  }
+  ~ValueImage() {
+    if (image_) ::munmap(image_, length_);
+  }
+  ValueImage(const ValueImage&) = delete;
+  ValueImage& operator=(const ValueImage&) = delete;
+
+  bool loaded() const { return image_ == nullptr; }
+  const std::uint8_t* values() const { return values_; }
+  // Per block, 1 if it is damaged; nullptr while none is.
+  const std::uint8_t* damaged() const { return damaged_.empty() ? nullptr : damaged_.data(); }
+  unsigned unit_shift() const { return unit_shift_; }
+  std::uint64_t units() const { return units_; }
+  std::uint64_t unit_bytes() const { return std::uint64_t{1} << unit_shift_; }
+  std::uint64_t budget() const { return budget_; }
+
+  // The units holding the entry ranges [first, first + size), sorted and
+  // merged, and their number.
+  std::vector<UnitRange> units_of(std::vector<UnitRange> entry_ranges, std::uint64_t& count) const {
+    std::vector<UnitRange> out;
+    for (UnitRange& r : entry_ranges) r = UnitRange{r.begin >> unit_shift_, ((r.end - 1) >> unit_shift_) + 1};
+    std::sort(entry_ranges.begin(), entry_ranges.end(),
+              [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
+    count = 0;
+    for (const UnitRange& r : entry_ranges) {
+      if (!out.empty() && r.begin <= out.back().end) {
+        out.back().end = std::max(out.back().end, r.end);
+      } else {
+        out.push_back(r);
       }
-      starts_.push_back(successors_.size());
-      got_.resize(count);
-      after_.resize(successors_.size());
-      table_.probe_many(positions_.data(), count, got_.data());
-      table_.probe_many(successors_.data(), successors_.size(), after_.data());
-      for (std::size_t k = 0; k < count; ++k) {
-        const std::span<const ProbeResult> after(after_.data() + starts_[k],
-                                                 after_.data() + starts_[k + 1]);
-        const ProbeResult want =
-            wins_in_one_[k] ? ProbeResult{ProbeStatus::ok, Side::white, 1} : expected_value(after);
-        tally_one(first + k, positions_[k], got_[k], want, tally);
+    }
+    for (const UnitRange& r : out) count += r.end - r.begin;
+    return out;
+  }
+
+  // Makes the units `ranges` (sorted, disjoint) readable: decodes those not
+  // held, after dropping the least recently used others while the total
+  // would pass the budget. Damaged blocks found on the way are added to
+  // `damage`, each once a run. Throws what parallel_for rethrows.
+  void hold(std::span<const UnitRange> ranges, std::vector<BlockDamage>& damage) {
+    if (loaded()) return;
+    const std::uint32_t now = ++clock_;
+    std::vector<std::uint64_t> missing;
+    for (const UnitRange& r : ranges) {
+      for (std::uint64_t u = r.begin; u < r.end; ++u) {
+        if (last_use_[u] == 0) missing.push_back(u);
+        last_use_[u] = now;
       }
+      used_.push_back(Use{r, now});
+    }
+    const std::uint64_t adding = missing.size() * unit_bytes();
+    while (held_ + adding > budget_ && !used_.empty() && used_.front().stamp != now) {
+      drop(used_.front());
+      used_.pop_front();
+    }
+    std::vector<std::uint32_t> blocks;
+    const unsigned per_unit = unit_shift_ - t_.block_shift;
+    for (const std::uint64_t u : missing) {
+      const std::uint64_t first = u << per_unit;
+      const std::uint64_t end = std::min<std::uint64_t>((u + 1) << per_unit, t_.header.block_count);
+      for (std::uint64_t b = first; b < end; ++b) blocks.push_back(static_cast<std::uint32_t>(b));
+    }
+    held_ += adding;
+    if (blocks.empty()) return;
+    const auto failures = detail::decode_block_list(
+        t_, threads_,
+        [&](std::uint32_t b, auto&) { return image_ + (std::uint64_t{b} << t_.block_shift); },
+        static_cast<std::uint32_t>(blocks.size()), [&](std::uint64_t i) { return blocks[i]; });
+    for (const detail::BlockFailure& f : failures) {
+      if (damaged_.empty()) damaged_.assign(t_.header.block_count, 0);
+      if (damaged_[f.block]) continue;
+      damaged_[f.block] = 1;
+      damage.push_back(BlockDamage{f.block, f.error ? f.error : "cannot read the block"});
     }
   }
 
  private:
-  // The positions after each of white's moves in p, straight from the rules'
-  // bitboard steps (bitboard.hpp): a pawn steps up onto an empty square, or
-  // diagonally up onto a black pawn, which is removed. A move onto row 0 wins
-  // at once, the fastest win there is: then none is probed.
-  void add_successors(const Position& p) {
-    const Geometry g = p.geometry;
-    const std::uint64_t empty = detail::board_mask(g) & ~(p.white | p.black);
-    const std::uint64_t pushes = detail::white_pushes(g, p.white) & empty;
-    const std::uint64_t left = detail::white_left_captures(g, p.white) & p.black;
-    const std::uint64_t right = detail::white_right_captures(g, p.white) & p.black;
-    wins_in_one_.push_back(((pushes | left | right) & detail::white_goal(g)) != 0);
-    if (wins_in_one_.back()) return;
-    // Each target square t with the square its pawn came from, `back` rows
-    // and files away: t << back.
-    const auto add = [&](std::uint64_t targets, int back) {
-      for (; targets; targets &= targets - 1) {
-        const std::uint64_t to = targets & -targets;
-        successors_.push_back(Position{g, p.white ^ (to << back) ^ to, p.black & ~to, Side::black});
+  struct Use {
+    UnitRange units;
+    std::uint32_t stamp;  // the hold() that used them
+  };
+  // Drops the units of `use` that no later hold() used.
+  void drop(const Use& use) {
+    std::uint64_t run = use.units.begin;  // the first of a run of units to drop
+    const auto flush = [&](std::uint64_t end) {
+      if (end > run) {
+        ::madvise(image_ + (run << unit_shift_), (end - run) << unit_shift_, MADV_DONTNEED);
+        held_ -= (end - run) << unit_shift_;
       }
     };
-    add(pushes, g.cols);
-    add(left, g.cols + 1);
-    add(right, g.cols - 1);
+    for (std::uint64_t u = use.units.begin; u < use.units.end; ++u) {
+      if (last_use_[u] == use.stamp) {
+        last_use_[u] = 0;
+        continue;
+      }
+      flush(u);
+      run = u + 1;
+    }
+    flush(use.units.end);
   }
 
-  void tally_one(std::uint64_t i, const Position& p, const ProbeResult& got,
-                 const ProbeResult& want, VerifyTally& tally) const {
-    const auto damaged = ProbeStatus::damaged_table;
-    if (got.status == damaged || want.status == damaged) return;  // in damaged_blocks
-    ++tally.checked;
-    if (!got.ok() || !want.ok() || got.winner != want.winner || got.plies != want.plies) {
-      if (tally.mismatches++ == 0 || i < tally.first_mismatch_index) {
-        tally.first_mismatch_index = i;
-        tally.first_mismatch =
-            format_position(p) + ": table says " + show(got) + ", successors say " + show(want);
+  const detail::TableData& t_;
+  unsigned threads_;
+  const std::uint8_t* values_ = nullptr;
+  std::uint8_t* image_ = nullptr;  // the mapping of a table not loaded at open
+  std::uint64_t length_ = 0, units_ = 0, budget_ = 0, held_ = 0;
+  unsigned unit_shift_ = 0;
+  std::vector<std::uint32_t> last_use_;  // per unit: the stamp of its last use, 0 if not held
+  std::deque<Use> used_;                 // in order of use
+  std::uint32_t clock_ = 0;
+  std::vector<std::uint8_t> damaged_;  // per block, once one is damaged
+};
+
+// The tiers a tier's moves lead to (index.hpp, TIERS): seen from black,
+// (b, w, sb, sw + 1) after a step, and (b - 1, w, sb - x, sw + 1) after
+// capturing a black pawn of advancement x, 1 <= x <= R-2.
+class TierMoves {
+ public:
+  explicit TierMoves(const Index& index) : tiers_(index.tiers()), rows_(index.geometry().rows) {
+    for (std::size_t k = 0; k < tiers_.size(); ++k) {
+      number_[{tiers_[k].w, tiers_[k].b, tiers_[k].sw, tiers_[k].sb}] = k;
+    }
+  }
+  // The entry ranges of tier k and of its children.
+  std::vector<UnitRange> reads(std::size_t k) const {
+    const Index::Tier& t = tiers_[k];
+    std::vector<UnitRange> out{UnitRange{t.first, t.first + t.size}};
+    const auto add = [&](int w, int b, int sw, int sb) {
+      const auto it = number_.find({w, b, sw, sb});
+      if (it == number_.end() || tiers_[it->second].size == 0) return;
+      const Index::Tier& child = tiers_[it->second];
+      out.push_back(UnitRange{child.first, child.first + child.size});
+    };
+    add(t.b, t.w, t.sb, t.sw + 1);
+    for (int x = 1; x <= rows_ - 2 && t.b >= 1; ++x) add(t.b - 1, t.w, t.sb - x, t.sw + 1);
+    return out;
+  }
+
+ private:
+  std::span<const Index::Tier> tiers_;
+  int rows_;
+  std::map<std::tuple<int, int, int, int>, std::size_t> number_;
+};
+
+// What a pass over a piece reads, and where it marks instead when `marks` is
+// set (the first pass over a piece of a tier that does not fit).
+struct Pass {
+  const detail::TableData& t;
+  const std::uint8_t* values;
+  const std::uint8_t* damaged;  // per block; nullptr if none is
+  UnitMarks* marks;
+};
+
+enum class Mode : std::uint8_t {
+  fast,     // check; no block is damaged
+  careful,  // check, leaving out entries that read a damaged block
+  collect,  // mark the units the checks would read
+};
+
+// Per-square images under the colour flip and the mirror, so that a move
+// updates the flipped and mirrored boards a square at a time.
+struct SquareImages {
+  std::array<std::uint64_t, kMaxSquares> flip{}, flip_mirror{};
+  explicit SquareImages(Geometry g) {
+    for (int s = 0; s < g.squares(); ++s) {
+      flip[static_cast<std::size_t>(s)] = detail::flip_rows(g, std::uint64_t{1} << s);
+      flip_mirror[static_cast<std::size_t>(s)] =
+          detail::mirror_files(g, flip[static_cast<std::size_t>(s)]);
+    }
+  }
+};
+
+// Checks entries on a board of geometry G::value (G = FixedGeometry<rows,
+// cols>: every shift and mask of the inner loop a constant).
+template <class G>
+class Checker {
+ public:
+  explicit Checker(const Pass& pass)
+      : pass_(pass), t_(pass.t), index_(pass.t.index), squares_(g_) {}
+
+  // The entries [begin, end), all of one tier, into tally.
+  void run(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) const {
+    if (pass_.marks) {
+      walk<Mode::collect>(begin, end, tally);
+    } else if (pass_.damaged) {
+      walk<Mode::careful>(begin, end, tally);
+    } else {
+      walk<Mode::fast>(begin, end, tally);
+    }
+  }
+
+ private:
+  static constexpr Geometry g_ = G::value;
+  static constexpr int kBytes = detail::board_bytes(g_);
+  static constexpr std::uint64_t kBoard = detail::board_mask(g_);
+  static constexpr std::uint64_t kGoal = detail::white_goal(g_);
+
+  bool damaged(std::uint64_t i) const { return pass_.damaged[i >> t_.block_shift] != 0; }
+
+  template <Mode mode>
+  void walk(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) const {
+    Index::Cursor cursor(index_, begin);
+    for (std::uint64_t i = begin;;) {
+      const std::uint64_t white = cursor.white(), black = cursor.black();
+      // White's moves, the rules' bitboard steps (bitboard.hpp): a pawn
+      // steps up onto an empty square, or diagonally up onto a black pawn.
+      const std::uint64_t empty = kBoard & ~(white | black);
+      const std::uint64_t pushes = detail::white_pushes(g_, white) & empty;
+      const std::uint64_t left = detail::white_left_captures(g_, white) & black;
+      const std::uint64_t right = detail::white_right_captures(g_, white) & black;
+      std::uint64_t step = 1;
+      if ((pushes | left | right) & kGoal) {
+        // A move onto row 0 wins at once. It depends on white's pawns and
+        // black's row 0 only: the whole run (index.hpp) wins in 1.
+        step = std::min(cursor.run_remaining(), end - i);
+        if constexpr (mode != Mode::collect) check_wins_in_one<mode>(i, step, tally);
+      } else {
+        const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(white);
+        const std::uint64_t mirror_black = t_.symmetry.mirror<kBytes>(black);
+        if (mirror_white < white || (mirror_white == white && mirror_black < black)) {
+          mirror_image<mode>(i, mirror_white, mirror_black, tally);
+        } else {
+          const bool symmetric = mirror_white == white && mirror_black == black;
+          check_entry<mode>(i, white, black, pushes, left, right, symmetric, tally);
+        }
       }
+      i += step;
+      if (i >= end) break;
+      if (step > 1) {
+        cursor.next_run();
+      } else {
+        cursor.next();
+      }
+    }
+  }
+
+  template <Mode mode>
+  void check_wins_in_one(std::uint64_t first, std::uint64_t count, VerifyTally& tally) const {
+    for (std::uint64_t i = first; i < first + count; ++i) {
+      if constexpr (mode == Mode::careful) {
+        if (damaged(i)) continue;
+      }
+      const int got = pass_.values[i];
+      ++tally.checked;
+      if (got != 1) {
+        const detail::Pawns p = index_.unrank(i);
+        mismatch(i, p.white, p.black, got, 1, tally);
+        continue;
+      }
+      ++tally.white_wins;
+      tally.max_plies = std::max(tally.max_plies, 1);
+      if (i == t_.header.longest_index && t_.header.max_plies != 1) tally.longest_ok = false;
+    }
+  }
+
+  // A mirror image (not canonical) is never stored: the probe answers it
+  // from its canonical image, which is checked with its own successors, the
+  // mirror images of these. So it is counted as checked, and its canonical
+  // counts its win (check_entry).
+  template <Mode mode>
+  void mirror_image(std::uint64_t i, std::uint64_t mirror_white, std::uint64_t mirror_black,
+                    VerifyTally& tally) const {
+    const bool longest = i == t_.header.longest_index;
+    if (mode != Mode::careful && !longest) {
+      if (mode == Mode::fast) ++tally.checked;
       return;
     }
-    tally.white_wins += got.winner == Side::white;
-    tally.max_plies = std::max<int>(tally.max_plies, got.plies);
-    if (i == t_.header.longest_index && got.plies != t_.header.max_plies) tally.longest_ok = false;
+    const std::uint64_t c = index_.rank_with<g_>(mirror_white, mirror_black);
+    if constexpr (mode == Mode::collect) {
+      if (longest) pass_.marks->mark_entry(c);
+      return;
+    }
+    if (mode == Mode::careful && damaged(c)) return;
+    ++tally.checked;
+    if (longest && pass_.values[c] != t_.header.max_plies) tally.longest_ok = false;
   }
 
-  const Table& table_;
+  // A canonical entry without a win in one: its value from its successors'.
+  template <Mode mode>
+  void check_entry(std::uint64_t i, std::uint64_t white, std::uint64_t black,
+                   std::uint64_t pushes, std::uint64_t left, std::uint64_t right, bool symmetric,
+                   VerifyTally& tally) const {
+    if constexpr (mode == Mode::careful) {
+      if (damaged(i)) return;
+    }
+    // A successor, black to move, is looked up as white to move: the
+    // colour flip (flip_rows, the colours swapped) and, for the canonical
+    // image, the mirror. Both move each square on its own, so a move
+    // changes the images of the boards a square at a time. (The generator's
+    // solver takes the same steps in code of its own, on purpose: a check
+    // that shared the solver's code would repeat its mistakes.)
+    const std::uint64_t flip_white = t_.symmetry.flip<kBytes>(white);
+    const std::uint64_t flip_black = t_.symmetry.flip<kBytes>(black);
+    const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(flip_white);
+    const std::uint64_t mirror_black = t_.symmetry.mirror<kBytes>(flip_black);
+    WhiteMinimax minimax;
+    bool readable = true;
+    // Each target square `to` with the square its pawn came from, `back`
+    // squares further.
+    const auto moves = [&](std::uint64_t targets, int back) {
+      for (; targets; targets &= targets - 1) {
+        const auto to = static_cast<std::size_t>(std::countr_zero(targets));
+        const std::size_t from = to + static_cast<std::size_t>(back);
+        // Black's pawns, seen from black, less the one captured on `to`.
+        const std::uint64_t next_white = flip_black & ~squares_.flip[to];
+        if (!next_white) {
+          minimax.add(0);  // black has no pawn left: lost
+          continue;
+        }
+        const std::uint64_t next_black = flip_white ^ squares_.flip[from] ^ squares_.flip[to];
+        const std::uint64_t image_white = mirror_black & ~squares_.flip_mirror[to];
+        const std::uint64_t image_black =
+            mirror_white ^ squares_.flip_mirror[from] ^ squares_.flip_mirror[to];
+        const bool take_image =
+            image_white < next_white || (image_white == next_white && image_black < next_black);
+        const std::uint64_t at = take_image ? index_.rank_with<g_>(image_white, image_black)
+                                            : index_.rank_with<g_>(next_white, next_black);
+        if constexpr (mode == Mode::collect) {
+          pass_.marks->mark_entry(at);
+        } else {
+          if (mode == Mode::careful && damaged(at)) readable = false;
+          minimax.add(pass_.values[at]);
+        }
+      }
+    };
+    moves(pushes, g_.cols);
+    moves(left, g_.cols + 1);
+    moves(right, g_.cols - 1);
+    if (mode == Mode::collect || !readable) return;
+    const int got = pass_.values[i], want = minimax.plies();
+    ++tally.checked;
+    if (got != want) {
+      mismatch(i, white, black, got, want, tally);
+      return;
+    }
+    // The mirror image, another entry unless the position is symmetric, has
+    // the same value.
+    if (got % 2) tally.white_wins += symmetric ? 1 : 2;
+    tally.max_plies = std::max(tally.max_plies, got);
+    if (i == t_.header.longest_index && got != t_.header.max_plies) tally.longest_ok = false;
+  }
+
+  void mismatch(std::uint64_t i, std::uint64_t white, std::uint64_t black, int got, int want,
+                VerifyTally& tally) const {
+    if (tally.mismatches++ == 0 || i < tally.first_mismatch_index) {
+      tally.first_mismatch_index = i;
+      tally.first_mismatch = format_position(Position{g_, white, black, Side::white}) +
+                             ": table says " + show(white_result(got)) + ", successors say " +
+                             show(white_result(want));
+    }
+  }
+
+  const Pass& pass_;
   const detail::TableData& t_;
-  std::vector<Position> positions_, successors_;
-  std::vector<std::size_t> starts_;  // successors_ of position k: [starts_[k], starts_[k+1])
-  std::vector<bool> wins_in_one_;    // position k has a move to white's goal row
-  std::vector<ProbeResult> got_, after_;
+  const Index& index_;
+  SquareImages squares_;
 };
 
-// A worker's checker and tally, on cache lines of their own: the checker's
-// vectors change with every position, the tally with every entry.
-struct alignas(util::kCacheLineBytes) VerifyWorker {
-  std::optional<EntryChecker> checker;
-  VerifyTally tally;
-};
+// Runs a pass over the entries [begin, end) of one tier on `threads` threads
+// (util::parallel_for, "verify"), each thread's findings into its tally;
+// on_done(entries) is called from the calling thread now and then.
+template <class G>
+void run_pass(const Pass& pass, std::uint64_t begin, std::uint64_t end, unsigned threads,
+              std::vector<WorkerTally>& tallies,
+              const std::function<void(std::uint64_t)>& on_done) {
+  const Checker<G> checker(pass);
+  const std::uint64_t chunks = (end - begin + kChunk - 1) / kChunk;
+  tallies.assign(util::workers_for(threads, chunks), WorkerTally{});
+  std::atomic<std::uint64_t> finished{0};
+  util::parallel_for("verify", threads, chunks, [&](std::uint64_t c, unsigned w) {
+    const std::uint64_t first = begin + c * kChunk;
+    checker.run(first, std::min(first + kChunk, end), tallies[w].tally);
+    const std::uint64_t done = finished.fetch_add(1) + 1;
+    if (w == 0 && on_done) on_done(std::min(end - begin, done * kChunk));
+  });
+}
 
-// Adds what the workers found in one segment to state, in index order.
-void merge(const std::vector<VerifyWorker>& workers, VerifyState& state) {
+using RunPass = void (*)(const Pass&, std::uint64_t, std::uint64_t, unsigned,
+                         std::vector<WorkerTally>&, const std::function<void(std::uint64_t)>&);
+constexpr auto kRunPass = detail::per_geometry([](auto g) { return &run_pass<decltype(g)>; });
+
+// Adds what the workers found in a piece to state, in index order.
+void merge(const std::vector<WorkerTally>& tallies, VerifyState& state) {
   std::uint64_t first_index = UINT64_MAX;
   std::string first_mismatch;
-  for (const VerifyWorker& worker : workers) {
+  for (const WorkerTally& worker : tallies) {
     const VerifyTally& tally = worker.tally;
     state.report.checked += tally.checked;
     state.report.mismatches += tally.mismatches;
@@ -173,6 +587,20 @@ void merge(const std::vector<VerifyWorker>& workers, VerifyState& state) {
     }
   }
   if (state.report.first_mismatch.empty()) state.report.first_mismatch = first_mismatch;
+}
+
+// Adds newly found damage to the state's list, in block order, each block once.
+void add_damage(std::vector<BlockDamage>& found, VerifyState& state) {
+  if (found.empty()) return;
+  auto& all = state.report.damaged_blocks;
+  for (BlockDamage& d : found) {
+    const bool known = std::any_of(all.begin(), all.end(),
+                                   [&](const BlockDamage& e) { return e.block == d.block; });
+    if (!known) all.push_back(std::move(d));
+  }
+  found.clear();
+  std::sort(all.begin(), all.end(),
+            [](const BlockDamage& a, const BlockDamage& b) { return a.block < b.block; });
 }
 
 }  // namespace
@@ -193,34 +621,74 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
       on_progress(Progress{"verify", static_cast<double>(done) / static_cast<double>(n)});
     }
   };
-  // Every block's checksum, including blocks that hold only filler, which
-  // the value checks below would never read. A table loaded at open has
-  // passed them all.
-  if (!state.blocks_checked) {
-    state.report.damaged_blocks = check_blocks(threads);
-    state.blocks_checked = true;
-    if (on_checkpoint) on_checkpoint(state);
-  }
   const unsigned threads_used = util::thread_count(threads);
+  const RunPass run = kRunPass[static_cast<std::size_t>(detail::geometry_number(t.header.geometry))];
+  ValueImage image(t, threads_used);
+  const TierMoves tier_moves(t.index);
+  const std::span<const Index::Tier> tiers = t.index.tiers();
   const std::uint64_t segment = segment_entries(n);
-  while (state.entries_done < n) {
-    const std::uint64_t begin = state.entries_done;
-    const std::uint64_t end = std::min(n, begin + segment);
-    const std::uint64_t chunks = (end - begin + kVerifyChunk - 1) / kVerifyChunk;
-    std::vector<VerifyWorker> workers(util::workers_for(threads_used, chunks));
-    std::atomic<std::uint64_t> finished{0};
-    util::parallel_for("verify", threads_used, chunks, [&](std::uint64_t c, unsigned w) {
-      VerifyWorker& worker = workers[w];
-      if (!worker.checker) worker.checker.emplace(*this, t);
-      const std::uint64_t first = begin + c * kVerifyChunk;
-      worker.checker->check(first, std::min(first + kVerifyChunk, end), worker.tally);
-      const std::uint64_t done = finished.fetch_add(1) + 1;
-      if (w == 0) progress(std::min(end, begin + done * kVerifyChunk));
-    });
-    merge(workers, state);
+  std::optional<UnitMarks> marks;  // made for the first tier that does not fit
+  std::vector<BlockDamage> damage;
+  std::vector<WorkerTally> tallies;
+  std::uint64_t since_checkpoint = 0;
+
+  // Checks [begin, end) of one tier, whose reads are held, and checkpoints.
+  const auto check = [&](std::uint64_t begin, std::uint64_t end) {
+    add_damage(damage, state);
+    const Pass pass{t, image.values(), image.damaged(), nullptr};
+    run(pass, begin, end, threads_used, tallies,
+        [&](std::uint64_t done) { progress(begin + done); });
+    merge(tallies, state);
     state.entries_done = end;
-    if (on_checkpoint) on_checkpoint(state);
+    since_checkpoint += end - begin;
+    if (end == n) state.blocks_checked = true;  // every block was decoded on the way
+    if (on_checkpoint && (since_checkpoint >= segment || end == n)) {
+      since_checkpoint = 0;
+      on_checkpoint(state);
+    }
+  };
+
+  for (std::size_t k = state.entries_done < n ? t.index.tier_of(state.entries_done) : tiers.size();
+       k < tiers.size(); ++k) {
+    const std::uint64_t tier_end = tiers[k].first + tiers[k].size;
+    std::uint64_t at = std::max(tiers[k].first, state.entries_done);
+    if (at >= tier_end) continue;
+    std::uint64_t units = 0;
+    const std::vector<UnitRange> reads = image.units_of(tier_moves.reads(k), units);
+    if (image.loaded() || units * image.unit_bytes() <= image.budget()) {
+      image.hold(reads, damage);
+      for (; at < tier_end; at = std::min(tier_end, at + segment)) {
+        check(at, std::min(tier_end, at + segment));
+      }
+      continue;
+    }
+    // The tier and its children do not fit: pieces (A TIER THAT DOES NOT FIT).
+    if (!marks) marks.emplace(image.units(), image.unit_shift());
+    const std::uint64_t tier_bytes = tier_end - at;
+    std::uint64_t piece = std::clamp<std::uint64_t>(
+        static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
+                                   static_cast<double>(image.budget()) /
+                                   static_cast<double>(2 * units * image.unit_bytes())),
+        kMinPiece, segment);
+    while (at < tier_end) {
+      const std::uint64_t end = std::min(tier_end, at + piece);
+      marks->clear();
+      marks->mark_entries(at, end);
+      run(Pass{t, image.values(), nullptr, &*marks}, at, end, threads_used, tallies, {});
+      std::uint64_t count = 0;
+      const std::vector<UnitRange> needed = marks->ranges(count);
+      if (count * image.unit_bytes() > image.budget() && piece > kMinPiece) {
+        piece = std::max(kMinPiece, piece / 2);
+        continue;
+      }
+      image.hold(needed, damage);
+      check(at, end);
+      at = end;
+    }
   }
+  add_damage(damage, state);
+  if (state.entries_done == n) state.blocks_checked = true;
+
   VerifyReport report = state.report;
   auto mismatch = [&](const std::string& what) {
     if (report.mismatches++ == 0) report.first_mismatch = what;

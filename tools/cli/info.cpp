@@ -165,7 +165,7 @@ constexpr char kInfoDetails[] =
     "pawns and advancement, FORMAT.md 6.3) gets the XXH3-64 of its values, one line\n"
     "per tier: tier, white_pawns, black_pawns, white_advance, black_advance,\n"
     "first_entry, entries, xxh3_64. Two tables with the same lines hold the same\n"
-    "values; a tier file of `pawntb generate --keep-work-dir` has the same checksum.";
+    "values.";
 
 }  // namespace
 

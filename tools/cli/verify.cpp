@@ -163,7 +163,7 @@ int run_verify(const Options& o) {
 }
 
 void verify_options(po::options_description& desc, Options& o) {
-  add_memory_option(desc, o, "decoded blocks");
+  add_memory_option(desc, o, "decoded values");
   desc.add_options()(
       "resume", po::value(&o.resume)->value_name("FILE"),
       "keep the progress in FILE (JSON, rewritten every 30 s) and carry on from it if it "
@@ -189,11 +189,13 @@ extern const Command kVerify{
     "Every damaged block is reported (stderr) and the others are still checked.\n"
     "Results go to stdout. Exits 0 only if everything holds.\n"
     "\n"
-    "Blocks are decoded as the check reaches them, keeping at most --memory of\n"
-    "them. The check goes tier by tier, and a tier's moves lead to earlier\n"
-    "tiers: give it room for the largest tier with those it leads to (what\n"
-    "`pawntb generate` needed). With --resume FILE, a check that is stopped\n"
-    "loses at most its last minute: run the same command again to carry on.",
+    "The check goes tier by tier, as `pawntb generate` solves: it decodes a tier\n"
+    "and the earlier tiers its moves lead to in bulk, keeping at most --memory of\n"
+    "decoded values (the least recently used are dropped). Give it room for the\n"
+    "largest tier with those it leads to (what `pawntb generate` needed): a tier\n"
+    "that does not fit is checked in pieces, in the same memory but slower.\n"
+    "With --resume FILE, a check that is stopped loses at most its last minute:\n"
+    "run the same command again to carry on.",
     DefaultTable::four_by_four,
     verify_options,
     validate_verify,

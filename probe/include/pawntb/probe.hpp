@@ -234,16 +234,18 @@ class Table {
   const TableInfo& info() const noexcept;
 
   // Re-checks every indexed position against its one-ply successors (code
-  // independent of the generator) and the header's statistics, after
-  // checksumming every block, on `threads` threads (0: one per hardware
-  // thread); reports stage "verify" from the calling thread. Starts where
-  // `from` ended (VerifyState{}: at the beginning) and calls on_checkpoint,
-  // if given, from the calling thread after the blocks and after every 64th
-  // of the entries (at most 2^26). A table loaded on demand needs a cache (open()) that holds the
-  // blocks of a tier and of the tiers its moves lead to, or it decodes blocks
-  // over and over. Throws std::invalid_argument if `from` is of another table
-  // (another header checksum) or past its end, and whatever on_checkpoint
-  // throws. For the verify() function below. Thread-safe.
+  // independent of the generator), every block's checksum and the header's
+  // statistics, on `threads` threads (0: one per hardware thread); reports
+  // stage "verify" from the calling thread. Goes tier by tier, decoding each
+  // tier and the tiers its moves lead to in bulk; a table loaded on demand
+  // keeps at most its cache size (open()'s cache_bytes) of decoded values,
+  // and checks a tier that does not fit with those in pieces (slower).
+  // Starts where `from` ended (VerifyState{}: at the beginning) and calls
+  // on_checkpoint, if given, from the calling thread after every 64th of the
+  // entries or so (at most 2^26) and at the end. Throws std::invalid_argument
+  // if `from` is of another table (another header checksum) or past its end,
+  // std::bad_alloc, and whatever on_checkpoint throws. For the verify()
+  // function below. Thread-safe.
   VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1,
                       const VerifyState& from = {},
                       const VerifyCheckpoint& on_checkpoint = {}) const;
