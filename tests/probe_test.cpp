@@ -624,7 +624,7 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
     const bool unique = root.moves.size() == 1 || root.moves[1].winner != Side::white ||
                         root.moves[1].plies != root.moves[0].plies;
     if (root.value.winner != Side::white || root.value.plies < 3 || !unique ||
-        root.value.plies + 1 > good.info().max_plies) {
+        root.value.plies + 1 > good.info().longest_game_plies) {
       continue;
     }
     const Position after = play(Position{g, white, black, Side::white}, root.moves[0].move);
