@@ -254,8 +254,8 @@ int run_generate(const Options& o) {
   std::printf("placements: %s of up to %s a side, either side to move\n",
               with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
   // The longest game is a win or a loss for the side to move, as `info` says.
-  std::printf("longest game: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
-              info.longest_example.c_str());
+  std::printf("longest game: %s, e.g. %s\n", count_of(info.longest_game_plies, "ply", "plies").c_str(),
+              info.longest_game_example.c_str());
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
               count_of(report.file_size, "byte", "bytes").c_str(),
               count_of(report.block_count, "block", "blocks").c_str());
