@@ -98,10 +98,10 @@ TEST(Generator, OutputIsDeterministicForAnyThreadCount) {
   }
 }
 
-// Tier by tier, the tier cache leaves room for the rest of the process as
+// Unit by unit, the group cache leaves room for the rest of the process as
 // measured. When that rest (here 96 MiB of touched ballast, more than the
-// plan's 48 MiB) leaves a tier and its children less than they need, the run
-// goes on above the limit, says so once, and makes the same table.
+// plan's 48 MiB) leaves a unit and what it reads less than they need, the
+// run goes on above the limit, says so once, and makes the same table.
 TEST(Generator, SaysOnceWhenTheRestOfTheProcessPushesTiersOverTheLimit) {
   TempDir dir;
   GenerateOptions o;
@@ -120,7 +120,7 @@ TEST(Generator, SaysOnceWhenTheRestOfTheProcessPushesTiersOverTheLimit) {
   const std::vector<char> ballast(std::size_t{96} << 20, 1);
   generate(o, dir / "tight.pawntb");
   ASSERT_EQ(notices.size(), 1u);
-  EXPECT_NE(notices[0].find(" and its children need "), std::string::npos) << notices[0];
+  EXPECT_NE(notices[0].find(" and the slices it reads need "), std::string::npos) << notices[0];
   EXPECT_NE(notices[0].find("memory limit; going on above it"), std::string::npos) << notices[0];
   EXPECT_EQ(ballast[ballast.size() / 2], 1);
   EXPECT_EQ(read_bytes(dir / "tight.pawntb"), read_bytes(kDefaultTable));

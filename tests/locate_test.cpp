@@ -249,7 +249,7 @@ TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
   std::vector<std::string> keys;
   for (const InfoField& f : fields) keys.emplace_back(f.key);
   EXPECT_EQ(keys, (std::vector<std::string>{
-                      "file", "format_version", "geometry", "max_pawns", "entries", "placements",
+                      "file", "format_version", "geometry", "entries", "placements",
                       "white_wins", "longest_game_plies", "longest_game_example", "file_size",
                       "blocks", "block_entries", "header_checksum", "index_checksum",
                       "rules_fingerprint", "file_checksum", "file_checksum_listed_in"}));
@@ -261,12 +261,12 @@ TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
     return Value(nullptr);
   };
   EXPECT_EQ(value("file"), Value(kTable.string()));
-  EXPECT_EQ(value("geometry"), Value(std::string("4x4")));
-  EXPECT_EQ(value("max_pawns"), Value(std::uint64_t{4}));
+  // One convention for the geometry: the object of probe --json and the API.
+  EXPECT_EQ(value("geometry"), Value(InfoObject{{"rows", 4}, {"cols", 4}, {"max_pawns", 4}}));
   EXPECT_EQ(value("entries"), Value(info.entries));
   EXPECT_EQ(value("white_wins"), Value(info.white_wins));
-  EXPECT_EQ(value("longest_game_plies"), Value(static_cast<std::uint64_t>(info.max_plies)));
-  EXPECT_EQ(value("longest_game_example"), Value(info.longest_example));
+  EXPECT_EQ(value("longest_game_plies"), Value(static_cast<std::uint64_t>(info.longest_game_plies)));
+  EXPECT_EQ(value("longest_game_example"), Value(info.longest_game_example));
   EXPECT_EQ(value("blocks"), Value(std::uint64_t{info.blocks}));
   EXPECT_EQ(value("file_checksum"), Value(std::string("00ab00000000cdef")));
   EXPECT_EQ(std::get<std::string>(value("header_checksum")).size(), 16u);

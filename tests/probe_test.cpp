@@ -175,7 +175,7 @@ TEST(Probe, FailedProbesHaveNoPlies) {
     EXPECT_EQ(many[i].status, one.status) << i;
     EXPECT_EQ(many[i].plies, ProbeResult::kNoPlies) << i;
   }
-  EXPECT_GT(ProbeResult::kNoPlies, table.info().max_plies);
+  EXPECT_GT(ProbeResult::kNoPlies, table.info().longest_game_plies);
 }
 
 // After the best move the winner is the same and the game one ply shorter;
@@ -305,7 +305,7 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   write_table(solved, path);
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
-  EXPECT_EQ(table.info().max_plies, solved.max_plies);
+  EXPECT_EQ(table.info().longest_game_plies, solved.max_plies);
   const codec::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
@@ -597,8 +597,8 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
   for (const VerifyLoad& load : kVerifyLoads) {
     SCOPED_TRACE(load.name);
     const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
-    for (const std::uint64_t from :
-         {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first, bad.index}) {
+    for (const std::uint64_t from : {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first,
+                                     bad.index}) {
       VerifyState state;
       state.header_checksum = from ? table.info().header_checksum : 0;
       state.entries_done = from;
@@ -624,7 +624,7 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
     const bool unique = root.moves.size() == 1 || root.moves[1].winner != Side::white ||
                         root.moves[1].plies != root.moves[0].plies;
     if (root.value.winner != Side::white || root.value.plies < 3 || !unique ||
-        root.value.plies + 1 > good.info().max_plies) {
+        root.value.plies + 1 > good.info().longest_game_plies) {
       continue;
     }
     const Position after = play(Position{g, white, black, Side::white}, root.moves[0].move);
@@ -776,8 +776,8 @@ TEST(CApi, PrincipalVariationTableInfoVersionAndFailureValues) {
   EXPECT_EQ(info.cols, 4);
   EXPECT_EQ(info.max_pawns, want.max_pawns);
   EXPECT_EQ(info.format_version, want.format_version);
-  EXPECT_EQ(info.longest_game_plies, want.max_plies);
-  EXPECT_EQ(info.longest_game_example, want.longest_example);
+  EXPECT_EQ(info.longest_game_plies, want.longest_game_plies);
+  EXPECT_EQ(info.longest_game_example, want.longest_game_example);
   EXPECT_EQ(info.entries, want.entries);
   EXPECT_EQ(info.placements, want.placements);
   EXPECT_EQ(info.white_wins, want.white_wins);

@@ -407,8 +407,8 @@ TEST(ProgressLine, LogShowsFinishedTiers) {
   log.at(4000, "solve", 0.5, {2, 4}, {250, 400});  // no tier finished
   log.at(4100, "solve", 1.0, {4, 4}, {400, 400});  // the last
   EXPECT_EQ(log.text(),
-            "pawntb generate: solve tier 2/4 50%, 100 positions/s, about 2 s left\n"
-            "pawntb generate: solve tier 4/4 100%, 97 positions/s\n");
+            "pawntb generate: solve unit 2/4 50%, 100 positions/s, about 2 s left\n"
+            "pawntb generate: solve unit 4/4 100%, 97 positions/s\n");
 }
 
 // On a terminal: one line redrawn at most every 200 ms, cleared at the end.

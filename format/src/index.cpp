@@ -2,6 +2,7 @@
 // the derivation).
 #include "pawntb/codec/index.hpp"
 
+#include <algorithm>
 #include <utility>
 
 namespace pawntb::codec {
@@ -37,13 +38,18 @@ std::vector<Counts> all_profiles(int n, int cols, int k) {
 
 }  // namespace
 
+struct Index::SliceCandidate {
+  int w = 0, b = 0, sw = 0, sb = 0;
+  Slice slice;
+};
+
 Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
   if (!valid_parameters(g, max_pawns)) {
     too_large_ = true;
     return;
   }
-  const int rows = g.rows, cols = g.cols, n = rows - 1;
-  const std::vector<Counts> profiles = all_profiles(n, cols, max_pawns);
+  const int n = g.rows - 1;
+  const std::vector<Counts> profiles = all_profiles(n, g.cols, max_pawns);
   profiles_ = static_cast<int>(profiles.size());
   std::uint64_t keys = 1;
   for (int i = 0; i < n; ++i) {
@@ -55,64 +61,70 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     too_large_ = true;
     return;
   }
+  build_row_tables(profiles, keys);
+  slice_start_.assign(pairs, SliceStart{});
+  too_large_ = !add_slices(profiles, slice_order(profiles));
+}
 
-  // A slice from its two profiles: the pawns per row, its tier and size;
-  // false if it does not fit on the board, or its size wraps.
-  struct Candidate {
-    int w = 0, b = 0, sw = 0, sb = 0;
-    Slice slice;
-  };
-  const auto make = [&](int wp, int bp, Candidate& c) {
-    c = Candidate{};
-    bool wrapped = false;
-    std::uint64_t size = 1;
-    for (int r = 0; r < rows; ++r) {
-      const auto ur = static_cast<std::size_t>(r);
-      const int white = r > 0 ? profiles[static_cast<std::size_t>(wp)][ur - 1] : 0;
-      const int black = r < n ? profiles[static_cast<std::size_t>(bp)][ur] : 0;
-      if (white + black > cols) return false;
-      c.slice.white[ur] = static_cast<std::uint8_t>(white);
-      c.slice.black[ur] = static_cast<std::uint8_t>(black);
-      c.w += white;
-      c.sw += white * (rows - 1 - r);
-      c.b += black;
-      c.sb += black * r;
-      wrapped = wrapped || __builtin_mul_overflow(size, binomial(cols, white), &size) ||
-                __builtin_mul_overflow(size, binomial(cols - white, black), &size);
-    }
-    c.slice.size = wrapped ? ~std::uint64_t{0} : size;
-    return c.w > 0;
-  };
-  // Every slice that fits, as its place in the order: the tier order (TIERS
-  // in index.hpp), then the profile numbers, as one integer. w + b <= 16,
-  // sw + sb <= 112 and sw <= 56 fit in a byte, and the profile numbers in
-  // 16 bits (kMaxProfilePairs), so the fields do not overlap; the profile
-  // numbers are read back from it, and the slice made again.
+std::optional<Index::SliceCandidate> Index::candidate(const std::vector<Counts>& profiles,
+                                                      int white_profile,
+                                                      int black_profile) const {
+  const int rows = geometry_.rows, cols = geometry_.cols, n = rows - 1;
+  SliceCandidate c;
+  bool wrapped = false;
+  std::uint64_t size = 1;
+  for (int r = 0; r < rows; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    const int white = r > 0 ? profiles[static_cast<std::size_t>(white_profile)][ur - 1] : 0;
+    const int black = r < n ? profiles[static_cast<std::size_t>(black_profile)][ur] : 0;
+    if (white + black > cols) return std::nullopt;
+    c.slice.white[ur] = static_cast<std::uint8_t>(white);
+    c.slice.black[ur] = static_cast<std::uint8_t>(black);
+    c.w += white;
+    c.sw += white * (rows - 1 - r);
+    c.b += black;
+    c.sb += black * r;
+    wrapped = wrapped || __builtin_mul_overflow(size, binomial(cols, white), &size) ||
+              __builtin_mul_overflow(size, binomial(cols - white, black), &size);
+  }
+  if (c.w == 0) return std::nullopt;
+  c.slice.size = wrapped ? ~std::uint64_t{0} : size;
+  c.slice.white_profile = static_cast<std::uint16_t>(white_profile);
+  c.slice.black_profile = static_cast<std::uint16_t>(black_profile);
+  return c;
+}
+
+// The tier order (TIERS in index.hpp), then the profile numbers, as one
+// integer. w + b <= 16, sw + sb <= 112 and sw <= 56 fit in a byte, and the
+// profile numbers in 16 bits (kMaxProfilePairs), so the fields do not
+// overlap; the profile numbers are read back from it, and the slice made
+// again.
+std::vector<std::uint64_t> Index::slice_order(const std::vector<Counts>& profiles) const {
   static_assert(kMaxProfilePairs <= std::uint64_t{1} << 32);  // profiles_ < 2^16
   std::vector<std::uint64_t> order;
-  Candidate c;
   for (int wp = 0; wp < profiles_; ++wp) {
     for (int bp = 0; bp < profiles_; ++bp) {
-      if (!make(wp, bp, c)) continue;
-      order.push_back(std::uint64_t(c.w + c.b) << 52 | std::uint64_t(255 - (c.sw + c.sb)) << 44 |
-                      std::uint64_t(c.w) << 40 | std::uint64_t(c.sw) << 32 |
-                      std::uint64_t(wp) << 16 | std::uint64_t(bp));
+      const auto c = candidate(profiles, wp, bp);
+      if (!c) continue;
+      order.push_back(std::uint64_t(c->w + c->b) << 52 |
+                      std::uint64_t(255 - (c->sw + c->sb)) << 44 | std::uint64_t(c->w) << 40 |
+                      std::uint64_t(c->sw) << 32 | std::uint64_t(wp) << 16 | std::uint64_t(bp));
     }
   }
   std::sort(order.begin(), order.end());
+  return order;
+}
 
-  build_row_tables(profiles, keys);
-  slice_start_.assign(pairs, SliceStart{});
+bool Index::add_slices(const std::vector<Counts>& profiles,
+                       const std::vector<std::uint64_t>& order) {
+  const int rows = geometry_.rows, cols = geometry_.cols;
   slices_.reserve(order.size());
   slice_firsts_.reserve(order.size());
   std::uint64_t total = 0;
   for (const std::uint64_t place : order) {
     const auto wp = static_cast<int>(place >> 16 & 0xFFFF), bp = static_cast<int>(place & 0xFFFF);
-    make(wp, bp, c);
-    if (c.slice.size > kMaxSize || total + c.slice.size > kMaxSize) {
-      too_large_ = true;
-      return;
-    }
+    const SliceCandidate c = *candidate(profiles, wp, bp);
+    if (c.slice.size > kMaxSize || total + c.slice.size > kMaxSize) return false;
     Slice slice = c.slice;
     slice.first = total;
     slice.run_size = 1;
@@ -125,10 +137,11 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     }
     if (tiers_.empty() || tiers_.back().w != c.w || tiers_.back().b != c.b ||
         tiers_.back().sw != c.sw || tiers_.back().sb != c.sb) {
-      tiers_.push_back(Tier{c.w, c.b, c.sw, c.sb, total, 0});
+      tiers_.push_back(Tier{c.w, c.b, c.sw, c.sb, total, 0, slices_.size(), 0});
       tier_firsts_.push_back(total);
     }
     tiers_.back().size += slice.size;
+    ++tiers_.back().slice_count;
     slice_start_[static_cast<std::size_t>(wp) * static_cast<std::size_t>(profiles_) +
                  static_cast<std::size_t>(bp)] = SliceStart{total};
     slices_.push_back(slice);
@@ -136,10 +149,10 @@ Index::Index(Geometry g, int max_pawns) : geometry_(g), max_pawns_(max_pawns) {
     total += slice.size;
   }
   size_ = total;
+  return true;
 }
 
-void Index::build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
-                             std::uint64_t keys) {
+void Index::build_row_tables(const std::vector<Counts>& profiles, std::uint64_t keys) {
   const int rows = geometry_.rows, cols = geometry_.cols;
   // PROFILE KEYS (index.hpp): white's numbers premultiplied, black's after
   // the keys.

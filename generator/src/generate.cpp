@@ -1,30 +1,31 @@
-// The tier scheduler: solves the tiers in index order (a solving order,
-// format/src/pawntb/codec/index.hpp), each with only its children's values
-// in memory, and keeps every finished tier in the work directory
-// (work_dir.hpp), then assembles the table from the tier files.
+// The unit scheduler: solves the work units (units.hpp) in order (tier by
+// tier in index order, a solving order, format/src/pawntb/codec/index.hpp),
+// each with only the groups of child slices it reads in memory, and keeps
+// every finished unit in the work directory (work_dir.hpp); then assembles
+// the table from the unit files (assemble.hpp).
 //
-// MEMORY. The values of the tier being solved, of its children, and of
-// earlier tiers kept in case a later tier needs them (the most recently used
-// first), never more than the limit. A tier's children are the tiers just
-// before it in index order or with one pawn fewer, so most are still cached.
-// The plan refuses up front when the largest tier and its children do not
-// fit: memory_needed = max over tiers of (size + sizes of its children) + the
-// fixed overhead (kOverhead: the index tables, zstd, the writer's batch).
-// While solving, the cache's room is the limit less the rest of the process
-// as measured (cache_limit()): on 6x6 that rest outgrew kOverhead, and the
-// peak resident memory passed --memory 12G by 7 MiB.
+// MEMORY. The values of the unit being solved, of the groups it reads, and
+// of groups read before and kept in case a later unit reads them too (the
+// most recently used first; the units of one tier and black profile read the
+// same groups), never more than the limit. The plan refuses up front when
+// the largest unit and its groups do not fit: memory_needed = max over units
+// of (entries + entries of its groups) + the fixed overhead (kOverhead: the
+// index tables, zstd, the writer's batch). While solving, the cache's room
+// is the limit less the rest of the process as measured (cache_limit()): on
+// 6x6 that rest outgrew kOverhead, and the peak resident memory passed
+// --memory 12G by 7 MiB.
 //
-// RESUME. A tier is finished when its file is whole: written atomically, it
+// RESUME. A unit is finished when its file is whole: written atomically, it
 // is either absent or complete, and a file that fails any check (a torn or
-// damaged file) is deleted and the tier solved again. The tiers are solved in
-// the same order whatever happened before, and each tier's values depend only
-// on its children's, so the table is the same byte for byte.
+// damaged file) is deleted and the unit solved again. The units are solved
+// in the same order whatever happened before, and each unit's values depend
+// only on its children's, so the table is the same byte for byte. Once the
+// assembly has written a checkpoint, every unit was finished: the run goes
+// straight to the assembly, which resumes there.
 //
-// RANKS. Under MPI with several ranks, "which tier next" comes from rank 0's
-// schedule over the tier DAG instead of index order (mpi_schedule.cpp); each
-// rank solves its tiers here, with its own cache under its memory limit.
-#include <sys/statvfs.h>
-
+// RANKS. Under MPI with several ranks, "which unit next" comes from rank 0's
+// schedule over the tier DAG instead of the order (mpi_schedule.cpp); each
+// rank solves its units here, with its own cache under its memory limit.
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -32,6 +33,7 @@
 #include <optional>
 #include <set>
 
+#include "assemble.hpp"
 #include "memory.hpp"
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
@@ -39,22 +41,33 @@
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 #include "tier_solver.hpp"
+#include "units.hpp"
 #include "work_dir.hpp"
 
 namespace pawntb {
 
 namespace {
 
+namespace fs = std::filesystem;
 using codec::Index;
 using codec::Plies;
 
-// Bytes besides the tiers' values: the index tables, zstd's contexts and
-// buffers, the writer's batch, the program itself.
+// Bytes besides the values: the index tables, zstd's contexts and buffers,
+// the writer's batch, the program itself.
 constexpr std::uint64_t kOverhead = 48ULL << 20;
-// What solving and writing one tier holds besides its values: the chunk
+// What solving and writing one unit holds besides its values: the chunk
 // tallies (24 bytes per 2^14 entries), the 4 MiB I/O buffer, zstd's contexts.
-constexpr std::uint64_t kTierScratch = 16ULL << 20;
+constexpr std::uint64_t kUnitScratch = 16ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
+
+// Disk figures per entry, measured (FORMAT.md, "Appendix: scheduling"): the
+// unit files of a whole run, and the peak of unit files and table together
+// while assembling, rounded up.
+constexpr double kWorkDirBytesPerEntry = 0.020;
+constexpr double kPeakDiskBytesPerEntry = 0.022;
+// Positions a second one thread solves, measured: the 6x6 run averaged 25.0
+// million a second on 2 threads (docs/cluster.md).
+constexpr double kEntriesPerThreadSecond = 12.5e6;
 
 std::string mib(std::uint64_t bytes) {
   return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
@@ -65,67 +78,94 @@ std::string tier_name(const Index::Tier& t) {
          ", " + std::to_string(t.sb) + ")";
 }
 
-// The tier cache: finished tiers' values, the least recently used dropped
-// first when room is needed.
-class TierCache {
+// The group cache: values of groups read, the least recently used dropped
+// first when room is needed. A group is known by its child tier's first
+// entry in it (Group::first), which no other group has.
+class GroupCache {
  public:
-  bool has(std::size_t tier) const { return tiers_.count(tier) != 0; }
-  std::span<const Plies> values(std::size_t tier) {
-    Entry& e = tiers_.at(tier);
+  bool has(std::uint64_t first) const { return groups_.count(first) != 0; }
+  std::span<const Plies> values(std::uint64_t first) {
+    Entry& e = groups_.at(first);
     e.last_use = ++clock_;
     return e.values.span();
   }
-  void add(std::size_t tier, generator_detail::TierBuffer values) {
+  void add(std::uint64_t first, generator_detail::TierBuffer values) {
     bytes_ += values.size();
-    tiers_[tier] = Entry{std::move(values), ++clock_};
+    groups_[first] = Entry{std::move(values), ++clock_};
   }
-  // Drops tiers not in `keep`, least recently used first, until at most
+  // Drops groups not in `keep`, least recently used first, until at most
   // `limit` bytes are held.
-  void shrink_to(std::uint64_t limit, const std::set<std::size_t>& keep) {
+  void shrink_to(std::uint64_t limit, const std::set<std::uint64_t>& keep) {
     while (bytes_ > limit) {
-      auto victim = tiers_.end();
-      for (auto it = tiers_.begin(); it != tiers_.end(); ++it) {
+      auto victim = groups_.end();
+      for (auto it = groups_.begin(); it != groups_.end(); ++it) {
         if (keep.count(it->first) == 0 &&
-            (victim == tiers_.end() || it->second.last_use < victim->second.last_use)) {
+            (victim == groups_.end() || it->second.last_use < victim->second.last_use)) {
           victim = it;
         }
       }
-      if (victim == tiers_.end()) return;
+      if (victim == groups_.end()) return;
       bytes_ -= victim->second.values.size();
-      tiers_.erase(victim);
+      groups_.erase(victim);
     }
   }
   std::uint64_t bytes() const { return bytes_; }
-  void clear() {
-    tiers_.clear();
-    bytes_ = 0;
-  }
 
  private:
   struct Entry {
     generator_detail::TierBuffer values;
     std::uint64_t last_use = 0;
   };
-  std::map<std::size_t, Entry> tiers_;
+  std::map<std::uint64_t, Entry> groups_;
   std::uint64_t bytes_ = 0;
   std::uint64_t clock_ = 0;
 };
 
-// The work directory's size relative to the entries, from the tier files of
-// the boards up to 6x5 (docs/benchmarks.md), rounded up.
-constexpr double kWorkDirBytesPerEntry = 0.15;
-
 // Rank 0 alone clears a killed run's temporary files, before it hands out any
-// tier: another rank doing so could remove a file a worker is writing.
+// unit: another rank doing so could remove a file a worker is writing.
 generator_detail::WorkDir::Leftovers work_dir_leftovers() {
   return generator_detail::this_rank() == 0 ? generator_detail::WorkDir::Leftovers::remove
                                             : generator_detail::WorkDir::Leftovers::keep;
+}
+
+std::uint64_t unit_entries(const GenerateOptions& options) {
+  return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
+}
+
+// The nearest directory of `path` that exists (for the free space of a work
+// directory not made yet).
+fs::path existing_directory(fs::path path) {
+  std::error_code ec;
+  while (!path.empty() && !fs::is_directory(path, ec)) {
+    const fs::path parent = path.parent_path();
+    if (parent == path) break;
+    path = parent;
+  }
+  return path.empty() ? fs::path(".") : path;
 }
 
 }  // namespace
 
 std::uint64_t default_memory_limit() {
   return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kOverhead);
+}
+
+WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) {
+  memory_needed(g, max_pawns);  // checks the parameters
+  const Index index(g, max_pawns);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(
+      index, graph, unit_entries ? unit_entries : generator_detail::kUnitEntries);
+  WorkUnits out;
+  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
+    out.tier_entries.push_back(index.tiers()[t].size);
+    out.tier_children.push_back(graph.child_list(t));
+  }
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    out.units.push_back(
+        WorkUnit{units.unit(u).tier, units.unit(u).entries, units.values_needed(u)});
+  }
+  return out;
 }
 
 GenerationPlan plan_generation(const GenerateOptions& options) {
@@ -137,56 +177,75 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.tiers = index.tiers().size();
   plan.memory_limit = options.memory_limit ? options.memory_limit : default_memory_limit();
   plan.in_memory = options.work_dir.empty();
-  std::size_t peak_tier = 0;
-  std::uint64_t peak = 0;
-  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
-    std::uint64_t bytes = index.tiers()[t].size;
-    plan.largest_tier = std::max(plan.largest_tier, bytes);
-    for (const std::size_t c : graph.child_list(t)) bytes += index.tiers()[c].size;
-    if (bytes > peak) {
-      peak = bytes;
-      peak_tier = t;
-    }
-  }
+  for (const Index::Tier& t : index.tiers()) plan.largest_tier = std::max(plan.largest_tier, t.size);
+  const double rate = kEntriesPerThreadSecond * util::thread_count(options.threads);
   if (plan.in_memory) {
     plan.memory_needed = in_memory;
-    if (in_memory > plan.memory_limit) {
-      throw GenerateError(
-          to_string(options.geometry) + " with K = " + std::to_string(options.max_pawns) +
-          " needs " + mib(in_memory) + " in memory, more than the limit of " +
-          mib(plan.memory_limit) + "; give a work directory to solve it tier by tier");
-    }
+    plan.seconds = static_cast<double>(plan.entries) / rate;
     return plan;
   }
-  plan.memory_needed = peak + kOverhead;
-  if (plan.memory_needed > plan.memory_limit) {
-    throw GenerateError("not enough memory: tier " + std::to_string(peak_tier) + " " +
-                        tier_name(index.tiers()[peak_tier]) + " and its children need " +
+  const generator_detail::UnitPlan units(index, graph, unit_entries(options));
+  plan.units = units.size();
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    plan.largest_unit = std::max(plan.largest_unit, units.unit(u).entries);
+    plan.largest_unit_reads = std::max(plan.largest_unit_reads, units.values_needed(u));
+  }
+  plan.memory_needed = plan.largest_unit_reads + kOverhead;
+  const auto n = static_cast<double>(index.size());
+  plan.work_dir_bytes = static_cast<std::uint64_t>(n * kWorkDirBytesPerEntry);
+  // The peak while assembling, plus the largest unit's file (at a byte an
+  // entry at most).
+  plan.disk_needed = static_cast<std::uint64_t>(n * kPeakDiskBytesPerEntry) + plan.largest_unit;
+  std::error_code ec;
+  const fs::space_info space = fs::space(existing_directory(options.work_dir), ec);
+  const std::uint64_t held = generator_detail::WorkDir::files_bytes(options.work_dir);
+  if (!ec) plan.disk_free = space.available + held;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    char name[32];
+    std::snprintf(name, sizeof name, "unit-%07zu.zst", u);
+    if (fs::exists(options.work_dir / name, ec)) {
+      ++plan.units_done;
+      plan.entries_done += units.unit(u).entries;
+    }
+  }
+  plan.seconds = (n - static_cast<double>(plan.entries_done)) / rate;
+  return plan;
+}
+
+void check_plan(const GenerationPlan& plan, const GenerateOptions& options) {
+  const std::string board =
+      to_string(options.geometry) + " with K = " + std::to_string(options.max_pawns);
+  if (plan.in_memory && !plan.fits_memory()) {
+    throw GenerateError(board + " needs " + mib(plan.memory_needed) +
+                        " in memory, more than the limit of " + mib(plan.memory_limit) +
+                        "; give a work directory to solve it unit by unit");
+  }
+  if (!plan.fits_memory()) {
+    throw GenerateError("not enough memory: the largest unit and the slices it reads need " +
                         mib(plan.memory_needed) + " with the overhead, more than the limit of " +
                         mib(plan.memory_limit));
   }
-  plan.work_dir_bytes =
-      static_cast<std::uint64_t>(static_cast<double>(index.size()) * kWorkDirBytesPerEntry);
-  const generator_detail::WorkDir work(options.work_dir, index, work_dir_leftovers());
-  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
-    if (std::filesystem::exists(work.tier_path(t))) {
-      ++plan.tiers_done;
-      plan.entries_done += index.tiers()[t].size;
-    }
+  if (!plan.fits_disk()) {
+    throw GenerateError("not enough disk space: " + board + " needs about " +
+                        mib(plan.disk_needed) +
+                        " for the work directory and the table at the peak, and " +
+                        options.work_dir.string() + " has " + mib(plan.disk_free) +
+                        " (free space and its own files)");
   }
-  return plan;
 }
 
 namespace {
 
-// The header's statistics from the tiers' summaries, in index order.
+// The header's statistics from the units' summaries: the largest value, and
+// the first index holding it.
 generator_detail::TableTotals totals_of(
     const std::vector<generator_detail::TierSummary>& summaries) {
   generator_detail::TableTotals totals;
   totals.max_plies = -1;
   for (const generator_detail::TierSummary& s : summaries) {
     totals.win_count += s.win_count;
-    if (s.max_plies > totals.max_plies) {
+    if (s.max_plies > totals.max_plies ||
+        (s.max_plies == totals.max_plies && s.longest_index < totals.longest_index)) {
       totals.max_plies = s.max_plies;
       totals.longest_index = s.longest_index;
     }
@@ -194,132 +253,134 @@ generator_detail::TableTotals totals_of(
   return totals;
 }
 
-class TieredRun {
+class UnitRun {
  public:
-  TieredRun(const GenerateOptions& options, const GenerationPlan& plan)
+  UnitRun(const GenerateOptions& options, const GenerationPlan& plan)
       : options_(options),
         plan_(plan),
         index_(options.geometry, options.max_pawns),
         graph_(index_),
-        work_(options.work_dir, index_, work_dir_leftovers()),
+        units_(index_, graph_, unit_entries(options)),
+        work_(options.work_dir, index_, units_, work_dir_leftovers()),
         threads_(util::thread_count(options.threads)),
-        summaries_(index_.tiers().size()) {}
+        summaries_(units_.size()) {}
 
-  // Solves the unfinished tiers: in index order, or on rank 0 of several,
-  // by handing them to the other ranks (solve() there).
+  // Solves the unfinished units: in order, or on rank 0 of several, by
+  // handing them to the other ranks (solve() there). Nothing once the
+  // assembly has started (it has a checkpoint).
   std::uint64_t solve_all() {
-    const std::size_t tiers = index_.tiers().size();
+    if (work_.read_checkpoint()) {
+      if (fs::exists(work_.partial_path())) return 0;  // the assembly resumes
+      // The last assembly moved its table into place but was stopped before
+      // it removed its checkpoint: the units deleted are solved again.
+      if (options_.on_notice) {
+        options_.on_notice(work_.checkpoint_path().string() +
+                           ": an assembly that was not cleaned up; solving the table again");
+      }
+      fs::remove(work_.checkpoint_path());
+    }
     if (generator_detail::rank_count() > 1) {
-      return generator_detail::manage_tiers(generator_detail::ScheduledRun{
-          graph_, tiers,
-          [&](std::size_t t) {
-            const bool whole = finished(t);
-            if (whole) count_finished(t, false);
+      return generator_detail::manage_units(generator_detail::ScheduledRun{
+          graph_, index_.tiers().size(), units_.size(),
+          [&](std::size_t t) { return units_.tier_begin(t); },
+          [&](std::size_t u) {
+            const bool whole = finished(u);
+            if (whole) count_finished(u, false);
             return whole;
           },
-          [&](std::size_t t, const generator_detail::TierSummary& s) {
-            summaries_[t] = s;
-            count_finished(t, true);
+          [&](std::size_t u, const generator_detail::TierSummary& s) {
+            summaries_[u] = s;
+            count_finished(u, true);
           },
-          [&](std::size_t t) { return std::to_string(t) + " " + tier_name(index_.tiers()[t]); }});
+          [&](std::size_t u) { return name(u); }});
     }
     std::uint64_t solved = 0;
-    for (std::size_t t = 0; t < tiers; ++t) {
-      const bool whole = finished(t);
+    for (std::size_t u = 0; u < units_.size(); ++u) {
+      const bool whole = finished(u);
       if (!whole) {
-        solve(t);
+        solve(u);
         ++solved;
       }
-      count_finished(t, !whole);
+      count_finished(u, !whole);
     }
     return solved;
   }
 
-  // Writes the table from the tier files; returns its size and blocks.
-  std::pair<std::uint64_t, std::uint32_t> assemble(const std::filesystem::path& output,
-                                                   void (*on_temp_file)(const char*)) {
-    cache_.clear();
-    generator_detail::TierBuffer buffer;
-    std::uint32_t blocks = 0;
-    const std::uint64_t size = generator_detail::write_file(
-        output,
-        [&](util::ByteSink& sink) {
-          generator_detail::TableWriter writer(index_, sink, threads_, options_.on_progress);
-          for (std::size_t t = 0; t < index_.tiers().size(); ++t) {
-            if (buffer.size() < index_.tiers()[t].size) {
-              buffer = generator_detail::TierBuffer();
-              buffer = generator_detail::TierBuffer(index_.tiers()[t].size);
-            }
-            const auto values = buffer.span().first(index_.tiers()[t].size);
-            work_.read_tier(t, values);
-            writer.append(values);
-          }
-          blocks = writer.block_count();
-          return writer.finish(totals_of(summaries_));
-        },
-        on_temp_file);
-    return {size, blocks};
+  generator_detail::AssemblyResult assemble(const fs::path& output) {
+    cache_ = GroupCache();
+    return generator_detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
+                                            options_.keep_unit_files, threads_,
+                                            options_.on_progress);
   }
 
+  // Solves unit u from its groups and writes its file (also on the worker
+  // ranks, for rank 0's schedule).
+  generator_detail::TierSummary solve(std::size_t u) {
+    const generator_detail::Unit& unit = units_.unit(u);
+    const auto groups = units_.groups(u);
+    std::set<std::uint64_t> keep;
+    std::uint64_t missing = 0;
+    for (const generator_detail::Group& g : groups) {
+      if (!g.exists) continue;
+      keep.insert(g.first);
+      if (!cache_.has(g.first)) missing += g.size;
+    }
+    cache_.shrink_to(cache_limit(unit.entries + missing), keep);
+    const std::uint64_t held = unit.entries + missing + cache_.bytes();
+    if (held > room_for_values()) notice_over_limit(u, held);
+    for (const generator_detail::Group& g : groups) {
+      if (!g.exists || cache_.has(g.first)) continue;
+      generator_detail::TierBuffer values(g.size);
+      for (std::size_t s = g.first_slice; s < g.first_slice + g.slice_count; ++s) {
+        const Index::Slice& slice = index_.slices()[s];
+        work_.read_slice(s, values.span().subspan(slice.first - g.first, slice.size));
+      }
+      cache_.add(g.first, std::move(values));
+    }
+    std::array<generator_detail::TierValues, kMaxSide> children{};
+    for (std::size_t x = 0; x < kMaxSide; ++x) {
+      if (groups[x].exists) {
+        children[x] = generator_detail::TierValues{groups[x].first, cache_.values(groups[x].first)};
+      }
+    }
+    std::vector<generator_detail::EntryRange> ranges;
+    for (const std::uint32_t s : units_.slices(u)) {
+      ranges.push_back(
+          generator_detail::EntryRange{index_.slices()[s].first, index_.slices()[s].size});
+    }
+    generator_detail::TierBuffer out(unit.entries);
+    summaries_[u] =
+        generator_detail::solve_ranges(index_, graph_, unit.tier, ranges, children, out.span(),
+                                       threads_, [&](std::uint64_t done) { report(done); });
+    work_.write_unit(u, out.span(), summaries_[u]);
+    return summaries_[u];
+  }
+
+  // Bytes of unit files in the work directory.
+  std::uint64_t work_dir_bytes() const { return work_.bytes_used(); }
+
  private:
-  // Whether tier t's file is whole; a damaged one is reported and removed.
-  bool finished(std::size_t t) {
-    const std::filesystem::path path = work_.tier_path(t);
-    if (!std::filesystem::exists(path)) return false;
-    // Checking decodes the tier: make room for it first.
-    cache_.shrink_to(cache_limit(index_.tiers()[t].size), {});
+  std::string name(std::size_t u) const {
+    const std::size_t t = units_.unit(u).tier;
+    return std::to_string(u) + " (tier " + std::to_string(t) + " " +
+           tier_name(index_.tiers()[t]) + ", " + work_.unit_path(u).string() + ")";
+  }
+
+  // Whether unit u's file is whole; a damaged one is reported and removed.
+  bool finished(std::size_t u) {
+    const fs::path path = work_.unit_path(u);
+    if (!fs::exists(path)) return false;
     std::string why;
-    if (const auto summary = work_.check_tier(t, &why)) {
-      summaries_[t] = *summary;
+    if (const auto summary = work_.check_unit(u, &why)) {
+      summaries_[u] = *summary;
       return true;
     }
     if (options_.on_notice) options_.on_notice(path.string() + ": " + why + "; solving it again");
     std::error_code ec;
-    std::filesystem::remove(path, ec);
+    fs::remove(path, ec);
     return false;
   }
 
- public:
-  // Solves tier t from its children's files and writes its file (also on
-  // the worker ranks, for rank 0's schedule).
-  generator_detail::TierSummary solve(std::size_t t) {
-    const auto tiers = index_.tiers();
-    const std::vector<std::size_t> needed = graph_.child_list(t);
-    const std::set<std::size_t> keep(needed.begin(), needed.end());
-    std::uint64_t missing = 0;
-    for (const std::size_t c : needed) {
-      if (!cache_.has(c)) missing += tiers[c].size;
-    }
-    cache_.shrink_to(cache_limit(tiers[t].size + missing), keep);
-    const std::uint64_t held = tiers[t].size + missing + cache_.bytes();  // the kept children
-    if (held > room_for_values()) notice_over_limit(t, held);
-    for (const std::size_t c : needed) {
-      if (cache_.has(c)) continue;
-      generator_detail::TierBuffer values(tiers[c].size);
-      work_.read_tier(c, values.span());
-      cache_.add(c, std::move(values));
-    }
-    std::array<generator_detail::TierValues, kMaxSide> children{};
-    const generator_detail::TierChildren& by_capture = graph_.children(t);
-    for (std::size_t x = 0; x < kMaxSide; ++x) {
-      if (by_capture.exists[x]) {
-        const std::size_t c = by_capture.tier[x];
-        children[x] = generator_detail::TierValues{tiers[c].first, cache_.values(c)};
-      }
-    }
-    generator_detail::TierBuffer out(tiers[t].size);
-    summaries_[t] = generator_detail::solve_tier(index_, graph_, t, children, out.span(), threads_,
-                                                 [&](std::uint64_t done) { report(done); });
-    work_.write_tier(t, out.span(), summaries_[t]);
-    cache_.add(t, std::move(out));
-    cache_.shrink_to(cache_limit(0), {t});
-    return summaries_[t];
-  }
-
-  // Bytes of tier files in the work directory.
-  std::uint64_t work_dir_bytes() const { return work_.bytes_used(); }
-
- private:
   // The bytes the cache may keep when `extra` bytes of values are about to
   // be allocated.
   std::uint64_t cache_limit(std::uint64_t extra) const {
@@ -329,46 +390,47 @@ class TieredRun {
 
   // The bytes of values that fit under the limit: the limit less the rest of
   // the process, measured (at least kOverhead; it includes what the allocator
-  // keeps), less one tier's scratch.
+  // keeps), less one unit's scratch.
   std::uint64_t room_for_values() const {
-    const std::uint64_t reserved = std::max(kOverhead, rest_of_process() + kTierScratch);
+    const std::uint64_t reserved = std::max(kOverhead, rest_of_process() + kUnitScratch);
     return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
   }
 
-  // Resident bytes besides the cached tiers' values; 0 if unknown.
+  // Resident bytes besides the cached groups' values; 0 if unknown.
   std::uint64_t rest_of_process() const {
     const std::uint64_t resident = generator_detail::resident_memory(), cached = cache_.bytes();
     return resident > cached ? resident - cached : 0;
   }
 
-  // The plan checked that each tier and its children fit beside kOverhead;
+  // The plan checked that each unit and its groups fit beside kOverhead;
   // when the measured rest of the process leaves less, the run goes on above
   // the limit rather than fail, and says so once.
-  void notice_over_limit(std::size_t t, std::uint64_t values) {
+  void notice_over_limit(std::size_t u, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
-    options_.on_notice("tier " + std::to_string(t) + " and its children need " + mib(values) +
+    options_.on_notice("unit " + name(u) + " and the slices it reads need " + mib(values) +
                        " of values, and the rest of the process holds " + mib(rest_of_process()) +
                        ": more than the " + mib(plan_.memory_limit) +
                        " memory limit; going on above it");
   }
 
-  // Counts tier t as finished, `solved_now` by this run.
-  void count_finished(std::size_t t, bool solved_now) {
-    entries_done_ += index_.tiers()[t].size;
-    if (solved_now) positions_solved_ += index_.tiers()[t].size;
-    ++tiers_done_;
+  // Counts unit u as finished, `solved_now` by this run.
+  void count_finished(std::size_t u, bool solved_now) {
+    entries_done_ += units_.unit(u).entries;
+    if (solved_now) positions_solved_ += units_.unit(u).entries;
+    ++units_done_;
     report(0);
   }
 
-  // Progress: the tiers finished, and `in_tier` entries of the one being solved.
-  void report(std::uint64_t in_tier) const {
+  // Progress: the units finished, and `in_unit` entries of the one being
+  // solved.
+  void report(std::uint64_t in_unit) const {
     if (!options_.on_progress) return;
     Progress p{"solve",
-               static_cast<double>(entries_done_ + in_tier) / static_cast<double>(index_.size())};
-    p.tiers_done = tiers_done_;
-    p.tiers = index_.tiers().size();
-    p.positions_done = positions_solved_ + in_tier;
+               static_cast<double>(entries_done_ + in_unit) / static_cast<double>(index_.size())};
+    p.units_done = units_done_;
+    p.units = units_.size();
+    p.positions_done = positions_solved_ + in_unit;
     p.positions = index_.size() - plan_.entries_done;
     options_.on_progress(p);
   }
@@ -377,11 +439,12 @@ class TieredRun {
   const GenerationPlan& plan_;
   const Index index_;
   const generator_detail::TierGraph graph_;
+  const generator_detail::UnitPlan units_;
   const generator_detail::WorkDir work_;
   const unsigned threads_;
   std::vector<generator_detail::TierSummary> summaries_;
-  TierCache cache_;
-  std::uint64_t tiers_done_ = 0;        // tiers finished so far
+  GroupCache cache_;
+  std::uint64_t units_done_ = 0;        // units finished so far
   std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved
   bool over_limit_noticed_ = false;
@@ -389,37 +452,41 @@ class TieredRun {
 
 }  // namespace
 
-GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
+GenerationReport generate(const GenerateOptions& options, const fs::path& output,
                           void (*on_temp_file)(const char* path)) {
   GenerationReport report;
   if (generator_detail::this_rank() != 0) {  // a worker of rank 0's schedule
     std::optional<GenerationPlan> plan;
-    std::optional<TieredRun> run;
-    generator_detail::serve_tiers(
+    std::optional<UnitRun> run;
+    generator_detail::serve_units(
         [&] {
           plan = plan_generation(options);
           if (plan->in_memory) throw GenerateError("several MPI ranks need a work directory");
+          check_plan(*plan, options);
           run.emplace(options, *plan);
         },
-        [&](std::size_t t) { return run->solve(t); });
+        [&](std::size_t u) { return run->solve(u); });
     return report;
   }
   report.plan = plan_generation(options);
   if (report.plan.in_memory && generator_detail::rank_count() > 1) {
     throw GenerateError("several MPI ranks need a work directory (--work-dir)");
   }
+  check_plan(report.plan, options);
   if (report.plan.in_memory) {
     const WriteSummary written =
         write_table(solve(options), output, options.threads, on_temp_file, options.on_progress);
     report.file_size = written.file_size;
     report.block_count = written.block_count;
-    report.tiers_solved = report.plan.tiers;
     return report;
   }
-  TieredRun run(options, report.plan);
-  report.tiers_solved = run.solve_all();
+  UnitRun run(options, report.plan);
+  report.units_solved = run.solve_all();
   report.work_dir_bytes = run.work_dir_bytes();
-  std::tie(report.file_size, report.block_count) = run.assemble(output, on_temp_file);
+  const generator_detail::AssemblyResult assembled = run.assemble(output);
+  report.file_size = assembled.file_size;
+  report.block_count = assembled.block_count;
+  report.assembly_peak_bytes = assembled.peak_bytes;
   return report;
 }
 

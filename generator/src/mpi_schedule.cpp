@@ -1,32 +1,33 @@
 // All of pawntb's MPI code (built with -DPAWNTB_MPI=ON): the session and the
-// distributed tier schedule of `mpirun -np N pawntb generate ... --work-dir DIR`.
+// distributed unit schedule of `mpirun -np N pawntb generate ... --work-dir DIR`.
 //
 // SCHEDULING. Rank 0 is the manager, ranks 1..N-1 are workers; all share the
-// work directory (on a cluster, a shared file system). The manager looks at
-// the work directory as a run of one rank does (a whole tier file is a
-// finished tier, a damaged one is removed), then keeps the tier DAG: a tier
-// is ready when all its children (TierGraph::child_list) are finished. It
-// tells every worker to start, and each worker opens the work directory
-// (which removes temporary files a killed run left) and answers "ready";
-// only then is any tier handed out, so that no worker removes another's
-// temporary file. Then the manager hands the lowest-numbered ready tier to an
-// idle worker ("solve T"); the worker reads T's children from their files
-// (kept in its own cache under its --memory), solves T, writes T's file
-// atomically, and answers "finished T" with T's summary, or "failed T:
-// message". Once every tier is finished, the manager tells the workers to
-// stop and assembles the table from the tier files in index order, as a run
-// of one rank does. A tier's values depend only on its children's, so the
-// table is the same byte for byte whatever the number of ranks, and whatever
-// rank solved which tier.
+// work directory (on a cluster, a shared file system). A rank is given a work
+// unit (units.hpp) at a time. The manager looks at the work directory as a
+// run of one rank does (a whole unit file is a finished unit, a damaged one
+// is removed), then keeps the tier DAG: a unit is ready when every unit of
+// its tier's child tiers (TierGraph::child_list) is finished, as the groups
+// it reads may come from any of them. It tells every worker to start, and
+// each worker opens the work directory (which removes temporary files a
+// killed run left) and answers "ready"; only then is any unit handed out, so
+// that no worker removes another's temporary file. Then the manager hands
+// the lowest-numbered ready unit to an idle worker ("solve U"); the worker
+// reads U's groups from the unit files (kept in its own cache under its
+// --memory), solves U, writes U's file atomically, and answers "finished U"
+// with U's summary, or "failed U: message". Once every unit is finished,
+// the manager tells the workers to stop and assembles the table from the
+// unit files, as a run of one rank does. A unit's values depend only on its
+// children's, so the table is the same byte for byte whatever the number of
+// ranks, and whatever rank solved which unit.
 //
 // FAILURES. After a "failed", the manager hands out nothing more, waits for
-// the tiers under way (their files are kept), tells every worker to stop
-// with a failure, and throws GenerateError naming the rank and the tier; the
+// the units under way (their files are kept), tells every worker to stop
+// with a failure, and throws GenerateError naming the rank and the unit; the
 // same command then resumes. A rank that dies (a signal, a lost node) ends
 // the whole job: mpirun reports it. Rank 0 never leaves workers waiting: an
 // MpiSession destroyed before the schedule ran tells them to stop.
 //
-// MESSAGES. MPI_BYTE: four 64-bit words (a tier, then a TierSummary) and a
+// MESSAGES. MPI_BYTE: four 64-bit words (a unit, then a TierSummary) and a
 // text, the kind in the tag; the ranks are assumed to run on one kind of
 // machine (same byte order), as a cluster's nodes do. Waiting ranks poll
 // with short sleeps instead of OpenMPI's busy wait, so that an idle rank
@@ -75,9 +76,9 @@ bool started_by_mpi_launcher() {
 enum Tag : int {
   kStart = 1,  // manager -> worker: open the work directory
   kReady,      // worker -> manager: opened
-  kSolve,      // manager -> worker: solve tier `tier`
-  kFinished,   // worker -> manager: tier `tier` is finished, with its summary
-  kFailed,     // worker -> manager: tier `tier` (kNoTier: opening) failed, text why
+  kSolve,      // manager -> worker: solve unit `tier`
+  kFinished,   // worker -> manager: unit `tier` is finished, with its summary
+  kFailed,     // worker -> manager: unit `tier` (kNoTier: opening) failed, text why
   kStop,       // manager -> worker: stop; tier 1 after a failure, 0 when all is done
 };
 
@@ -177,29 +178,42 @@ int rank_count() {
   return g_ranks;
 }
 
-std::uint64_t manage_tiers(const ScheduledRun& run) {
-  const std::size_t n = run.tiers;
+std::uint64_t manage_units(const ScheduledRun& run) {
+  const std::size_t n = run.units;
   std::vector<bool> done(n);
-  std::vector<std::size_t> waiting(n);  // unfinished children
-  std::vector<std::vector<std::size_t>> parents(n);
   std::size_t left = 0;
-  for (std::size_t t = 0; t < n; ++t) {
-    done[t] = run.finished(t);
-    left += !done[t];
+  std::vector<std::size_t> tier_left(run.tiers);  // unfinished units of each tier
+  for (std::size_t t = 0; t < run.tiers; ++t) {
+    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) {
+      done[u] = run.finished(u);
+      tier_left[t] += !done[u];
+    }
+    left += tier_left[t];
   }
+  std::vector<std::size_t> waiting(run.tiers);  // unfinished child tiers
+  std::vector<std::vector<std::size_t>> parents(run.tiers);
   std::set<std::size_t> ready;  // lowest number first: the order of a run of one rank
-  for (std::size_t t = 0; t < n; ++t) {
-    if (done[t]) continue;
+  const auto release = [&](std::size_t t) {
+    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) {
+      if (!done[u]) ready.insert(u);
+    }
+  };
+  for (std::size_t t = 0; t < run.tiers; ++t) {
+    if (tier_left[t] == 0) continue;
     for (const std::size_t c : run.graph.child_list(t)) {
-      if (!done[c]) {
+      if (tier_left[c] != 0) {
         ++waiting[t];
         parents[c].push_back(t);
       }
     }
-    if (waiting[t] == 0) ready.insert(t);
+    if (waiting[t] == 0) release(t);
+  }
+  std::vector<std::size_t> tier_of(n);
+  for (std::size_t t = 0; t < run.tiers; ++t) {
+    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) tier_of[u] = t;
   }
 
-  std::map<int, std::uint64_t> busy;  // rank -> its tier (kNoTier: opening)
+  std::map<int, std::uint64_t> busy;  // rank -> its unit (kNoTier: opening)
   std::vector<int> idle;
   for (int r = 1; r < g_ranks; ++r) {
     send(r, kStart, kNoTier);
@@ -209,14 +223,14 @@ std::uint64_t manage_tiers(const ScheduledRun& run) {
   std::exception_ptr error;  // of run.solved, thrown once the workers are stopped
   std::uint64_t solved = 0;
   // The loop ends once no rank is busy after handing out what is ready: a
-  // test of busy ranks before that would stop with tiers that the last
+  // test of busy ranks before that would stop with units that the last
   // answer made ready still unsent.
   for (;;) {
     while (!failure && !error && !ready.empty() && !idle.empty()) {
-      const std::size_t t = *ready.begin();
+      const std::size_t u = *ready.begin();
       ready.erase(ready.begin());
-      send(idle.back(), kSolve, t);
-      busy[idle.back()] = t;
+      send(idle.back(), kSolve, u);
+      busy[idle.back()] = u;
       idle.pop_back();
     }
     if (busy.empty()) break;  // all finished, or no more work after a failure
@@ -225,16 +239,19 @@ std::uint64_t manage_tiers(const ScheduledRun& run) {
     if (m.tag == kReady) {
       idle.push_back(m.from);
     } else if (m.tag == kFinished && m.tier < n && !done[m.tier]) {
-      done[m.tier] = true;
+      const auto u = static_cast<std::size_t>(m.tier);
+      done[u] = true;
       --left;
       ++solved;
       try {
-        run.solved(m.tier, m.summary);
+        run.solved(u, m.summary);
       } catch (...) {
         if (!error) error = std::current_exception();
       }
-      for (const std::size_t p : parents[m.tier]) {
-        if (--waiting[p] == 0) ready.insert(p);
+      if (--tier_left[tier_of[u]] == 0) {
+        for (const std::size_t p : parents[tier_of[u]]) {
+          if (--waiting[p] == 0) release(p);
+        }
       }
       idle.push_back(m.from);
     } else if (!failure) {
@@ -247,16 +264,16 @@ std::uint64_t manage_tiers(const ScheduledRun& run) {
   if (failure) {
     const std::string where = failure->tier == kNoTier
                                   ? std::string(" before solving")
-                                  : " on tier " + run.name(static_cast<std::size_t>(failure->tier));
+                                  : " on unit " + run.name(static_cast<std::size_t>(failure->tier));
     throw GenerateError("rank " + std::to_string(failure->from) + " failed" + where + ": " +
-                        failure->text + "; the finished tiers are kept: run the same command " +
+                        failure->text + "; the finished units are kept: run the same command " +
                         "to resume");
   }
-  if (left > 0) throw std::logic_error("manage_tiers: tiers left that never became ready");
+  if (left > 0) throw std::logic_error("manage_units: units left that never became ready");
   return solved;
 }
 
-void serve_tiers(const std::function<void()>& open,
+void serve_units(const std::function<void()>& open,
                  const std::function<TierSummary(std::size_t)>& solve) {
   g_served = true;
   for (;;) {

@@ -18,32 +18,35 @@ namespace pawntb::generator_detail {
 int this_rank();
 int rank_count();
 
-// What rank 0 needs of a tiered run to schedule it.
+// What rank 0 needs of a run by units to schedule it.
 struct ScheduledRun {
   const TierGraph& graph;
-  std::size_t tiers = 0;
-  // Whether tier t's file is whole, recording its summary (a damaged one is
-  // reported and removed); called once per tier, in order, before any work.
+  std::size_t tiers = 0, units = 0;
+  // The units of tier t are [tier_begin(t), tier_begin(t + 1)).
+  std::function<std::size_t(std::size_t)> tier_begin;
+  // Whether unit u's file is whole, recording its summary (a damaged one is
+  // reported and removed); called once per unit, in order, before any work.
   std::function<bool(std::size_t)> finished;
-  // Tier t finished on another rank, with its summary.
+  // Unit u finished on another rank, with its summary.
   std::function<void(std::size_t, const TierSummary&)> solved;
-  // Tier t for messages, such as "17 (2, 1, 3, 0)".
+  // Unit u for messages, such as "17 of tier 3 (2, 1, 3, 0)".
   std::function<std::string(std::size_t)> name;
 };
 
-// Rank 0 of several: schedules the run over ranks 1..N-1 until every tier
-// is finished and tells them to stop; returns the number of tiers they
-// solved. If a rank fails, hands out no more tiers, waits for the tiers
+// Rank 0 of several: schedules the run over ranks 1..N-1 until every unit
+// is finished and tells them to stop; returns the number of units they
+// solved. A unit is ready once every unit of its tier's child tiers is
+// finished. If a rank fails, hands out no more units, waits for the units
 // under way, stops every rank and throws GenerateError naming the rank and
-// the tier. Call from the thread that made the MpiSession.
-std::uint64_t manage_tiers(const ScheduledRun& run);
+// the unit. Call from the thread that made the MpiSession.
+std::uint64_t manage_units(const ScheduledRun& run);
 
 // Ranks 1..N-1: once rank 0 has looked at the work directory and before any
-// tier is solved, calls open(); then solve(t) for each tier t rank 0 hands
+// unit is solved, calls open(); then solve(u) for each unit u rank 0 hands
 // out, until rank 0 says stop. A failure of open() or solve() is reported to
 // rank 0. Throws GenerateError if the run was stopped because of a failure.
 // Call from the thread that made the MpiSession.
-void serve_tiers(const std::function<void()>& open,
+void serve_units(const std::function<void()>& open,
                  const std::function<TierSummary(std::size_t)>& solve);
 
 }  // namespace pawntb::generator_detail

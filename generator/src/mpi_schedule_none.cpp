@@ -25,12 +25,12 @@ int rank_count() {
   return 1;
 }
 
-std::uint64_t manage_tiers(const ScheduledRun&) {
-  throw std::logic_error("manage_tiers: pawntb was built without MPI");
+std::uint64_t manage_units(const ScheduledRun&) {
+  throw std::logic_error("manage_units: pawntb was built without MPI");
 }
 
-void serve_tiers(const std::function<void()>&, const std::function<TierSummary(std::size_t)>&) {
-  throw std::logic_error("serve_tiers: pawntb was built without MPI");
+void serve_units(const std::function<void()>&, const std::function<TierSummary(std::size_t)>&) {
+  throw std::logic_error("serve_units: pawntb was built without MPI");
 }
 
 }  // namespace generator_detail

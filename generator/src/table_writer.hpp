@@ -1,8 +1,11 @@
 // The table file's bytes from its values in index order, streamed: the
 // values come in pieces (a tier at a time from a work directory, or all at
 // once from memory), are cut into blocks, compressed a batch at a time and
-// written where the layout puts them (FORMAT.md, sections 2-5). Memory: one
-// batch of blocks, whatever the table's size.
+// written where the layout puts them (FORMAT.md, sections 2-5): each
+// batch's frames, then its entries of the block index, whose checksum is
+// kept as it goes. Memory: one batch of blocks, whatever the table's size.
+// A writer can start where another stopped after a batch (Resume), which
+// makes the same bytes: assembly resumes from its checkpoint this way.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +24,7 @@
 namespace pawntb::generator_detail {
 
 using codec::Block;
+using codec::Checksum64Stream;
 using codec::Index;
 using codec::Plies;
 using game::BoardSymmetry;
@@ -32,7 +36,8 @@ using util::ByteSink;
 // names the file; fill's exceptions pass as they are.
 std::uint64_t write_file(const std::filesystem::path& path,
                          const std::function<std::uint64_t(ByteSink&)>& fill,
-                         void (*on_temp_file)(const char* path) = nullptr);
+                         void (*on_temp_file)(const char* path) = nullptr,
+                         util::Flush flush = util::Flush::file_and_directory);
 
 // The header's statistics (FORMAT.md, section 3).
 struct TableTotals {
@@ -41,22 +46,42 @@ struct TableTotals {
   std::uint64_t longest_index = 0;
 };
 
+// Where an earlier TableWriter stopped: after `blocks` blocks, their frames
+// ending at `offset`, with `index_prefix` the bytes of their block index
+// entries (as written to the sink).
+struct WriterResume {
+  std::uint32_t blocks = 0;
+  std::uint64_t offset = 0;
+  std::span<const std::uint8_t> index_prefix;
+};
+
 class TableWriter {
  public:
+  using Resume = WriterResume;
+
   // Writes the table of `index` to `sink`, compressing on `threads` threads
   // (>= 1; util::parallel_for, "table write"); `on_progress` gets stage
-  // "compress" (blocks done).
+  // "compress" (blocks done). With `resume`, the next value appended is that
+  // of entry resume.blocks * block_entries().
   TableWriter(const Index& index, ByteSink& sink, unsigned threads,
-              const ProgressCallback& on_progress);
+              const ProgressCallback& on_progress, const Resume& resume = {});
 
   // The next values in index order.
   void append(std::span<const Plies> values);
+
+  // Called after each batch is in the sink, with the blocks written so far
+  // and where their frames end (a Resume's blocks and offset).
+  std::function<void(std::uint32_t blocks, std::uint64_t offset)> on_batch;
+
+  static std::uint32_t block_entries();
+  // XXH3-64 of the block index entries written so far.
+  std::uint64_t index_checksum() const { return index_checksum_.value(); }
 
   // After all size() values: writes the last blocks, the block index and the
   // header. Returns the file size.
   std::uint64_t finish(const TableTotals& totals);
 
-  std::uint32_t block_count() const { return static_cast<std::uint32_t>(blocks_.size()); }
+  std::uint32_t block_count() const { return block_count_; }
 
  private:
   void flush_batch();
@@ -66,7 +91,8 @@ class TableWriter {
   unsigned threads_;
   const ProgressCallback& on_progress_;
   std::unique_ptr<BoardSymmetry> symmetry_;  // 32 KiB: not on the stack
-  std::vector<Block> blocks_;                // every block; filled in as batches are written
+  std::uint32_t block_count_ = 0;
+  Checksum64Stream index_checksum_;          // of the block index entries written
   std::vector<Plies> batch_;                 // values of the blocks not yet written
   std::uint64_t batch_first_ = 0;            // index of batch_[0]
   std::uint32_t next_block_ = 0;             // the first block of the batch

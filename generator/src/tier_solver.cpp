@@ -98,30 +98,31 @@ template <class G>
 class TierWork {
  public:
   TierWork(const Index& index, const TierGraph& graph, std::size_t tier,
-           const std::array<TierValues, kMaxSide>& children, std::span<Plies> out)
-      : index_(index), maps_(g_), tier_(index.tiers()[tier]), children_(children), out_(out) {
+           const std::array<TierValues, kMaxSide>& children)
+      : index_(index), maps_(g_), children_(children) {
     for (std::size_t x = 0; x < kMaxSide; ++x) {
       if (!graph.children(tier).exists[x]) children_[x] = TierValues{};
     }
   }
 
-  // Solves the entries [begin, end) of the tier (tier-local offsets).
-  ChunkTally solve(std::uint64_t begin, std::uint64_t end) const {
+  // Solves the entries [first, first + out.size()) of the tier into out.
+  ChunkTally solve(std::uint64_t first, std::span<Plies> out) const {
     ChunkTally tally;
-    Index::Cursor cursor(index_, tier_.first + begin);
-    for (std::uint64_t i = begin;;) {
+    Index::Cursor cursor(index_, first);
+    const std::uint64_t end = out.size();
+    for (std::uint64_t i = 0;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
       std::uint64_t done = 1;
       if (wins_in_one(g_, white, black)) {
         // A win in one depends on W and B's row 0 only: the whole run.
         done = std::min(cursor.run_remaining(), end - i);
-        std::fill_n(out_.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{1});
+        std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{1});
         tally.win_count += done;
       } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
-        out_[i] = 0;  // a mirror image (never read) or no legal move (lost)
+        out[i] = 0;  // a mirror image (never read) or no legal move (lost)
       } else {
         const Plies value = solve_entry(white, black);
-        out_[i] = value;
+        out[i] = value;
         if (mover_wins(value)) {
           // The mirror image, a separate entry unless the position is
           // symmetric, has the same value.
@@ -139,10 +140,9 @@ class TierWork {
       }
     }
     // The chunk's largest value and where it first is.
-    const auto at = out_.begin() + static_cast<std::ptrdiff_t>(begin);
-    const auto longest = std::max_element(at, out_.begin() + static_cast<std::ptrdiff_t>(end));
+    const auto longest = std::max_element(out.begin(), out.end());
     tally.max_plies = *longest;
-    tally.longest_index = tier_.first + begin + static_cast<std::uint64_t>(longest - at);
+    tally.longest_index = first + static_cast<std::uint64_t>(longest - out.begin());
     return tally;
   }
 
@@ -195,25 +195,36 @@ class TierWork {
   static constexpr Geometry g_ = G::value;
   const Index& index_;
   SquareMaps maps_;
-  const Index::Tier& tier_;
   std::array<TierValues, kMaxSide> children_;
-  std::span<Plies> out_;
 };
 
 template <class G>
-TierSummary solve_tier_with(const Index& index, const TierGraph& graph, std::size_t tier,
-                            const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
-                            unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
-  const TierWork<G> work(index, graph, tier, children, out);
-  const std::uint64_t size = out.size();
-  const std::uint64_t chunks = (size + kChunkEntries - 1) / kChunkEntries;
-  std::vector<ChunkTally> tallies(chunks);
+TierSummary solve_ranges_with(const Index& index, const TierGraph& graph, std::size_t tier,
+                              std::span<const EntryRange> ranges,
+                              const std::array<TierValues, kMaxSide>& children,
+                              std::span<Plies> out, unsigned threads,
+                              const std::function<void(std::uint64_t)>& on_done) {
+  const TierWork<G> work(index, graph, tier, children);
+  // The chunks, in index order: (range, its first entry, where its values go).
+  struct Chunk {
+    std::uint64_t first = 0, at = 0, size = 0;
+  };
+  std::vector<Chunk> chunks;
+  std::uint64_t at = 0;
+  for (const EntryRange& r : ranges) {
+    for (std::uint64_t begin = 0; begin < r.size; begin += kChunkEntries) {
+      const std::uint64_t n = std::min(kChunkEntries, r.size - begin);
+      chunks.push_back(Chunk{r.first + begin, at, n});
+      at += n;
+    }
+  }
+  std::vector<ChunkTally> tallies(chunks.size());
   std::atomic<std::uint64_t> finished{0};
-  util::parallel_for("tier solve", threads, chunks, [&](std::uint64_t c, unsigned worker) {
-    const std::uint64_t begin = c * kChunkEntries;
-    tallies[c] = work.solve(begin, std::min(begin + kChunkEntries, size));
-    const std::uint64_t done = finished.fetch_add(1) + 1;
-    if (worker == 0 && on_done) on_done(std::min(done * kChunkEntries, size));
+  util::parallel_for("tier solve", threads, chunks.size(), [&](std::uint64_t c, unsigned worker) {
+    const Chunk& chunk = chunks[c];
+    tallies[c] = work.solve(chunk.first, out.subspan(chunk.at, chunk.size));
+    const std::uint64_t done = finished.fetch_add(chunk.size) + chunk.size;
+    if (worker == 0 && on_done) on_done(done);
   });
   TierSummary summary;
   summary.max_plies = -1;
@@ -228,16 +239,25 @@ TierSummary solve_tier_with(const Index& index, const TierGraph& graph, std::siz
   return summary;
 }
 
-// solve_tier_with for each geometry, by geometry_number.
-constexpr auto kSolveTierWith = per_geometry([](auto g) { return &solve_tier_with<decltype(g)>; });
+// solve_ranges_with for each geometry, by geometry_number.
+constexpr auto kSolveRangesWith =
+    per_geometry([](auto g) { return &solve_ranges_with<decltype(g)>; });
 
 }  // namespace
+
+TierSummary solve_ranges(const Index& index, const TierGraph& graph, std::size_t tier,
+                         std::span<const EntryRange> ranges,
+                         const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+                         unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
+  return kSolveRangesWith[static_cast<std::size_t>(geometry_number(index.geometry()))](
+      index, graph, tier, ranges, children, out, threads, on_done);
+}
 
 TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t tier,
                        const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
                        unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
-  return kSolveTierWith[static_cast<std::size_t>(geometry_number(index.geometry()))](
-      index, graph, tier, children, out, threads, on_done);
+  const EntryRange whole{index.tiers()[tier].first, index.tiers()[tier].size};
+  return solve_ranges(index, graph, tier, std::span(&whole, 1), children, out, threads, on_done);
 }
 
 }  // namespace pawntb::generator_detail

@@ -5,6 +5,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -20,6 +21,8 @@
 namespace pawntb::generator_detail {
 
 using codec::checksum64;
+using codec::EntryKind;
+using codec::for_each_span;
 using codec::Index;
 using codec::Plies;
 using codec::rules_fingerprint;
@@ -28,79 +31,146 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Tier files are written fast: they are read back a few times and then
-// recompressed into the table (docs/benchmarks.md).
-constexpr int kTierCompressionLevel = 1;
-constexpr std::size_t kIoChunk = std::size_t{4} << 20;  // bytes per read or write
+// Unit files are written fast: each is read back a few times (by the units
+// that read its slices, and to assemble the table), then recompressed into
+// the table's blocks. Only the stored values are kept, as in the table: at
+// level 1 the work directory is then about 1.2 times the table (FORMAT.md,
+// the scheduling appendix), where all values took 1.6 times on 5x5.
+constexpr int kUnitCompressionLevel = 1;
+constexpr std::size_t kIoChunk = std::size_t{4} << 20;  // bytes per read
 
 constexpr char kManifestName[] = "pawntb-work.txt";
 
-std::string manifest_text(const Index& index) {
+std::string manifest_text(const Index& index, const UnitPlan& units) {
   std::ostringstream out;
-  out << "pawntb work directory 1\n"
+  out << "pawntb work directory 2\n"
       << "geometry " << to_string(index.geometry()) << "\n"
       << "pawns " << index.max_pawns() << "\n"
       << "entries " << index.size() << "\n"
       << "tiers " << index.tiers().size() << "\n"
+      << "units " << units.size() << " of at most " << units.unit_entries() << " entries\n"
       << "rules " << std::hex << rules_fingerprint() << "\n";
   return out.str();
 }
 
 using util::read_at;
 
-// The tier's values from an open tier file, checked against its header;
-// a reason, or empty when all is well.
-std::string decode_tier_file(int fd, std::uint64_t file_size, const Index& index, std::size_t tier,
-                             std::span<Plies> out, TierSummary& summary) {
-  DiskTierHeader h{};
+// An open unit file's header and slice records, checked; a reason, or empty
+// when all is well.
+struct UnitFile {
+  DiskUnitHeader header{};
+  std::vector<DiskUnitSlice> slices;
+};
+
+std::string read_unit_file(int fd, std::uint64_t file_size, const Index& index,
+                           const UnitPlan& units, std::size_t unit, UnitFile& f) {
+  DiskUnitHeader& h = f.header;
   if (file_size < sizeof h ||
       !read_at(fd, std::span(reinterpret_cast<std::uint8_t*>(&h), sizeof h), 0)) {
     return "shorter than its header";
   }
   const auto* bytes = reinterpret_cast<const std::uint8_t*>(&h);
-  if (h.magic != kTierMagic) return "not a pawntb tier file";
-  if (checksum64(std::span(bytes, offsetof(DiskTierHeader, header_checksum))) !=
+  if (h.magic != kUnitMagic) return "not a pawntb unit file";
+  if (checksum64(std::span(bytes, offsetof(DiskUnitHeader, header_checksum))) !=
       h.header_checksum.get()) {
     return "header checksum mismatch";
   }
-  const Index::Tier& t = index.tiers()[tier];
-  if (h.version.get() != kTierFileVersion || h.rows != index.geometry().rows ||
-      h.cols != index.geometry().cols || h.max_pawns != index.max_pawns() || h.tier.get() != tier ||
-      h.first.get() != t.first || h.size.get() != t.size ||
-      h.rules_fingerprint.get() != rules_fingerprint() || out.size() != t.size) {
-    return "made for another tier, table or version";
+  const Unit& u = units.unit(unit);
+  if (h.version.get() != kUnitFileVersion || h.rows != index.geometry().rows ||
+      h.cols != index.geometry().cols || h.max_pawns != index.max_pawns() ||
+      h.unit.get() != unit || h.tier.get() != u.tier || h.slice_count.get() != u.slice_count ||
+      h.entries.get() != u.entries || h.rules_fingerprint.get() != rules_fingerprint()) {
+    return "made for another unit, table or version";
   }
-  if (sizeof h + h.frame_size.get() != file_size) return "truncated or too long";
-  const util::ZstdDecompressor zstd(ZSTD_createDCtx());
-  if (!zstd) return "out of memory";
-  std::vector<std::uint8_t> chunk(kIoChunk);
-  ZSTD_outBuffer output{out.data(), out.size(), 0};
-  std::uint64_t offset = sizeof h;
+  if (h.file_size.get() != file_size) return "truncated or too long";
+  f.slices.resize(u.slice_count);
+  const auto records = std::span(reinterpret_cast<std::uint8_t*>(f.slices.data()),
+                                 f.slices.size() * sizeof(DiskUnitSlice));
+  if (!read_at(fd, records, sizeof h)) return "cannot be read";
+  if (checksum64(records) != h.slices_checksum.get()) return "slice records checksum mismatch";
+  std::uint64_t offset = sizeof h + records.size();
+  const auto plan = units.slices(unit);
+  for (std::size_t i = 0; i < f.slices.size(); ++i) {
+    const DiskUnitSlice& r = f.slices[i];
+    const Index::Slice& s = index.slices()[plan[i]];
+    if (r.first.get() != s.first || r.size.get() != s.size || r.stored.get() > s.size ||
+        r.frame_offset.get() != offset) {
+      return "slice records do not match the unit";
+    }
+    offset += r.frame_size.get();
+  }
+  if (offset != file_size) return "slice frames do not fill the file";
+  return {};
+}
+
+// Decodes the frame of record r, the slice's stored values, into out (its
+// size r.stored; empty: only checks it).
+std::string decode_frame(ZSTD_DCtx* zstd, int fd, const DiskUnitSlice& r, std::span<Plies> out) {
+  ZSTD_DCtx_reset(zstd, ZSTD_reset_session_only);
+  std::vector<std::uint8_t> chunk(
+      static_cast<std::size_t>(std::min<std::uint64_t>(kIoChunk, r.frame_size.get())));
+  // Checking only: decode into a small buffer, checksumming as it goes.
+  std::vector<Plies> scratch(out.empty() ? std::min<std::uint64_t>(kIoChunk, r.stored.get()) + 1
+                                         : 0);
+  Checksum64Stream checksum;
+  std::uint64_t decoded = 0;
+  std::uint64_t offset = r.frame_offset.get();
+  const std::uint64_t end = offset + r.frame_size.get();
   std::size_t last = 1;  // ZSTD_decompressStream's hint: 0 once the frame is complete
-  while (offset < file_size) {
-    const auto n =
-        static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), file_size - offset));
+  while (offset < end) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size(), end - offset));
     if (!read_at(fd, std::span(chunk).first(n), offset)) return "cannot be read";
     offset += n;
     ZSTD_inBuffer input{chunk.data(), n, 0};
     while (input.pos < input.size) {
-      last = ZSTD_decompressStream(zstd.get(), &output, &input);
+      ZSTD_outBuffer output = out.empty()
+                                  ? ZSTD_outBuffer{scratch.data(), scratch.size(), 0}
+                                  : ZSTD_outBuffer{out.data() + decoded, out.size() - decoded, 0};
+      const std::size_t before = input.pos;
+      last = ZSTD_decompressStream(zstd, &output, &input);
       if (ZSTD_isError(last)) return std::string("zstd: ") + ZSTD_getErrorName(last);
-      if (last == 0 && input.pos < input.size) return "data after the frame";
+      checksum.update(std::span(static_cast<const std::uint8_t*>(output.dst), output.pos));
+      decoded += output.pos;
+      if (decoded > r.stored.get()) return "a frame holds more than its slice";
+      if (last == 0 && input.pos < input.size) return "data after a frame";
+      if (output.pos == 0 && input.pos == before) return "a frame holds more than its slice";
     }
   }
-  if (last != 0 || output.pos != out.size()) return "the frame does not hold the tier's values";
-  if (checksum64(out) != h.values_checksum.get()) return "values checksum mismatch";
-  summary.win_count = h.win_count.get();
-  summary.longest_index = h.longest_index.get();
-  summary.max_plies = h.max_plies;
+  if (last != 0 || decoded != r.stored.get()) return "a frame does not hold its slice's values";
+  if (checksum.value() != r.stored_checksum.get()) return "values checksum mismatch";
   return {};
+}
+
+// Puts the filler of the slice [first, first + out.size()) back around its
+// stored values, which fill the end of out: out then holds the values as the
+// solver left them. Filler before a stored span is written below the stored
+// values not yet moved (there is never more filler before them than the
+// filler in all), so no value is overwritten before it is moved.
+void put_back_filler(const Index& index, const BoardSymmetry& symmetry, std::uint64_t first,
+                     std::uint64_t stored, std::span<Plies> out) {
+  std::uint64_t from = out.size() - stored;
+  for_each_span(index, symmetry, first, first + out.size(),
+                [&](std::uint64_t at, std::uint64_t n, EntryKind kind) {
+                  Plies* to = out.data() + (at - first);
+                  if (kind == EntryKind::stored) {
+                    std::memmove(to, out.data() + from, n);
+                    from += n;
+                  } else {
+                    std::fill_n(to, n, static_cast<Plies>(kind == EntryKind::win_in_one ? 1 : 0));
+                  }
+                });
 }
 
 }  // namespace
 
-WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
-    : dir_(std::move(dir)), index_(index) {
+WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftovers leftovers)
+    : dir_(std::move(dir)),
+      index_(index),
+      units_(units),
+      symmetry_(std::make_unique<const BoardSymmetry>(index.geometry())),
+      compress_(ZSTD_createCCtx()),
+      decompress_(ZSTD_createDCtx()) {
+  if (!compress_ || !decompress_) throw std::bad_alloc();
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (!fs::is_directory(dir_)) {
@@ -108,7 +178,7 @@ WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
                         (ec ? ": " + ec.message() : ""));
   }
   const fs::path manifest = dir_ / kManifestName;
-  const std::string expected = manifest_text(index);
+  const std::string expected = manifest_text(index, units);
   if (fs::exists(manifest)) {
     std::ifstream in(manifest);
     std::stringstream text;
@@ -130,112 +200,236 @@ WorkDir::WorkDir(fs::path dir, const Index& index, Leftovers leftovers)
   // (increment(ec), not ++, which would throw filesystem_error)
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(".tier-", 0) == 0 || name.rfind(".pawntb-work", 0) == 0) {
+    if (name.rfind(".unit-", 0) == 0 || name.rfind(".pawntb-work", 0) == 0 ||
+        name.rfind(".assembly", 0) == 0) {
       std::error_code remove_ec;
       fs::remove(it->path(), remove_ec);
     }
   }
 }
 
-fs::path WorkDir::tier_path(std::size_t tier) const {
+fs::path WorkDir::unit_path(std::size_t unit) const {
   char name[32];
-  std::snprintf(name, sizeof name, "tier-%06zu.zst", tier);
+  std::snprintf(name, sizeof name, "unit-%07zu.zst", unit);
   return dir_ / name;
 }
 
-std::optional<TierSummary> WorkDir::check_tier(std::size_t tier, std::string* why) const {
-  const fs::path path = tier_path(tier);
+std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* why) const {
+  const fs::path path = unit_path(unit);
   const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (!file.valid() || ::fstat(file.get(), &st) != 0) {
     if (why) *why = "missing";
     return std::nullopt;
   }
-  TierBuffer values(index_.tiers()[tier].size);
-  TierSummary summary;
-  const std::string reason = decode_tier_file(file.get(), static_cast<std::uint64_t>(st.st_size),
-                                              index_, tier, values.span(), summary);
+  UnitFile f;
+  std::string reason = read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_,
+                                      units_, unit, f);
+  for (std::size_t i = 0; reason.empty() && i < f.slices.size(); ++i) {
+    reason = decode_frame(decompress_.get(), file.get(), f.slices[i], {});
+  }
   if (!reason.empty()) {
     if (why) *why = reason;
     return std::nullopt;
   }
-  return summary;
+  return TierSummary{f.header.win_count.get(), f.header.max_plies, f.header.longest_index.get()};
 }
 
-TierSummary WorkDir::read_tier(std::size_t tier, std::span<Plies> out) const {
-  const fs::path path = tier_path(tier);
+void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
+  const std::size_t unit = units_.unit_of_slice(s);
+  const fs::path path = unit_path(unit);
   const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (!file.valid() || ::fstat(file.get(), &st) != 0) {
-    throw GenerateError("cannot open the tier file " + path.string() + ": " + std::strerror(errno));
+    throw GenerateError("cannot open the unit file " + path.string() + ": " + std::strerror(errno));
   }
-  TierSummary summary;
-  const std::string reason = decode_tier_file(file.get(), static_cast<std::uint64_t>(st.st_size),
-                                              index_, tier, out, summary);
+  UnitFile f;
+  std::string reason = read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_,
+                                      units_, unit, f);
+  const DiskUnitSlice* r = reason.empty() ? &f.slices[units_.place_of_slice(s)] : nullptr;
+  if (r && r->stored.get() > out.size()) reason = "slice records do not match the unit";
+  if (reason.empty()) {
+    reason = decode_frame(decompress_.get(), file.get(), *r,
+                          out.subspan(out.size() - r->stored.get()));
+  }
   if (!reason.empty()) {
     throw GenerateError(path.string() + ": " + reason +
-                        "; run the same command again to solve the tier again");
+                        "; run the same command again to solve the unit again");
   }
-  return summary;
+  put_back_filler(index_, *symmetry_, r->first.get(), r->stored.get(), out);
 }
 
-void WorkDir::write_tier(std::size_t tier, std::span<const Plies> values,
+void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
                          const TierSummary& summary) const {
-  const Index::Tier& t = index_.tiers()[tier];
-  DiskTierHeader h{};
-  h.magic = kTierMagic;
-  h.version.set(kTierFileVersion);
+  const Unit& u = units_.unit(unit);
+  DiskUnitHeader h{};
+  h.magic = kUnitMagic;
+  h.version.set(kUnitFileVersion);
   h.rows = static_cast<std::uint8_t>(index_.geometry().rows);
   h.cols = static_cast<std::uint8_t>(index_.geometry().cols);
   h.max_pawns = static_cast<std::uint8_t>(index_.max_pawns());
-  h.tier.set(static_cast<std::uint32_t>(tier));
-  h.first.set(t.first);
-  h.size.set(t.size);
+  h.max_plies = static_cast<std::uint8_t>(summary.max_plies);
+  h.unit.set(static_cast<std::uint32_t>(unit));
+  h.tier.set(static_cast<std::uint32_t>(u.tier));
+  h.slice_count.set(u.slice_count);
+  h.entries.set(u.entries);
   h.win_count.set(summary.win_count);
   h.longest_index.set(summary.longest_index);
-  h.max_plies = static_cast<std::uint8_t>(summary.max_plies);
-  h.values_checksum.set(checksum64(values));
   h.rules_fingerprint.set(rules_fingerprint());
-  write_file(tier_path(tier), [&](ByteSink& sink) {
-    const util::ZstdCompressor zstd(ZSTD_createCCtx());
-    if (!zstd) throw GenerateError("out of memory");
-    ZSTD_CCtx_setParameter(zstd.get(), ZSTD_c_compressionLevel, kTierCompressionLevel);
-    ZSTD_CCtx_setPledgedSrcSize(zstd.get(), values.size());
-    std::vector<std::uint8_t> chunk(ZSTD_CStreamOutSize());
-    std::uint64_t offset = sizeof h;
-    ZSTD_inBuffer input{values.data(), values.size(), 0};
-    for (bool finished = false; !finished;) {
-      ZSTD_outBuffer output{chunk.data(), chunk.size(), 0};
-      const std::size_t left = ZSTD_compressStream2(zstd.get(), &output, &input, ZSTD_e_end);
-      if (ZSTD_isError(left)) {
-        throw GenerateError(std::string("zstd compression failed: ") + ZSTD_getErrorName(left));
-      }
-      sink.write_at(offset, std::span(chunk.data(), output.pos));
-      offset += output.pos;
-      finished = left == 0;
+  std::vector<DiskUnitSlice> records(u.slice_count);
+  ZSTD_CCtx* const zstd = compress_.get();
+  const auto fill = [&](ByteSink& sink) {
+    std::vector<std::uint8_t> chunk(ZSTD_CStreamOutSize()), staging(kIoChunk / 4);
+    std::uint64_t offset = sizeof h + records.size() * sizeof(DiskUnitSlice);
+    std::uint64_t at = 0;  // into values
+    const auto plan = units_.slices(unit);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+      const Index::Slice& s = index_.slices()[plan[i]];
+      const auto slice = values.subspan(at, s.size);
+      at += s.size;
+      DiskUnitSlice& r = records[i];
+      r.first.set(s.first);
+      r.size.set(s.size);
+      r.frame_offset.set(offset);
+      ZSTD_CCtx_reset(zstd, ZSTD_reset_session_only);
+      ZSTD_CCtx_setParameter(zstd, ZSTD_c_compressionLevel, kUnitCompressionLevel);
+      // The stored values, gathered a staging buffer at a time.
+      Checksum64Stream checksum;
+      std::uint64_t stored = 0;
+      std::size_t staged = 0;
+      const auto compress = [&](ZSTD_EndDirective end) {
+        ZSTD_inBuffer input{staging.data(), staged, 0};
+        for (bool finished = false; !finished;) {
+          ZSTD_outBuffer output{chunk.data(), chunk.size(), 0};
+          const std::size_t left = ZSTD_compressStream2(zstd, &output, &input, end);
+          if (ZSTD_isError(left)) {
+            throw GenerateError(std::string("zstd compression failed: ") +
+                                ZSTD_getErrorName(left));
+          }
+          sink.write_at(offset, std::span(chunk.data(), output.pos));
+          offset += output.pos;
+          finished = end == ZSTD_e_end ? left == 0 : input.pos == input.size;
+        }
+        staged = 0;
+      };
+      for_each_span(index_, *symmetry_, s.first, s.first + s.size,
+                    [&](std::uint64_t from, std::uint64_t n, EntryKind kind) {
+                      if (kind != EntryKind::stored) return;
+                      const auto part = slice.subspan(from - s.first, n);
+                      checksum.update(part);
+                      stored += n;
+                      for (std::size_t done = 0; done < part.size();) {
+                        const std::size_t take =
+                            std::min(part.size() - done, staging.size() - staged);
+                        std::memcpy(staging.data() + staged, part.data() + done, take);
+                        staged += take;
+                        done += take;
+                        if (staged == staging.size()) compress(ZSTD_e_continue);
+                      }
+                    });
+      compress(ZSTD_e_end);
+      r.stored.set(stored);
+      r.stored_checksum.set(checksum.value());
+      r.frame_size.set(offset - r.frame_offset.get());
     }
-    h.frame_size.set(offset - sizeof h);
+    const auto record_bytes = std::span(reinterpret_cast<const std::uint8_t*>(records.data()),
+                                        records.size() * sizeof(DiskUnitSlice));
+    sink.write_at(sizeof h, record_bytes);
+    h.slices_checksum.set(checksum64(record_bytes));
+    h.file_size.set(offset);
     const auto* bytes = reinterpret_cast<const std::uint8_t*>(&h);
-    h.header_checksum.set(checksum64(std::span(bytes, offsetof(DiskTierHeader, header_checksum))));
+    h.header_checksum.set(checksum64(std::span(bytes, offsetof(DiskUnitHeader, header_checksum))));
     sink.write_at(0, std::span(bytes, sizeof h));
     return offset;
-  });
+  };
+  // No flush: a unit file is checked whenever it is read, and flush_units()
+  // makes them all durable before the assembly deletes any.
+  write_file(unit_path(unit), fill, nullptr, util::Flush::none);
 }
 
-std::uint64_t WorkDir::bytes_used() const {
-  // Counts the tier files only (not the manifest, nor another rank's file
-  // being written), and skips a file that vanished or cannot be read: its
-  // file_size error value, 2^64 - 1, would wrap the total.
+void WorkDir::flush_units() const {
+  // Each file and then the directory, rather than syncfs, which would flush
+  // every other writer's data on the file system too. Most unit files were
+  // written back long ago, and their fsync finds nothing to do.
+  for (std::size_t u = 0; u < units_.size(); ++u) {
+    const fs::path path = unit_path(u);
+    const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!file.valid() && errno == ENOENT) continue;  // already in the table
+    if (!file.valid() || ::fsync(file.get()) != 0) {
+      throw GenerateError("cannot flush " + path.string() + " to disk: " + std::strerror(errno));
+    }
+  }
+  const util::FileDescriptor dir(::open(dir_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.valid() || ::fsync(dir.get()) != 0) {
+    throw GenerateError("cannot flush " + dir_.string() + " to disk: " + std::strerror(errno));
+  }
+}
+
+std::uint64_t WorkDir::files_bytes(const fs::path& dir) {
+  // Counts the unit files and the table being assembled (not the manifest,
+  // nor another rank's file being written), and skips a file that vanished
+  // or cannot be read: its file_size error value, 2^64 - 1, would wrap the
+  // total.
   std::uint64_t total = 0;
   std::error_code ec;
-  for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind("tier-", 0) != 0 || !name.ends_with(".zst")) continue;
+    if (!(name.rfind("unit-", 0) == 0 && name.ends_with(".zst")) && name != "table.partial") {
+      continue;
+    }
     std::error_code size_ec;
     const std::uintmax_t size = it->file_size(size_ec);
     if (!size_ec) total += size;
   }
   return total;
+}
+
+namespace {
+
+// The checkpoint's text without its last line, which is its checksum.
+std::string checkpoint_text(const AssemblyCheckpoint& c) {
+  std::ostringstream out;
+  out << "pawntb assembly 1\n"
+      << "blocks " << c.blocks << "\n"
+      << "offset " << c.offset << "\n"
+      << "index_checksum " << c.index_checksum << "\n"
+      << "win_count " << c.totals.win_count << "\n"
+      << "max_plies " << c.totals.max_plies << "\n"
+      << "longest_index " << c.totals.longest_index << "\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::optional<AssemblyCheckpoint> WorkDir::read_checkpoint() const {
+  std::ifstream in(checkpoint_path());
+  if (!in) return std::nullopt;
+  std::string magic, version, key;
+  AssemblyCheckpoint c;
+  std::uint64_t sum = 0;
+  in >> magic >> key >> version;
+  in >> key >> c.blocks >> key >> c.offset >> key >> c.index_checksum >> key >>
+      c.totals.win_count >> key >> c.totals.max_plies >> key >> c.totals.longest_index >> key >>
+      sum;
+  const std::string text = checkpoint_text(c);
+  if (!in || key != "checksum" ||
+      checksum64(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size())) !=
+          sum) {
+    throw GenerateError(checkpoint_path().string() +
+                        ": damaged; remove the work directory to start the run again");
+  }
+  return c;
+}
+
+void WorkDir::write_checkpoint(const AssemblyCheckpoint& c) const {
+  std::string text = checkpoint_text(c);
+  const std::uint64_t sum =
+      checksum64(std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+  text += "checksum " + std::to_string(sum) + "\n";
+  write_file(checkpoint_path(), [&](ByteSink& sink) {
+    sink.write_at(0, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
+    return std::uint64_t{text.size()};
+  });
 }
 
 }  // namespace pawntb::generator_detail

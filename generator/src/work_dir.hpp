@@ -1,11 +1,13 @@
-// The work directory of a tiered generation: one file per finished tier, so
-// that a run stopped at any moment resumes at the first unfinished tier, and
-// so that ranks on other machines (MPI, a shared file system) read the tiers
-// they need. format/FORMAT.md, "Appendix: the work directory", has the bytes.
+// The work directory of a generation by units: one file per finished unit
+// (units.hpp), so that a run stopped at any moment resumes at the first
+// unfinished unit, and so that ranks on other machines (MPI, a shared file
+// system) read the slices they need; then the table being assembled and its
+// checkpoint. format/FORMAT.md, "Appendix: the work directory", has the bytes.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -13,8 +15,12 @@
 
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/stored.hpp"
 #include "pawntb/codec/values.hpp"
+#include "pawntb/util/zstd.hpp"
+#include "table_writer.hpp"
 #include "tier_solver.hpp"
+#include "units.hpp"
 
 namespace pawntb::generator_detail {
 
@@ -25,66 +31,111 @@ using codec::Le64;
 using codec::Plies;
 using codec::rules_fingerprint;
 
-// The header of a tier file, then one zstd frame of the tier's values (one
-// byte per entry, as solve_tier leaves them).
-struct DiskTierHeader {
-  std::array<std::uint8_t, 8> magic;  // kTierMagic
-  Le16 version;                       // kTierFileVersion
+// The header of a unit file; then one DiskUnitSlice per slice of the unit,
+// in index order; then each slice's stored values (the entries that are not
+// filler, FORMAT.md section 7, as in the table's blocks) as one zstd frame.
+// The reader puts the filler back (win in one 1, the rest 0), which gives
+// the values as solve_ranges leaves them.
+struct DiskUnitHeader {
+  std::array<std::uint8_t, 8> magic;  // kUnitMagic
+  Le16 version;                       // kUnitFileVersion
   std::uint8_t rows, cols, max_pawns;
-  std::array<std::uint8_t, 3> reserved1;  // zero
-  Le32 tier;                              // its number in index order
-  Le32 reserved2;                         // zero
-  Le64 first, size;                       // its entries [first, first + size)
-  Le64 win_count;                         // TierSummary
+  std::uint8_t max_plies;                 // TierSummary
+  std::array<std::uint8_t, 2> reserved1;  // zero
+  Le32 unit;                              // its number
+  Le32 tier;                              // its tier's number
+  Le32 slice_count;
+  Le32 reserved2;  // zero
+  Le64 entries;    // its entries, the sum of its slices' sizes
+  Le64 win_count;  // TierSummary
   Le64 longest_index;
-  std::uint8_t max_plies;
-  std::array<std::uint8_t, 7> reserved3;  // zero
-  Le64 values_checksum;                   // XXH3-64 of the size value bytes
-  Le64 frame_size;                        // bytes of the zstd frame that follows
-  Le64 rules_fingerprint;                 // rules_fingerprint()
-  Le64 header_checksum;                   // XXH3-64 of bytes 0..87
+  Le64 rules_fingerprint;  // rules_fingerprint()
+  Le64 slices_checksum;    // XXH3-64 of the slice records
+  Le64 file_size;          // bytes of the whole file
+  Le64 reserved3;          // zero
+  Le64 header_checksum;    // XXH3-64 of bytes 0..87
 };
-static_assert(sizeof(DiskTierHeader) == 96 && alignof(DiskTierHeader) == 1);
-static_assert(offsetof(DiskTierHeader, tier) == 16 && offsetof(DiskTierHeader, first) == 24);
-static_assert(offsetof(DiskTierHeader, values_checksum) == 64);
-static_assert(offsetof(DiskTierHeader, header_checksum) == 88);
-inline constexpr std::array<std::uint8_t, 8> kTierMagic = {'P', 'A', 'W', 'N', 'T', 'I', 'E', 'R'};
-inline constexpr std::uint16_t kTierFileVersion = 1;
+static_assert(sizeof(DiskUnitHeader) == 96 && alignof(DiskUnitHeader) == 1);
+static_assert(offsetof(DiskUnitHeader, unit) == 16 && offsetof(DiskUnitHeader, entries) == 32);
+static_assert(offsetof(DiskUnitHeader, slices_checksum) == 64);
+static_assert(offsetof(DiskUnitHeader, header_checksum) == 88);
+
+struct DiskUnitSlice {
+  Le64 first, size;       // the slice's entries [first, first + size)
+  Le64 stored;            // of them, stored: the frame's decompressed bytes
+  Le64 frame_offset;      // where its frame starts in the file
+  Le64 frame_size;        // bytes of the frame
+  Le64 stored_checksum;   // XXH3-64 of the stored values (decompressed)
+};
+static_assert(sizeof(DiskUnitSlice) == 48 && alignof(DiskUnitSlice) == 1);
+
+inline constexpr std::array<std::uint8_t, 8> kUnitMagic = {'P', 'A', 'W', 'N', 'U', 'N', 'I', 'T'};
+inline constexpr std::uint16_t kUnitFileVersion = 1;
+
+// Where assembling the table has got to (FORMAT.md, the work directory's
+// appendix): blocks [0, blocks) are in table.partial, durably, their frames
+// ending at `offset`, and the unit files whose slices all lie below entry
+// blocks * block_entries may be gone.
+struct AssemblyCheckpoint {
+  std::uint64_t blocks = 0, offset = 0;
+  std::uint64_t index_checksum = 0;  // XXH3-64 of the first `blocks` block index entries
+  TableTotals totals;                // of the whole table, from every unit
+};
 
 class WorkDir {
  public:
   // Whether opening the directory removes the temporary files that a killed
   // run left behind: only one process of a run may (MPI rank 0, before it
-  // hands out tiers), or it would remove another rank's file being written.
+  // hands out units), or it would remove another rank's file being written.
   enum class Leftovers : std::uint8_t { remove, keep };
 
-  // Opens `dir` for the table of `index`, creating it and its manifest if
-  // needed. Throws GenerateError if it holds the work of other parameters or
-  // cannot be made.
-  WorkDir(std::filesystem::path dir, const Index& index, Leftovers leftovers);
+  // Opens `dir` for the table of `index` cut into `units`, creating it and
+  // its manifest if needed. Throws GenerateError if it holds the work of
+  // other parameters or cannot be made.
+  WorkDir(std::filesystem::path dir, const Index& index, const UnitPlan& units,
+          Leftovers leftovers);
 
   const std::filesystem::path& path() const { return dir_; }
-  std::filesystem::path tier_path(std::size_t tier) const;
+  std::filesystem::path unit_path(std::size_t unit) const;
+  std::filesystem::path partial_path() const { return dir_ / "table.partial"; }
+  std::filesystem::path checkpoint_path() const { return dir_ / "assembly.txt"; }
 
-  // The summary of a finished tier whose file is whole (its header, its frame
-  // and the values' checksum all check), or nullopt with the reason in
+  // The summary of a finished unit whose file is whole (its header, its
+  // slice records and every frame check), or nullopt with the reason in
   // *why. Reads and decodes the file.
-  std::optional<TierSummary> check_tier(std::size_t tier, std::string* why) const;
+  std::optional<TierSummary> check_unit(std::size_t unit, std::string* why) const;
 
-  // Writes a finished tier's file atomically. Throws GenerateError.
-  void write_tier(std::size_t tier, std::span<const Plies> values,
+  // Writes a finished unit's file atomically: `values` holds its slices'
+  // values one after another. Throws GenerateError.
+  void write_unit(std::size_t unit, std::span<const Plies> values,
                   const TierSummary& summary) const;
 
-  // Reads a finished tier's values into out (its size). Throws GenerateError
-  // naming the file if it is missing or damaged.
-  TierSummary read_tier(std::size_t tier, std::span<Plies> out) const;
+  // Reads the values of slice s (Index::slices()) from its unit's file into
+  // out (its size). Throws GenerateError naming the file if it is missing or
+  // damaged.
+  void read_slice(std::size_t s, std::span<Plies> out) const;
 
-  // Bytes of the tier files now in the directory.
-  std::uint64_t bytes_used() const;
+  // Bytes of the unit files and the table being assembled now in the
+  // directory; files_bytes(dir) for a directory not opened (0 if none).
+  std::uint64_t bytes_used() const { return files_bytes(dir_); }
+  static std::uint64_t files_bytes(const std::filesystem::path& dir);
+
+  std::optional<AssemblyCheckpoint> read_checkpoint() const;
+  void write_checkpoint(const AssemblyCheckpoint& checkpoint) const;
+
+  // Flushes every unit file, and the directory, to disk: unit files are
+  // written without a flush each (util::Flush::none), so the assembly calls
+  // this before it deletes any.
+  void flush_units() const;
 
  private:
   std::filesystem::path dir_;
   const Index& index_;
+  const UnitPlan& units_;
+  // zstd's contexts, made once: a unit reads hundreds of slices.
+  std::unique_ptr<const BoardSymmetry> symmetry_;  // 32 KiB: for the filler
+  mutable util::ZstdCompressor compress_;
+  mutable util::ZstdDecompressor decompress_;
 };
 
 }  // namespace pawntb::generator_detail

@@ -17,6 +17,7 @@ using codec::Block;
 using codec::block_count_for;
 using codec::blocks_offset;
 using codec::checksum64;
+using codec::DiskBlock;
 using codec::encode_block_index;
 using codec::encode_header;
 using codec::EntryKind;
@@ -55,16 +56,16 @@ std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level)
 
 std::uint64_t write_file(const std::filesystem::path& path,
                          const std::function<std::uint64_t(ByteSink&)>& fill,
-                         void (*on_temp_file)(const char* path)) {
+                         void (*on_temp_file)(const char* path), util::Flush flush) {
   try {
-    return util::write_file_atomically(path, fill, on_temp_file);
+    return util::write_file_atomically(path, fill, on_temp_file, flush);
   } catch (const std::system_error& e) {
     throw GenerateError(e.what());
   }
 }
 
 TableWriter::TableWriter(const Index& index, ByteSink& sink, unsigned threads,
-                         const ProgressCallback& on_progress)
+                         const ProgressCallback& on_progress, const Resume& resume)
     : index_(index),
       sink_(sink),
       threads_(threads),
@@ -72,13 +73,19 @@ TableWriter::TableWriter(const Index& index, ByteSink& sink, unsigned threads,
       symmetry_(std::make_unique<BoardSymmetry>(index.geometry())) {
   const std::uint64_t count = block_count_for(index.size(), kBlockEntries);
   if (count > UINT32_MAX) throw GenerateError("table too large: more than 2^32 blocks");
-  blocks_.resize(count);
-  for (std::uint64_t b = 0; b < count; ++b) {
-    blocks_[b].entries = static_cast<std::uint32_t>(
-        std::min<std::uint64_t>(kBlockEntries, index.size() - b * kBlockEntries));
+  block_count_ = static_cast<std::uint32_t>(count);
+  next_offset_ = blocks_offset(block_count_);
+  if (resume.blocks > 0) {
+    next_block_ = resume.blocks;
+    next_offset_ = resume.offset;
+    batch_first_ = std::uint64_t{resume.blocks} * kBlockEntries;
+    index_checksum_.update(resume.index_prefix);
   }
-  next_offset_ = blocks_offset(static_cast<std::uint32_t>(count));
   batch_.reserve(std::uint64_t{kBatchBlocks} * kBlockEntries);
+}
+
+std::uint32_t TableWriter::block_entries() {
+  return kBlockEntries;
 }
 
 void TableWriter::append(std::span<const Plies> values) {
@@ -98,6 +105,7 @@ void TableWriter::flush_batch() {
   const std::uint32_t first = next_block_;
   const auto count = static_cast<std::uint32_t>(block_count_for(batch_.size(), kBlockEntries));
   std::vector<std::vector<std::uint8_t>> frames(count);
+  std::vector<Block> blocks(count);
   util::parallel_for("table write", threads_, count, [&](std::uint64_t i, unsigned) {
     const std::uint64_t begin = i * kBlockEntries;
     const std::uint64_t end = std::min<std::uint64_t>(begin + kBlockEntries, batch_.size());
@@ -111,30 +119,33 @@ void TableWriter::flush_batch() {
                         batch_.begin() + static_cast<std::ptrdiff_t>(at - batch_first_);
                     stored.insert(stored.end(), from, from + static_cast<std::ptrdiff_t>(n));
                   });
-    blocks_[first + i].stored = static_cast<std::uint32_t>(stored.size());
+    blocks[i].stored = static_cast<std::uint32_t>(stored.size());
     frames[i] = compress(stored, kCompressionLevel);
   });
   for (std::uint32_t i = 0; i < count; ++i) {
-    Block& block = blocks_[first + i];
+    Block& block = blocks[i];
     block.offset = next_offset_;
     block.compressed_size = static_cast<std::uint32_t>(frames[i].size());
     block.checksum = checksum64(frames[i]);
     sink_.write_at(next_offset_, frames[i]);
     next_offset_ += frames[i].size();
   }
+  const std::vector<std::uint8_t> entries = encode_block_index(blocks);
+  sink_.write_at(kHeaderSize + std::uint64_t{first} * sizeof(DiskBlock), entries);
+  index_checksum_.update(entries);
   next_block_ += count;
   batch_first_ += batch_.size();
   batch_.clear();
-  if (on_progress_ && next_block_ < blocks_.size()) {
+  if (on_batch) on_batch(next_block_, next_offset_);
+  if (on_progress_ && next_block_ < block_count_) {
     on_progress_(Progress{"compress",
-                          static_cast<double>(next_block_) / static_cast<double>(blocks_.size())});
+                          static_cast<double>(next_block_) / static_cast<double>(block_count_)});
   }
 }
 
 std::uint64_t TableWriter::finish(const TableTotals& totals) {
   flush_batch();
   if (batch_first_ != index_.size()) throw GenerateError("internal error: values missing");
-  const std::vector<std::uint8_t> block_index = encode_block_index(blocks_);
   Header h;
   h.geometry = index_.geometry();
   h.max_pawns = index_.max_pawns();
@@ -144,11 +155,10 @@ std::uint64_t TableWriter::finish(const TableTotals& totals) {
   h.block_count = block_count();
   h.file_size = next_offset_;
   h.max_plies = totals.max_plies;
-  h.index_checksum = checksum64(block_index);
+  h.index_checksum = index_checksum_.value();
   h.win_count = totals.win_count;
   h.longest_index = totals.longest_index;
   const auto header = encode_header(h);
-  sink_.write_at(kHeaderSize, block_index);
   sink_.write_at(0, header);
   if (on_progress_) on_progress_(Progress{"compress", 1.0});
   return next_offset_;

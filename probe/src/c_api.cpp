@@ -376,8 +376,8 @@ pawntb_status pawntb_table_info(const pawntb_table* table, pawntb_info* out, cha
   out->cols = info.geometry.cols;
   out->max_pawns = info.max_pawns;
   out->format_version = info.format_version;
-  out->longest_game_plies = info.max_plies;
-  std::strncpy(out->longest_game_example, info.longest_example.c_str(),
+  out->longest_game_plies = info.longest_game_plies;
+  std::strncpy(out->longest_game_example, info.longest_game_example.c_str(),
                sizeof out->longest_game_example - 1);
   out->entries = info.entries;
   out->placements = info.placements;

@@ -123,9 +123,9 @@ TableInfo table_info(const std::filesystem::path& path, const probe_detail::Tabl
   info.entries = h.entry_count;
   info.placements = h.placement_count;
   info.white_wins = h.win_count;
-  info.max_plies = h.max_plies;
+  info.longest_game_plies = h.max_plies;
   const auto longest = t.index.unrank(h.longest_index);
-  info.longest_example =
+  info.longest_game_example =
       format_position(Position{h.geometry, longest.white, longest.black, Side::white});
   info.blocks = h.block_count;
   info.block_entries = h.block_entries;

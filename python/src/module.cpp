@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <string>
 #include <string_view>
 #include <system_error>
@@ -338,7 +339,17 @@ py::dict info_of(PyTable& self) {
   const std::uint64_t checksum = self.file_checksum();
   py::dict d;
   for (const InfoField& field : info_fields(i, checksum, checksum_listing(i.path, checksum))) {
-    d[field.key] = std::visit([](const auto& value) { return py::cast(value); }, field.value);
+    d[field.key] = std::visit(
+        [](const auto& value) -> py::object {
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, InfoObject>) {
+            py::dict object;  // in order, as the JSON's keys
+            for (const auto& [key, number] : value) object[py::str(key)] = number;
+            return std::move(object);
+          } else {
+            return py::cast(value);
+          }
+        },
+        field.value);
   }
   return d;
 }
@@ -762,13 +773,22 @@ the position after the move, for its side to move: a winning move shows
   py::class_<Answer, Value>(m, "Result", R"doc(The value of a position, from Table.probe().
 
 ``winner``, ``plies``, ``dtm``, ``category`` and ``to_move`` are its value for
-the side to move (see Value); ``position`` is its canonical text. ``best`` and
-``moves`` are found on first use.)doc")
+the side to move (see Value); ``position`` is its canonical text; ``reason``
+says why the game is over when ``plies`` is 0. ``best`` and ``moves`` are
+found on first use.)doc")
       .def_property_readonly(
           "position", [](const Answer& a) { return format_position(a.position); },
           "the position, in canonical text: '1ppp/4/1PPP/4 w'")
       .def_property_readonly("best", &Answer::best,
                              "the best move (UCI, 'c2c3'), or None when the game is over")
+      .def_property_readonly(
+          "reason",
+          [](const Answer& a) -> py::object {
+            const char* name = a.plies == 0 ? game_end_name(game_end(a.position)) : nullptr;
+            return name ? py::object(py::str(name)) : py::object(py::none());
+          },
+          "why the game is over ('goal', 'no_pawns' or 'no_moves', as the JSON's "
+          "\"reason\"), or None while it goes on")
       .def_property_readonly("moves", &Answer::moves,
                              "every legal move (a list of Move), best first: the fastest wins, "
                              "then the longest losses, ties in board order")

@@ -82,36 +82,36 @@ TEST(Mpi, SameTableAsInMemory) {
       EXPECT_EQ(read_bytes(ranked), read_bytes(in_memory)) << what;
       EXPECT_EQ(count(b.err, "positions in"), 1) << what << b;
       EXPECT_EQ(count(b.out, "generated "), 1) << what << b;
-      EXPECT_EQ(contains(b.err, "rank 0 schedules the tiers"), ranks > 1) << what << b;
+      EXPECT_EQ(contains(b.err, "rank 0 schedules the units"), ranks > 1) << what << b;
       EXPECT_FALSE(fs::exists(dir / "work")) << "the work directory was not removed";
     }
   }
 }
 
-// A tier file that cannot be written (a directory holds its name) fails the
-// rank that solved it: rank 0 names the rank and the tier, every rank stops,
-// mpirun exits 1, the finished tiers are kept, and once the directory is
+// A unit file that cannot be written (a directory holds its name) fails the
+// rank that solved it: rank 0 names the rank and the unit, every rank stops,
+// mpirun exits 1, the finished units are kept, and once the directory is
 // gone the same command finishes the table.
 TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   TempDir dir;
   const fs::path reference = dir / "reference.pawntb", output = dir / "out.pawntb";
-  const fs::path work = dir / "work", blocker = work / "tier-000300.zst";
+  const fs::path work = dir / "work", blocker = work / "unit-0000300.zst";
   ASSERT_EQ(run_cli({"generate", "--output", reference.string()}).status, 0);
   fs::create_directories(blocker / "in-the-way");
   const auto args = generate_args("4", "4", output, work);
   const RunResult failed = run_mpi(3, args);
   EXPECT_EQ(failed.status, 1) << failed;
   EXPECT_TRUE(std::regex_search(failed.err,
-                                std::regex("rank [12] failed on tier 300 \\(.*tier-000300\\.zst")))
+                                std::regex("rank [12] failed on unit 300 \\(tier .*unit-0000300\\.zst")))
       << failed;
   EXPECT_TRUE(contains(failed.err, "run the same command to resume")) << failed;
   EXPECT_FALSE(contains(failed.out, "generated ")) << failed;
   EXPECT_FALSE(fs::exists(output));
   int kept = 0;
   for (const auto& entry : fs::directory_iterator(work)) {
-    kept += entry.path().filename().string().rfind("tier-", 0) == 0;
+    kept += entry.path().filename().string().rfind("unit-", 0) == 0;
   }
-  EXPECT_GT(kept, 100) << "finished tiers were not kept";
+  EXPECT_GT(kept, 100) << "finished units were not kept";
 
   fs::remove_all(blocker);
   const RunResult resumed = run_mpi(3, args);

@@ -191,14 +191,14 @@ TEST(CliProbe, JsonKeysInTheDocumentedOrder) {
     const ordered a = ordered::parse(lines[i]);
     EXPECT_EQ(keys(a),
               (std::vector<std::string>{"argument", "position", "geometry", "to_move", "winner",
-                                        "plies", "category", "best", "moves", "line"}));
+                                        "plies", "dtm", "category", "best", "moves", "line"}));
     EXPECT_EQ(a["argument"], i + 1);
     EXPECT_EQ(keys(a["geometry"]), (std::vector<std::string>{"rows", "cols", "max_pawns"}));
     EXPECT_EQ(a["geometry"], ordered::parse(R"({"rows":4,"cols":4,"max_pawns":4})"));
     ASSERT_FALSE(a["moves"].empty());
     for (const ordered& m : a["moves"]) {
       EXPECT_EQ(keys(m),
-                (std::vector<std::string>{"uci", "winner", "plies", "category", "position"}));
+                (std::vector<std::string>{"uci", "winner", "plies", "dtm", "category", "position"}));
       const std::string after_move = m["position"].get<std::string>();
       EXPECT_EQ(after_move.back(), a["to_move"] == "white" ? 'b' : 'w') << m.dump();
     }
@@ -330,6 +330,25 @@ TEST(CliProbe, TableChosenByBoardSize) {
   ASSERT_EQ(answers.size(), 2u) << r;
   EXPECT_TRUE(answers[0].contains("error"));
   EXPECT_EQ(answers[1]["plies"], 7);
+}
+
+// --json carries the signed dtm (for the side to move, as lichess's) and,
+// when the game is over, why (issue 28).
+TEST(CliProbe, JsonHasDtmAndReason) {
+  const RunResult r = run_cli({"probe", "--json", kStart, ".ppp/4/.PPP/4 b", "P3/4/4/4 b",
+                               "4/4/4/PPPP b", "4/p3/P3/4 w"});
+  ASSERT_EQ(r.status, 0) << r;
+  const std::vector<json> a = json_lines(r.out);
+  ASSERT_EQ(a.size(), 5u) << r;
+  EXPECT_EQ(a[0]["dtm"], 7);
+  EXPECT_FALSE(a[0].contains("reason"));
+  EXPECT_EQ(a[0]["moves"][0]["dtm"], -6);  // black to move after c2c3, and lost
+  EXPECT_EQ(a[1]["dtm"], a[1]["winner"] == "black" ? a[1]["plies"].get<int>()
+                                                   : -a[1]["plies"].get<int>());
+  EXPECT_EQ(a[2]["reason"], "goal");
+  EXPECT_EQ(a[2]["dtm"], 0);
+  EXPECT_EQ(a[3]["reason"], "no_pawns");
+  EXPECT_EQ(a[4]["reason"], "no_moves");
 }
 
 // No table: a position and --start fail alike, with exit 1. (The build

@@ -1,14 +1,17 @@
-// Tests of tiered generation through the CLI: the same table as in memory,
-// resuming after SIGKILL at random moments, damaged tier files solved
-// again, and the refusals.
+// Tests of generation unit by unit through the CLI: the same table as in
+// memory, resuming after SIGKILL at random moments (while solving and while
+// assembling), damaged unit files solved again, the plan, and the refusals.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <nlohmann/json.hpp>
+
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -23,13 +26,13 @@ std::vector<std::uint8_t> bytes_of(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// The files named tier-*.zst in dir.
-int tier_files(const fs::path& dir) {
+// The files named unit-*.zst in dir.
+int unit_files(const fs::path& dir) {
   int count = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
-    count += name.rfind("tier-", 0) == 0;
+    count += name.rfind("unit-", 0) == 0;
   }
   return count;
 }
@@ -40,8 +43,8 @@ std::vector<std::string> generate_args(const std::string& rows, const std::strin
           "--output", output.string(), "--work-dir", work.string()};
 }
 
-// A table made in memory and tier by tier, on one or two threads, is the same
-// byte for byte, and the work directory is gone afterwards.
+// A table made in memory and unit by unit, on one or two threads, is the
+// same byte for byte, and the work directory is gone afterwards.
 TEST(CliTiered, SameTableAsInMemory) {
   TempDir dir;
   for (const auto& [rows, cols] : {std::pair{"4", "4"}, std::pair{"3", "5"}, std::pair{"4", "3"}}) {
@@ -70,37 +73,44 @@ std::string with_commas(std::uint64_t n) {
   return text;
 }
 
-// The last line gives the work directory's peak: the bytes of the tier files
-// it holds when kept (--keep-work-dir), and the same when removed.
-TEST(CliTiered, ReportsTheWorkDirectorysPeakSize) {
+// The report gives the work directory's peak (the unit files once all are
+// solved) and the assembly's (unit files and table together), which holds
+// at least the table. The assembly deletes the unit files; --keep-work-dir
+// keeps them, and a run again over them makes the same table.
+TEST(CliTiered, ReportsTheDiskPeaksAndDeletesUnitFiles) {
   TempDir dir;
   const fs::path output = dir / "tiered.pawntb", work = dir / "work";
+  const RunResult removed = run_cli(generate_args("4", "4", output, work));
+  ASSERT_EQ(removed.status, 0) << removed;
+  EXPECT_TRUE(contains(removed.out, " bytes of unit files at most (")) << removed;
+  EXPECT_TRUE(contains(removed.out, "), removed\n")) << removed;
+  const std::string assembly = "assembly: ";
+  const auto at = removed.out.find(assembly);
+  ASSERT_NE(at, std::string::npos) << removed;
+  std::string digits;
+  for (std::size_t i = at + assembly.size(); i < removed.out.size() && removed.out[i] != ' '; ++i) {
+    if (removed.out[i] != ',') digits += removed.out[i];
+  }
+  EXPECT_GE(std::stoull(digits), fs::file_size(output)) << removed;
+  EXPECT_FALSE(fs::exists(work));
+  const std::vector<std::uint8_t> table = bytes_of(output);
+
   auto args = generate_args("4", "4", output, work);
   args.push_back("--keep-work-dir");
   const RunResult kept = run_cli(args);
   ASSERT_EQ(kept.status, 0) << kept;
-  std::uint64_t on_disk = 0;
-  for (const auto& entry : fs::directory_iterator(work)) {
-    if (entry.path().extension() == ".zst") on_disk += entry.file_size();
-  }
-  ASSERT_GT(on_disk, 0u);
-  const std::string line = "work directory: " + with_commas(on_disk) + " bytes of tier files";
-  EXPECT_TRUE(contains(kept.out, line)) << line << "\n" << kept;
   EXPECT_TRUE(contains(kept.out, "), kept\n")) << kept;
+  EXPECT_GT(unit_files(work), 100);
+  EXPECT_FALSE(fs::exists(work / "table.partial"));
+  const RunResult again = run_cli(args);  // every unit found finished
+  ASSERT_EQ(again.status, 0) << again;
+  EXPECT_TRUE(contains(again.err, "resuming")) << again;
+  EXPECT_EQ(bytes_of(output), table);
 
-  // Resumed (every tier found finished), with a file of the user's there:
-  // only the tier files count.
-  write_file(work / "notes.txt", std::string(12345, 'x'));
-  const RunResult resumed = run_cli(args);
-  ASSERT_EQ(resumed.status, 0) << resumed;
-  EXPECT_TRUE(contains(resumed.out, line)) << line << "\n" << resumed;
-
-  fs::remove_all(work);
-  const RunResult removed = run_cli(generate_args("4", "4", output, work));
-  ASSERT_EQ(removed.status, 0) << removed;
-  EXPECT_TRUE(contains(removed.out, line)) << line << "\n" << removed;
-  EXPECT_TRUE(contains(removed.out, "), removed\n")) << removed;
+  const std::vector<std::string> plain = generate_args("4", "4", output, work);
+  ASSERT_EQ(run_cli(plain).status, 0);
   EXPECT_FALSE(fs::exists(work));
+  EXPECT_EQ(bytes_of(output), table);
 }
 
 // Starts `pawntb args...` with stdout and stderr to files in dir.
@@ -120,24 +130,16 @@ pid_t start_cli(const std::vector<std::string>& args, const fs::path& dir) {
   return child;
 }
 
-// Killed with SIGKILL at random moments, each time after a random number of
-// tiers (and so also while a tier file or the table is being written), and
-// started again with the same arguments, a run still makes the table of an
-// uninterrupted run, byte for byte.
-TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
-  TempDir dir;
-  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
-  const fs::path work = dir / "work";
-  const RunResult whole =
-      run_cli({"generate", "--rows", "5", "--cols", "4", "--output", reference.string()});
-  ASSERT_EQ(whole.status, 0) << whole;
-  const int tiers = 1182;  // of 5x4 with K = 4 (the plan line says so)
-  std::mt19937 rng(20261123);
+// Kills `pawntb generate` (args) with SIGKILL once ready() holds, after a
+// random pause of up to max_pause_us, each round until it finishes; then
+// runs it to the end. Returns the kills.
+int kill_and_resume(const std::vector<std::string>& args, const fs::path& dir,
+                    const std::function<bool()>& ready, int rounds, int max_pause_us,
+                    std::mt19937& rng) {
   int kills = 0;
-  for (int round = 0; round < 4; ++round) {
-    const int after = std::uniform_int_distribution<int>(1, tiers - 1)(rng);
-    const pid_t child = start_cli(generate_args("5", "4", output, work), dir.path());
-    ASSERT_GT(child, 0);
+  for (int round = 0; round < rounds; ++round) {
+    const pid_t child = start_cli(args, dir);
+    EXPECT_GT(child, 0);
     const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
     int status = 0;
     bool exited = false;
@@ -146,10 +148,9 @@ TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
         exited = true;
         break;
       }
-      if (tier_files(work) >= after) {
-        // A random moment within the next tier or two.
+      if (ready()) {
         std::this_thread::sleep_for(
-            std::chrono::microseconds(std::uniform_int_distribution<int>(0, 3000)(rng)));
+            std::chrono::microseconds(std::uniform_int_distribution<int>(0, max_pause_us)(rng)));
         ::kill(child, SIGKILL);
         ::waitpid(child, &status, 0);
         ++kills;
@@ -160,9 +161,32 @@ TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
     if (!exited && !WIFSIGNALED(status)) {
       ::kill(child, SIGKILL);
       ::waitpid(child, &status, 0);
-      FAIL() << "the run neither finished nor reached " << after << " tiers";
+      ADD_FAILURE() << "the run neither finished nor became ready to be killed";
+      return kills;
     }
     if (exited) break;  // it finished before the kill: nothing left to resume
+  }
+  return kills;
+}
+
+// Killed with SIGKILL at random moments, each time after a random number of
+// units (and so also while a unit file is being written), and started
+// again with the same arguments, a run still makes the table of an
+// uninterrupted run, byte for byte.
+TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
+  TempDir dir;
+  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
+  const fs::path work = dir / "work";
+  const RunResult whole =
+      run_cli({"generate", "--rows", "5", "--cols", "4", "--output", reference.string()});
+  ASSERT_EQ(whole.status, 0) << whole;
+  const int units = 2288;  // of 5x4 with K = 4 (the plan line says so)
+  std::mt19937 rng(20261123);
+  int kills = 0;
+  for (int round = 0; round < 4; ++round) {
+    const int after = std::uniform_int_distribution<int>(1, units - 1)(rng);
+    kills += kill_and_resume(generate_args("5", "4", output, work), dir.path(),
+                             [&] { return unit_files(work) >= after; }, 1, 3000, rng);
   }
   EXPECT_GT(kills, 0);
   const RunResult last = run_cli(generate_args("5", "4", output, work));
@@ -173,9 +197,30 @@ TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
   EXPECT_EQ(bytes_of(output), bytes_of(reference)) << "the resumed table differs";
 }
 
-// A tier file cut short and one with a changed byte are solved again, and
+// Killed while the table is assembled (table.partial exists: before or
+// after a checkpoint, while unit files are being deleted), a run resumes
+// the assembly and makes the same table. 4x5 has 130 blocks, so the
+// assembly checkpoints a few times.
+TEST(CliTiered, ResumesAfterKillsWhileAssembling) {
+  TempDir dir;
+  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
+  const fs::path work = dir / "work";
+  const RunResult whole =
+      run_cli({"generate", "--rows", "4", "--cols", "5", "--output", reference.string()});
+  ASSERT_EQ(whole.status, 0) << whole;
+  std::mt19937 rng(20261127);
+  const int kills =
+      kill_and_resume(generate_args("4", "5", output, work), dir.path(),
+                      [&] { return fs::exists(work / "table.partial"); }, 5, 200000, rng);
+  EXPECT_GT(kills, 0);
+  const RunResult last = run_cli(generate_args("4", "5", output, work));
+  ASSERT_EQ(last.status, 0) << last;
+  EXPECT_EQ(bytes_of(output), bytes_of(reference)) << "the resumed table differs";
+}
+
+// A unit file cut short and one with a changed byte are solved again, and
 // the table is still the same.
-TEST(CliTiered, DamagedTierFilesAreSolvedAgain) {
+TEST(CliTiered, DamagedUnitFilesAreSolvedAgain) {
   TempDir dir;
   const fs::path reference = dir / "reference.pawntb", output = dir / "again.pawntb";
   const fs::path work = dir / "work";
@@ -183,8 +228,9 @@ TEST(CliTiered, DamagedTierFilesAreSolvedAgain) {
   auto args = generate_args("4", "4", output, work);
   args.push_back("--keep-work-dir");
   ASSERT_EQ(run_cli(args).status, 0);
-  const fs::path torn = work / "tier-000300.zst", flipped = work / "tier-000400.zst";
-  fs::resize_file(torn, fs::file_size(torn) / 2);
+  const fs::path torn = work / "unit-0000300.zst", flipped = work / "unit-0000400.zst";
+  // One byte short: the header is whole, so the size check is what refuses it.
+  fs::resize_file(torn, fs::file_size(torn) - 1);
   std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
   f.seekp(static_cast<std::streamoff>(fs::file_size(flipped) - 3));
   f.put('\x5A');
@@ -195,24 +241,22 @@ TEST(CliTiered, DamagedTierFilesAreSolvedAgain) {
       << again;
   EXPECT_TRUE(contains(again.err, flipped.string() + ":")) << again;
   EXPECT_EQ(bytes_of(output), bytes_of(reference));
-  // A planted file that is whole but for another tier is refused too.
-  fs::copy_file(work / "tier-000001.zst", work / "tier-000002.zst",
+  // A planted file that is whole but for another unit is refused too.
+  fs::copy_file(work / "unit-0000001.zst", work / "unit-0000002.zst",
                 fs::copy_options::overwrite_existing);
   const RunResult planted = run_cli(args);
   ASSERT_EQ(planted.status, 0) << planted;
-  EXPECT_TRUE(contains(planted.err, "tier-000002.zst: made for another tier")) << planted;
+  EXPECT_TRUE(contains(planted.err, "unit-0000002.zst: made for another unit")) << planted;
   EXPECT_EQ(bytes_of(output), bytes_of(reference));
 }
 
-// `pawntb info --tiers` gives each tier the checksum its tier file carries
-// (values_checksum, a u64 at byte 64 of the file, FORMAT.md appendix), and
-// the tiers tile the entries.
-TEST(CliTiered, InfoTiersMatchesTheTierFiles) {
+// `pawntb info --tiers` of a table made unit by unit lists the tiers the
+// plan counts, tiling the entries.
+TEST(CliTiered, InfoTiersTileTheEntries) {
   TempDir dir;
   const fs::path output = dir / "4x5.pawntb", work = dir / "work";
-  auto args = generate_args("4", "5", output, work);
-  args.push_back("--keep-work-dir");
-  ASSERT_EQ(run_cli(args).status, 0);
+  const RunResult made = run_cli(generate_args("4", "5", output, work));
+  ASSERT_EQ(made.status, 0) << made;
   const RunResult tiers = run_cli({"info", "--tiers", output.string()});
   ASSERT_EQ(tiers.status, 0) << tiers;
   const std::vector<std::string> lines = lines_of(tiers.out);
@@ -220,32 +264,50 @@ TEST(CliTiered, InfoTiersMatchesTheTierFiles) {
   EXPECT_EQ(lines[0],
             "tier\twhite_pawns\tblack_pawns\twhite_advance\tblack_advance\tfirst_entry\tentries\t"
             "xxh3_64");
-  EXPECT_EQ(static_cast<int>(lines.size()) - 1, tier_files(work));
+  EXPECT_TRUE(contains(made.err, "in " + with_commas(lines.size() - 1) + " tiers")) << made;
   std::uint64_t next_entry = 0;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     std::istringstream fields(lines[i]);
     unsigned tier = 0;
     int w = 0, b = 0, sw = 0, sb = 0;
     std::uint64_t first = 0, entries = 0;
-    std::string checksum;
-    fields >> tier >> w >> b >> sw >> sb >> first >> entries >> checksum;
+    fields >> tier >> w >> b >> sw >> sb >> first >> entries;
     ASSERT_TRUE(fields) << lines[i];
     EXPECT_EQ(tier, i - 1);
     EXPECT_EQ(first, next_entry) << lines[i];
     next_entry = first + entries;
-    char name[32];
-    std::snprintf(name, sizeof name, "tier-%06u.zst", tier);
-    const std::vector<std::uint8_t> file = bytes_of(work / name);
-    ASSERT_GE(file.size(), 96u) << name;
-    std::uint64_t values_checksum = 0;
-    for (int k = 7; k >= 0; --k) values_checksum = values_checksum << 8 | file[64 + k];
-    char hex[17];
-    std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(values_checksum));
-    EXPECT_EQ(checksum, hex) << name;
   }
   const RunResult info = run_cli({"info", "--json", output.string()});
   ASSERT_EQ(info.status, 0) << info;
   EXPECT_TRUE(contains(info.out, "\"entries\":" + std::to_string(next_entry) + ",")) << info;
+}
+
+// --plan prints the plan and creates nothing: status 0 when it fits, 1 when
+// not; --json gives the figures as one object. 7x6 fits in 16 GiB.
+TEST(CliTiered, PlanSaysWhetherTheRunFits) {
+  TempDir dir;
+  const fs::path output = dir / "7x6.pawntb";
+  const RunResult big = run_cli({"generate", "--rows", "7", "--cols", "6", "--memory", "16G",
+                                 "--output", output.string(), "--plan", "--json"});
+  const nlohmann::json plan = nlohmann::json::parse(big.out);
+  EXPECT_EQ(plan.at("positions"), 2372071596756u);
+  EXPECT_EQ(plan.at("tiers"), 12420u);
+  EXPECT_GT(plan.at("units").get<std::uint64_t>(), plan.at("tiers").get<std::uint64_t>());
+  EXPECT_EQ(plan.at("memory_limit_bytes"), std::uint64_t{16} << 30);
+  EXPECT_LE(plan.at("memory_needed_bytes").get<std::uint64_t>(), std::uint64_t{16} << 30);
+  EXPECT_TRUE(plan.at("fits_memory").get<bool>());
+  EXPECT_GT(plan.at("disk_needed_bytes").get<std::uint64_t>(), 0u);
+  const bool fits = plan.at("fits").get<bool>();
+  EXPECT_EQ(fits, plan.at("fits_disk").get<bool>());
+  EXPECT_EQ(big.status, fits ? 0 : 1) << big;
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan made files";
+
+  const RunResult small = run_cli({"generate", "--rows", "5", "--cols", "5", "--memory", "1M",
+                                   "--output", output.string(), "--plan"});
+  EXPECT_EQ(small.status, 1) << small;
+  EXPECT_TRUE(contains(small.out, "units")) << small;
+  EXPECT_TRUE(contains(small.out, "does not fit\n")) << small;
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan made files";
 }
 
 TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {
@@ -269,11 +331,11 @@ TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {
     EXPECT_EQ(r.status, 2) << bad << r;
     EXPECT_TRUE(contains(r.err, "--memory")) << r;
   }
-  // Without --work-dir, a table larger than --memory goes tier by tier in FILE.work.
+  // Without --work-dir, a table larger than --memory goes unit by unit in FILE.work.
   const RunResult automatic =
       run_cli({"generate", "--memory", "50M", "--force", "--output", (dir / "w.pawntb").string()});
   ASSERT_EQ(automatic.status, 0) << automatic;
-  EXPECT_TRUE(contains(automatic.err, "tier by tier in " + (dir / "w.pawntb.work").string()))
+  EXPECT_TRUE(contains(automatic.err, "unit by unit in " + (dir / "w.pawntb.work").string()))
       << automatic;
 }
 

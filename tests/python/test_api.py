@@ -82,6 +82,14 @@ def test_dtm_signs_for_win_loss_and_lost():
     assert lost.winner == "black"
 
 
+def test_reason_says_why_a_game_is_over():
+    t = pawntb.open_table(TABLE_4X4)
+    assert t.probe(".ppp/4/.PPP/4 w").reason is None
+    assert t.probe("4/4/p3/P3 w").reason == "no_moves"
+    assert t.probe("P3/4/4/4 b").reason == "goal"
+    assert t.probe("4/4/4/PPPP b").reason == "no_pawns"
+
+
 def test_result_and_move_compare_hash_and_print(table):
     a, b = table.probe(".ppp/4/.PPP/4 w"), table.probe("1ppp/4/1PPP/4 w")
     assert a == b and hash(a) == hash(b) and a is not b

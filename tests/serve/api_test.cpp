@@ -23,6 +23,32 @@ const char* category(Side side, Side winner) {
   return side == winner ? "win" : "loss";
 }
 
+// lichess's dtm: positive when the side to move wins.
+int dtm(Side side, Side winner, int plies) {
+  return side == winner ? plies : -plies;
+}
+
+// Why the game is over at p, worked out here from the board: the opponent
+// on its goal row, or no pawns, or no move.
+std::string reason(const Position& p) {
+  const Geometry g = p.geometry;
+  const std::uint64_t top = (std::uint64_t{1} << g.cols) - 1;
+  const std::uint64_t bottom = top << (g.cols * (g.rows - 1));
+  const bool opponent_arrived = p.to_move == Side::white ? (p.black & bottom) : (p.white & top);
+  if (opponent_arrived) return "goal";
+  const std::uint64_t mine = p.to_move == Side::white ? p.white : p.black;
+  return mine == 0 ? "no_pawns" : "no_moves";
+}
+
+// winner, plies, dtm, category and, at the end of a game, reason.
+void add_value(json& j, const Position& p, Side winner, int plies) {
+  j["winner"] = side_name(winner);
+  j["plies"] = plies;
+  j["dtm"] = dtm(p.to_move, winner, plies);
+  j["category"] = category(p.to_move, winner);
+  if (plies == 0) j["reason"] = reason(p);
+}
+
 class Api : public ::testing::Test {
  protected:
   static void SetUpTestSuite() { server_ = new RunningServer(committed_tables()); }
@@ -54,20 +80,20 @@ json expected_position(const Table& table, const Position& p) {
     moves.push_back({{"uci", move_name(g, m.move)},
                      {"winner", side_name(m.winner)},
                      {"plies", m.plies},
+                     {"dtm", dtm(opponent(p.to_move), m.winner, m.plies)},
                      {"category", category(opponent(p.to_move), m.winner)},
                      {"position", format_position(play(p, m.move))}});
   }
   json line = json::array();
   for (const Move m : root.principal_variation) line.push_back(move_name(g, m));
-  return {{"position", format_position(p)},
-          {"geometry", {{"rows", g.rows}, {"cols", g.cols}, {"max_pawns", table.info().max_pawns}}},
-          {"to_move", side_name(p.to_move)},
-          {"winner", side_name(root.value.winner)},
-          {"plies", root.value.plies},
-          {"category", category(p.to_move, root.value.winner)},
-          {"best", root.moves.empty() ? json() : json(move_name(g, root.moves[0].move))},
-          {"moves", moves},
-          {"line", line}};
+  json j = {{"position", format_position(p)},
+            {"geometry", {{"rows", g.rows}, {"cols", g.cols}, {"max_pawns", table.info().max_pawns}}},
+            {"to_move", side_name(p.to_move)}};
+  add_value(j, p, root.value.winner, root.value.plies);
+  j["best"] = root.moves.empty() ? json() : json(move_name(g, root.moves[0].move));
+  j["moves"] = moves;
+  j["line"] = line;
+  return j;
 }
 
 // The error for a position the table cannot answer, in the CLI's words.
@@ -108,10 +134,71 @@ TEST_F(Api, PositionKeepsTheDocumentedKeyOrder) {
   std::vector<std::string> keys;
   for (const auto& item : ordered.items()) keys.push_back(item.key());
   EXPECT_EQ(keys, (std::vector<std::string>{"position", "geometry", "to_move", "winner", "plies",
-                                            "category", "best", "moves", "line"}));
+                                            "dtm", "category", "best", "moves", "line"}));
   keys.clear();
   for (const auto& item : ordered["moves"][0].items()) keys.push_back(item.key());
-  EXPECT_EQ(keys, (std::vector<std::string>{"uci", "winner", "plies", "category", "position"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"uci", "winner", "plies", "dtm", "category", "position"}));
+  // At the end of a game, "reason" after the value.
+  const httplib::Result over = client->Get("/api/v1/position?position=2P/p2/3+b");
+  ASSERT_TRUE(over);
+  keys.clear();
+  const auto over_body = nlohmann::ordered_json::parse(over->body);
+  for (const auto& item : over_body.items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"position", "geometry", "to_move", "winner", "plies",
+                                            "dtm", "category", "reason", "best", "moves", "line"}));
+}
+
+// The signed dtm and the reason a game is over, on positions chosen for
+// each case (issue 28): the API, `probe --json` and the C API give them.
+TEST_F(Api, DtmAndReason) {
+  auto client = server_->client();
+  const auto value = [&](const std::string& text) {
+    return get(*client, "/api/v1/position?position=" + url_encode(text)).second;
+  };
+  EXPECT_EQ(value(".ppp/4/.PPP/4 w")["dtm"], 7);
+  EXPECT_EQ(value(".ppp/4/.PPP/4 w")["moves"][0]["dtm"], -6);  // black to move then, and lost
+  const json goal = value("2P/p2/3 b");
+  EXPECT_EQ(goal["dtm"], 0);
+  EXPECT_EQ(goal["reason"], "goal");
+  EXPECT_EQ(value("3/3/PPP b")["reason"], "no_pawns");
+  EXPECT_EQ(value("3/p2/P2 w")["reason"], "no_moves");
+  EXPECT_FALSE(value("ppp/3/PPP w").contains("reason"));
+}
+
+// The read-only GET answers carry Access-Control-Allow-Origin: *, as the
+// lichess API's do; `_` stands for the space in the position parameter, as
+// lichess accepts in `fen`.
+TEST_F(Api, GetAnswersAreReadableAnywhereAndTakeUnderscores) {
+  auto client = server_->client();
+  for (const char* path : {"/api/v1/position?position=ppp/3/PPP_w",
+                           "/api/v1/mainline?position=ppp/3/PPP_w", "/api/v1/tables",
+                           "/api/v1/stats?table=3x3-k3", "/api/v1/position?position=ppp/3/PP_w"}) {
+    const httplib::Result r = client->Get(path);
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "*") << path;
+  }
+  EXPECT_EQ(get(*client, "/api/v1/position?position=ppp/3/PPP_w").second,
+            get(*client, "/api/v1/position?position=ppp/3/PPP+w").second);
+  EXPECT_EQ(get(*client, "/api/v1/mainline?position=ppp/3/PPP_b").second,
+            get(*client, "/api/v1/mainline?position=ppp/3/PPP%20b").second);
+}
+
+// POST to a GET path is 405 with or without a body: httplib refused one
+// without Content-Length with a bare 400 (issue 28, bug 12).
+TEST_F(Api, PostWithoutABodyIsAnsweredAsWithAnEmptyOne) {
+  for (const std::string& length : {std::string(), std::string("Content-Length: 0\r\n")}) {
+    const std::string answer = raw_http(server_->port(), "POST /api/v1/position HTTP/1.1\r\nHost: x\r\n" +
+                                                            length + "Connection: close\r\n\r\n");
+    EXPECT_TRUE(answer.starts_with("HTTP/1.1 405")) << answer;
+    EXPECT_NE(answer.find("Allow: GET, HEAD"), std::string::npos) << answer;
+    EXPECT_TRUE(answer.ends_with("{\"error\":\"method not allowed\"}")) << answer;
+  }
+  // The batch without a body: its own answer for an empty body.
+  const std::string batch =
+      raw_http(server_->port(), "POST /api/v1/positions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  EXPECT_TRUE(batch.starts_with("HTTP/1.1 400")) << batch;
+  EXPECT_NE(batch.find("body is not JSON"), std::string::npos) << batch;
 }
 
 TEST_F(Api, MainlineAgreesWithProbe) {
@@ -132,19 +219,18 @@ TEST_F(Api, MainlineAgreesWithProbe) {
       for (const Move m : root.principal_variation) {
         p = play(p, m);
         const ProbeResult v = table.probe(p);
-        line.push_back({{"uci", move_name(g, m)},
-                        {"position", format_position(p)},
-                        {"winner", side_name(v.winner)},
-                        {"plies", v.plies},
-                        {"category", category(p.to_move, v.winner)}});
+        json ply = {{"uci", move_name(g, m)}, {"position", format_position(p)}};
+        add_value(ply, p, v.winner, v.plies);
+        line.push_back(ply);
       }
       // The line ends the game, and each ply brings the end one closer.
       EXPECT_EQ(classify(p), Status::over) << text;
-      EXPECT_EQ(body, json({{"position", text},
-                            {"winner", side_name(root.value.winner)},
-                            {"plies", root.value.plies},
-                            {"mainline", line}}))
-          << text;
+      json expected = {{"position", text},
+                       {"geometry", {{"rows", g.rows}, {"cols", g.cols}, {"max_pawns", k}}},
+                       {"to_move", side_name(start.to_move)}};
+      add_value(expected, start, root.value.winner, root.value.plies);
+      expected["mainline"] = line;
+      EXPECT_EQ(body, expected) << text;
     }
   }
 }
@@ -166,11 +252,12 @@ TEST_F(Api, BatchAgreesWithProbe) {
     const Position& p = positions[i];
     const Table& table = table_for(p.geometry);
     const ProbeResult v = table.probe(p);
-    const json expected = v.ok() ? json{{"position", texts[i]},
-                                        {"winner", side_name(v.winner)},
-                                        {"plies", v.plies},
-                                        {"category", category(p.to_move, v.winner)}}
-                                 : json{{"error", expected_error(table, p, v.status)}};
+    json expected = json{{"position", texts[i]}};
+    if (v.ok()) {
+      add_value(expected, p, v.winner, v.plies);
+    } else {
+      expected = json{{"error", expected_error(table, p, v.status)}};
+    }
     EXPECT_EQ(answers[i], expected) << texts[i];
   }
 }
@@ -220,7 +307,9 @@ TEST_F(Api, BatchAnswersAreTheSingleAnswers) {
       continue;
     }
     nlohmann::ordered_json cut = nlohmann::ordered_json::object();
-    for (const char* key : {"position", "winner", "plies", "category"}) cut[key] = single[key];
+    for (const char* key : {"position", "winner", "plies", "dtm", "category", "reason"}) {
+      if (single.contains(key)) cut[key] = single[key];
+    }
     singles.push_back(cut);
   }
   std::vector<std::string> batch;
@@ -261,10 +350,11 @@ TEST_F(Api, TablesListsEachTableWithItsFileChecksum) {
                         {"checksum", hex},
                         {"entries", info.entries},
                         {"white_wins", info.white_wins},
-                        {"max_plies", info.max_plies},
+                        {"longest_game_plies", info.longest_game_plies},
+                        {"longest_game_example", info.longest_game_example},
                         {"start", format_position(table.start_position())}});
   }
-  EXPECT_EQ(body, json({{"tables", expected}}));
+  EXPECT_EQ(body, json({{"tables", expected}, {"skipped", json::array()}}));
   EXPECT_EQ(body["tables"][0]["name"], "3x3-k3");
   EXPECT_EQ(body["tables"][1]["start"], "pppp/4/4/PPPP w");
 }

@@ -118,7 +118,7 @@ TEST(ServeCommand, ServesEveryTableOfTheDataDirectoryByDefault) {
   ASSERT_GT(serve.port(), 0) << serve.first_line() << serve.err();
   std::set<std::string> expected;
   for (const auto& entry : fs::directory_iterator(kDataDir)) {
-    if (entry.path().extension() != ".pawntb") continue;
+    if (entry.path().extension() != ".pawntb") continue;  // all are named RxC-kK.pawntb
     const pawntb::Table table = pawntb::Table::open(entry.path());
     expected.insert(pawntb::serve::table_name(table.info()));
   }
@@ -130,6 +130,31 @@ TEST(ServeCommand, ServesEveryTableOfTheDataDirectoryByDefault) {
   EXPECT_EQ(names, expected);
   EXPECT_TRUE(names.contains("3x3-k3") && names.contains("4x4-k4"));
   EXPECT_EQ(serve.stop(SIGTERM), 0);
+}
+
+// Without --table, serve takes the tables probe would find (files named
+// RxC-kK.pawntb, Table::find_all()); a bad one found is said on stderr,
+// listed under "skipped" in /api/v1/tables, and does not stop the server
+// (issue 28, bug 5: an empty notes.pawntb stopped it).
+TEST(ServeCommand, ABadFileFoundIsSkippedAndListed) {
+  TempDir dir;
+  write_file(dir / "notes.pawntb", "");
+  write_file(dir / "3x4-k4.pawntb", "not a table");
+  fs::copy_file(k3x3Table, dir / "3x3-k3.pawntb");
+  ServeProcess serve({}, dir.path());
+  ASSERT_GT(serve.port(), 0) << serve.first_line() << serve.err();
+  const httplib::Result r = client_of(serve.port()).Get("/api/v1/tables");
+  ASSERT_TRUE(r);
+  const json body = json::parse(r->body);
+  std::set<std::string> paths;
+  for (const json& t : body["tables"]) paths.insert(t["path"].get<std::string>());
+  EXPECT_TRUE(paths.contains("./3x3-k3.pawntb")) << r->body;
+  ASSERT_EQ(body["skipped"].size(), 1u) << r->body;
+  EXPECT_EQ(body["skipped"][0]["path"], "./3x4-k4.pawntb");
+  EXPECT_TRUE(contains(body["skipped"][0]["error"].get<std::string>(), "3x4-k4.pawntb"));
+  EXPECT_FALSE(contains(r->body, "notes")) << r->body;
+  EXPECT_EQ(serve.stop(SIGTERM), 0);
+  EXPECT_TRUE(serve.err().starts_with("pawntb serve: skipped: ./3x4-k4.pawntb")) << serve.err();
 }
 
 TEST(ServeCommand, LogPrintsOneLinePerRequest) {
@@ -144,6 +169,14 @@ TEST(ServeCommand, LogPrintsOneLinePerRequest) {
   // the order of the lines need not be the order of the requests.
   std::vector<std::string> lines = lines_of(serve.err());
   ASSERT_EQ(lines.size(), 3u) << serve.err();
+  std::sort(lines.begin(), lines.end());
+  // Each line: the time (UTC, ISO 8601, ms), the client, the request.
+  const std::string start = "[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z 127\\.0\\.0\\.1 ";
+  for (std::string& line : lines) {
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(line, m, std::regex("^" + start))) << line;
+    line = m.suffix();
+  }
   std::sort(lines.begin(), lines.end());
   EXPECT_TRUE(std::regex_match(lines[0], std::regex("GET /api/v1/tables 200 [0-9]+ us")))
       << lines[0];

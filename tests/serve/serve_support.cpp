@@ -1,5 +1,11 @@
 #include "serve/serve_support.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
+
 #include <csignal>
 #include <fstream>
 #include <random>
@@ -37,6 +43,28 @@ std::unique_ptr<httplib::Client> RunningServer::client() const {
 
 serve::TableSet committed_tables() {
   return serve::TableSet::open({k3x3Table, kDefaultTable});
+}
+
+std::string raw_http(int port, const std::string& request) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return {};
+  // A hung server fails the test instead of blocking it.
+  timeval timeout{static_cast<time_t>(kHangGuardSeconds), 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  std::string answer;
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0 &&
+      ::send(fd, request.data(), request.size(), 0) == static_cast<ssize_t>(request.size())) {
+    char buffer[4096];
+    for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+      answer.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return answer;
 }
 
 std::vector<Position> random_positions(Geometry g, int max_pawns, int count, std::uint64_t seed) {

@@ -47,6 +47,11 @@ pawntb::serve::TableSet committed_tables();
 std::vector<pawntb::Position> random_positions(pawntb::Geometry g, int max_pawns, int count,
                                                std::uint64_t seed);
 
+// Sends `request` as it is to 127.0.0.1:port and returns all the server
+// writes until it closes the connection (the request should say
+// "Connection: close"). Empty if it cannot connect.
+std::string raw_http(int port, const std::string& request);
+
 // Percent-encodes every byte but letters and digits.
 std::string url_encode(std::string_view text);
 

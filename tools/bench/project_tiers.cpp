@@ -1,15 +1,18 @@
-// Projects a tiered run from measured figures: the time on one machine and on
-// N machines, and the disk. Usage:
+// Projects a run unit by unit from measured figures: the time on one machine
+// and on N machines, the memory and the disk. Usage:
 //   project_tiers ROWS COLS K RATE WORK_BYTES_PER_POSITION [MACHINES...]
 // RATE is the positions per second one machine solves (pawntb generate's
 // average over a run), WORK_BYTES_PER_POSITION the work directory's bytes per
-// position (du of a work directory over the positions of its tiers).
+// position (du of a work directory over the positions of its units).
 //
-// The N-machine time simulates the MPI manager (generator/src/mpi_schedule.cpp):
-// each machine solves one tier at a time, a tier is ready once its children
-// are done, and a free machine takes the ready tier that comes first in index
-// order. A tier takes size / RATE. This leaves out the time to load children
-// from a shared disk, so it is a lower bound where the disk is slow.
+// The units come from the generator's own plan (pawntb::describe_units). The
+// N-machine time simulates the MPI manager (generator/src/mpi_schedule.cpp):
+// each machine solves one unit at a time, a unit is ready once every unit of
+// its tier's child tiers is done, and a free machine takes the ready unit
+// that comes first. A unit takes entries / RATE. This leaves out the time to
+// read the slices a unit reads from a shared disk, so it is a lower bound
+// where the disk is slow.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <queue>
@@ -17,43 +20,49 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
-#include "tier_solver.hpp"
+#include "pawntb/generator.hpp"
 
 namespace {
 
-using pawntb::codec::Index;
-using pawntb::generator_detail::TierGraph;
-
 // The makespan of `machines` machines, in positions solved by one machine
 // (divide by the rate for seconds).
-double simulate(const Index& index, const std::vector<std::vector<std::size_t>>& parents,
-                const std::vector<int>& child_count, int machines) {
-  const auto tiers = index.tiers();
-  std::vector<int> waiting = child_count;
-  std::set<std::size_t> ready;
-  for (std::size_t t = 0; t < tiers.size(); ++t) {
-    if (waiting[t] == 0) ready.insert(t);
+double simulate(const pawntb::WorkUnits& w, int machines) {
+  const std::size_t tiers = w.tier_entries.size();
+  std::vector<std::vector<std::size_t>> parents(tiers), units_of(tiers);
+  std::vector<std::size_t> waiting(tiers), left(tiers);
+  for (std::size_t u = 0; u < w.units.size(); ++u) {
+    units_of[w.units[u].tier].push_back(u);
+    ++left[w.units[u].tier];
   }
-  using Event = std::pair<double, std::size_t>;  // (finish time, tier)
+  std::set<std::size_t> ready;
+  for (std::size_t t = 0; t < tiers; ++t) {
+    for (const std::size_t c : w.tier_children[t]) {
+      parents[c].push_back(t);
+      ++waiting[t];
+    }
+    if (waiting[t] == 0) ready.insert(units_of[t].begin(), units_of[t].end());
+  }
+  using Event = std::pair<double, std::size_t>;  // (finish time, unit)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> running;
   double now = 0;
   int free = machines;
   std::size_t done = 0;
-  while (done < tiers.size()) {
+  while (done < w.units.size()) {
     while (free > 0 && !ready.empty()) {
-      const std::size_t t = *ready.begin();
+      const std::size_t u = *ready.begin();
       ready.erase(ready.begin());
-      running.emplace(now + static_cast<double>(tiers[t].size), t);
+      running.emplace(now + static_cast<double>(w.units[u].entries), u);
       --free;
     }
-    const auto [finish, t] = running.top();
+    const auto [finish, u] = running.top();
     running.pop();
     now = finish;
     ++free;
     ++done;
+    const std::size_t t = w.units[u].tier;
+    if (--left[t] != 0) continue;
     for (const std::size_t parent : parents[t]) {
-      if (--waiting[parent] == 0) ready.insert(parent);
+      if (--waiting[parent] == 0) ready.insert(units_of[parent].begin(), units_of[parent].end());
     }
   }
   return now;
@@ -82,49 +91,49 @@ int main(int argc, char** argv) {
   const pawntb::Geometry g{std::atoi(argv[1]), std::atoi(argv[2])};
   const int k = std::atoi(argv[3]);
   const double rate = std::atof(argv[4]), work_bytes = std::atof(argv[5]);
-  if (!Index::valid_parameters(g, k) || rate <= 0 || work_bytes < 0) {
-    std::fprintf(stderr, "project_tiers: bad board, K, rate or bytes per position\n");
+  if (rate <= 0 || work_bytes < 0) {
+    std::fprintf(stderr, "project_tiers: bad rate or bytes per position\n");
     return 2;
   }
-  const Index index(g, k);
-  if (index.too_large()) {
-    std::fprintf(stderr, "project_tiers: %dx%d with K = %d cannot be indexed\n", g.rows, g.cols, k);
+  pawntb::WorkUnits w;
+  try {
+    w = pawntb::describe_units(g, k);
+  } catch (const pawntb::GenerateError& e) {
+    std::fprintf(stderr, "project_tiers: %s\n", e.what());
     return 2;
   }
-  const TierGraph graph(index);
-  const auto tiers = index.tiers();
-  std::vector<std::vector<std::size_t>> parents(tiers.size());
-  std::vector<int> child_count(tiers.size());
-  std::uint64_t peak = 0;                  // the largest tier with its children, entries
-  std::vector<double> path(tiers.size());  // the longest chain ending at a tier, entries
-  double critical = 0;
-  for (std::size_t t = 0; t < tiers.size(); ++t) {
-    std::uint64_t held = tiers[t].size;
+  // The longest chain of tiers, each taking its largest unit (its units run
+  // side by side on enough machines).
+  const std::size_t tiers = w.tier_entries.size();
+  std::vector<double> path(tiers), largest_in(tiers);
+  for (const pawntb::WorkUnit& u : w.units) {
+    largest_in[u.tier] = std::max(largest_in[u.tier], static_cast<double>(u.entries));
+  }
+  double critical = 0, positions = 0;
+  for (std::size_t t = 0; t < tiers; ++t) {
     double longest_child = 0;
-    for (const std::size_t c : graph.child_list(t)) {
-      parents[c].push_back(t);
-      ++child_count[t];
-      held += tiers[c].size;
-      longest_child = std::max(longest_child, path[c]);
-    }
-    peak = std::max(peak, held);
-    path[t] = longest_child + static_cast<double>(tiers[t].size);
+    for (const std::size_t c : w.tier_children[t]) longest_child = std::max(longest_child, path[c]);
+    path[t] = longest_child + largest_in[t];
     critical = std::max(critical, path[t]);
+    positions += static_cast<double>(w.tier_entries[t]);
   }
-  const double positions = static_cast<double>(index.size());
+  std::uint64_t largest = 0, reads = 0;
+  for (const pawntb::WorkUnit& u : w.units) {
+    largest = std::max(largest, u.entries);
+    reads = std::max(reads, u.reads);
+  }
   std::printf(
-      "%dx%d K=%d: %.4g positions in %zu tiers; largest tier with its children %.4g "
-      "entries (%.1f GiB at a byte each)\n",
-      g.rows, g.cols, k, positions, tiers.size(), static_cast<double>(peak),
-      static_cast<double>(peak) / (1 << 30));
+      "%dx%d K=%d: %.4g positions in %zu tiers, %zu units; the largest unit %.4g entries; "
+      "the most a unit holds with what it reads %.4g entries (%.2f GiB at a byte each)\n",
+      g.rows, g.cols, k, positions, tiers, w.units.size(), static_cast<double>(largest),
+      static_cast<double>(reads), static_cast<double>(reads) / (1 << 30));
   std::printf("work directory: about %.1f GiB\n", positions * work_bytes / (1 << 30));
   std::printf("one machine: %s; the critical path alone: %s\n", duration(positions / rate).c_str(),
               duration(critical / rate).c_str());
   for (int a = 6; a < argc; ++a) {
     const int machines = std::atoi(argv[a]);
     if (machines < 1) continue;
-    std::printf("%d machines: %s\n", machines,
-                duration(simulate(index, parents, child_count, machines) / rate).c_str());
+    std::printf("%d machines: %s\n", machines, duration(simulate(w, machines) / rate).c_str());
   }
   return 0;
 }

@@ -30,7 +30,8 @@ struct Options {
   std::string memory;              // --memory SIZE as given (generate, verify); empty: the default
   std::uint64_t memory_limit = 0;  // set by validation from --memory (bytes)
   std::string work_dir;            // --work-dir; empty: in memory when the table fits
-  bool keep_work_dir = false;      // keep the tier files once the table is written
+  bool keep_work_dir = false;      // keep the unit files once the table is written
+  bool plan = false;               // --plan: print the plan (as JSON with --json) and stop
   // info, verify, uva, probe
   std::string table;  // empty: the default table (see table_search_help())
   // verify

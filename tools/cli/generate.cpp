@@ -7,6 +7,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "commands.hpp"
 #include "common.hpp"
 #include "pawntb/generator.hpp"
@@ -61,7 +63,7 @@ extern "C" void on_generate_signal(int signal) {
   static const char message[] = "pawntb generate: interrupted; the output file was not changed\n";
   (void)!::write(STDERR_FILENO, message, sizeof message - 1);
   static const char resume[] =
-      "pawntb generate: the finished tiers are kept; run the same command to resume\n";
+      "pawntb generate: the finished units are kept; run the same command to resume\n";
   if (resumable) (void)!::write(STDERR_FILENO, resume, sizeof resume - 1);
   ::_exit(128 + signal);
 }
@@ -91,63 +93,97 @@ void restore_signals() {
   }
 }
 
-// Free bytes on the file system of `dir`; 0 if unknown.
-std::uint64_t free_space(const fs::path& dir) {
-  std::error_code ec;
-  const fs::space_info space = fs::space(dir, ec);
-  return ec ? 0 : space.available;
+// "1 h 23 min", "12 min", "45 s".
+std::string duration_text(double seconds) {
+  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
+  if (s >= 3600) return std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
+  if (s >= 60) return std::to_string(s / 60) + " min";
+  return std::to_string(s) + " s";
 }
 
-// What the run will do, on stderr, before it starts.
-void print_plan(const GenerationPlan& plan, const GenerateOptions& options) {
-  std::cerr << "pawntb generate: " << with_commas(plan.entries) << " positions in "
-            << with_commas(plan.tiers) << " tiers; memory: " << size_text(plan.memory_needed)
-            << " needed, limit " << size_text(plan.memory_limit) << "\n";
-  if (plan.in_memory) return;
-  std::cerr << "pawntb generate: work directory " << options.work_dir.string() << ", about "
-            << size_text(plan.work_dir_bytes) << " of tier files";
-  const std::uint64_t free = free_space(options.work_dir);
-  if (free) std::cerr << " (" << size_text(free) << " free)";
-  std::cerr << "\n";
-  if (free && free < plan.work_dir_bytes) {
-    std::cerr << "pawntb generate: warning: the work directory's file system may run out of "
-                 "space; the run can be resumed after making room\n";
+// What the run will do, on stderr before it starts (or on stdout for
+// --plan): its size, memory, disk and time.
+void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateOptions& options) {
+  std::fprintf(to, "pawntb generate: %s positions in %s tiers", with_commas(plan.entries).c_str(),
+               with_commas(plan.tiers).c_str());
+  if (!plan.in_memory) {
+    std::fprintf(to, ", %s units (the largest %s entries)", with_commas(plan.units).c_str(),
+                 with_commas(plan.largest_unit).c_str());
   }
-  if (plan.tiers_done) {
-    std::cerr << "pawntb generate: resuming: " << with_commas(plan.tiers_done) << " of "
-              << with_commas(plan.tiers) << " tiers (" << with_commas(plan.entries_done)
-              << " positions) already in the work directory\n";
+  std::fprintf(to, "; memory: %s needed, limit %s\n", size_text(plan.memory_needed).c_str(),
+               size_text(plan.memory_limit).c_str());
+  if (!plan.in_memory) {
+    std::fprintf(to, "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
+                 "and the table being assembled)",
+                 options.work_dir.string().c_str(), size_text(plan.disk_needed).c_str());
+    if (plan.disk_free) std::fprintf(to, ", %s free", size_text(plan.disk_free).c_str());
+    std::fprintf(to, "\n");
+  }
+  std::fprintf(to, "pawntb generate: about %s at %s positions a second\n",
+               duration_text(plan.seconds).c_str(),
+               with_commas(static_cast<std::uint64_t>(
+                               static_cast<double>(plan.entries - plan.entries_done) /
+                               std::max(plan.seconds, 1e-9)))
+                   .c_str());
+  if (plan.units_done) {
+    std::fprintf(to,
+                 "pawntb generate: resuming: %s of %s units (%s positions) already in the work "
+                 "directory\n",
+                 with_commas(plan.units_done).c_str(), with_commas(plan.units).c_str(),
+                 with_commas(plan.entries_done).c_str());
   }
 }
 
-int run_generate(const Options& o) {
-  // Under mpirun, rank 0 schedules and prints; the other ranks solve tiers
-  // and print nothing (rank 0 reports their failures).
-  const MpiSession mpi;
-  const bool rank0 = mpi.rank() == 0;
-  const fs::path output = o.output;
+nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptions& options) {
+  nlohmann::ordered_json j;
+  j["board"] = to_string(options.geometry);
+  j["max_pawns"] = options.max_pawns;
+  j["positions"] = plan.entries;
+  j["tiers"] = plan.tiers;
+  j["units"] = plan.units;
+  j["largest_unit_entries"] = plan.largest_unit;
+  j["largest_unit_reads_entries"] = plan.largest_unit_reads;
+  j["memory_limit_bytes"] = plan.memory_limit;
+  j["memory_needed_bytes"] = plan.memory_needed;
+  j["work_dir"] = plan.in_memory ? nlohmann::ordered_json() : nlohmann::ordered_json(options.work_dir.string());
+  j["disk_needed_bytes"] = plan.disk_needed;
+  j["disk_free_bytes"] = plan.disk_free;
+  j["estimated_seconds"] = static_cast<std::uint64_t>(plan.seconds + 0.5);
+  j["units_done"] = plan.units_done;
+  j["fits_memory"] = plan.fits_memory();
+  j["fits_disk"] = plan.fits_disk();
+  j["fits"] = plan.fits();
+  return j;
+}
+
+// The checks before any work: the parameters (memory_needed refuses those
+// out of range), the output (rank 0), and where the work goes: in memory,
+// or unit by unit in a work directory when the ranks are several or the
+// table does not fit (FILE.work unless --work-dir).
+GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
   const Geometry g{o.rows, o.cols};
-  memory_needed(g, o.pawns);  // refuses bad parameters before any work
-  if (rank0) check_output(output);
+  const std::uint64_t in_memory = memory_needed(g, o.pawns);
+  if (mpi.rank() == 0 && !o.plan) check_output(o.output);
   GenerateOptions options;
   options.geometry = g;
   options.max_pawns = o.pawns;
   options.threads = o.threads;
   options.memory_limit = o.memory_limit ? o.memory_limit : default_memory_limit();
   options.work_dir = o.work_dir;
-  if (options.work_dir.empty() && mpi.ranks() > 1) {
-    options.work_dir = output.string() + ".work";  // the ranks share the tiers there
-    if (rank0) {
-      std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving tier by tier in "
-                << options.work_dir.string() << "\n";
-    }
-  } else if (options.work_dir.empty() && memory_needed(g, o.pawns) > options.memory_limit) {
-    // Too large for memory: tier by tier, in a work directory next to the table.
-    options.work_dir = output.string() + ".work";
-    std::cerr << "pawntb generate: the table needs " << size_text(memory_needed(g, o.pawns))
-              << " in memory, more than the limit; solving it tier by tier in "
-              << options.work_dir.string() << "\n";
+  options.keep_unit_files = o.keep_work_dir;
+  if (options.work_dir.empty() && (mpi.ranks() > 1 || in_memory > options.memory_limit)) {
+    options.work_dir = o.output + ".work";
   }
+  return options;
+}
+
+int run_generate(const Options& o) {
+  // Under mpirun, rank 0 schedules and prints; the other ranks solve units
+  // and print nothing (rank 0 reports their failures).
+  const MpiSession mpi;
+  const bool rank0 = mpi.rank() == 0;
+  const fs::path output = o.output;
+  GenerateOptions options = check_parameters(o, mpi);
   if (!rank0) {
     try {
       generate(options, output);
@@ -159,16 +195,36 @@ int run_generate(const Options& o) {
     return kOk;
   }
   const GenerationPlan plan = plan_generation(options);
-  print_plan(plan, options);
+  if (o.plan) {
+    if (o.json) {
+      std::printf("%s\n", plan_json(plan, options).dump().c_str());
+    } else {
+      print_plan(stdout, plan, options);
+      std::printf("%s\n", plan.fits() ? "fits" : "does not fit");
+    }
+    return plan.fits() ? kOk : kRuntimeFailure;
+  }
+  if (!o.work_dir.empty() || !plan.in_memory) {
+    if (o.work_dir.empty() && mpi.ranks() > 1) {
+      std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving unit by unit in "
+                << options.work_dir.string() << "\n";
+    } else if (o.work_dir.empty()) {
+      std::cerr << "pawntb generate: the table needs " << size_text(memory_needed(options.geometry, o.pawns))
+                << " in memory, more than the limit; solving it unit by unit in "
+                << options.work_dir.string() << "\n";
+    }
+  }
+  print_plan(stderr, plan, options);
+  check_plan(plan, options);
   if (mpi.ranks() > 1) {
-    std::cerr << "pawntb generate: rank 0 schedules the tiers; ranks 1.." << mpi.ranks() - 1
+    std::cerr << "pawntb generate: rank 0 schedules the units; ranks 1.." << mpi.ranks() - 1
               << " solve them, each under its own memory limit\n";
   }
   stop_cleanly_on_signals(!plan.in_memory);
   const auto start = std::chrono::steady_clock::now();
   ProgressLine progress("generate");
   options.on_progress = [&](const Progress& p) {
-    progress.update(p.stage, p.fraction_done, {p.tiers_done, p.tiers},
+    progress.update(p.stage, p.fraction_done, {p.units_done, p.units},
                     {p.positions_done, p.positions});
   };
   options.on_notice = [](const std::string& message) {
@@ -194,19 +250,21 @@ int run_generate(const Options& o) {
     }
   }
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
-              to_string(g).c_str(), o.pawns, with_commas(info.entries).c_str());
+              to_string(options.geometry).c_str(), o.pawns, with_commas(info.entries).c_str());
   std::printf("placements: %s of up to %s a side, either side to move\n",
               with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
   // The longest game is a win or a loss for the side to move, as `info` says.
-  std::printf("longest game: %s, e.g. %s\n", count_of(info.max_plies, "ply", "plies").c_str(),
-              info.longest_example.c_str());
+  std::printf("longest game: %s, e.g. %s\n", count_of(info.longest_game_plies, "ply", "plies").c_str(),
+              info.longest_game_example.c_str());
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
               count_of(report.file_size, "byte", "bytes").c_str(),
               count_of(report.block_count, "block", "blocks").c_str());
   if (!plan.in_memory) {
-    std::printf("work directory: %s of tier files at most (%s), %s\n",
+    std::printf("work directory: %s of unit files at most (%s), %s\n",
                 count_of(report.work_dir_bytes, "byte", "bytes").c_str(),
                 size_text(report.work_dir_bytes).c_str(), work_dir_fate.c_str());
+    std::printf("assembly: %s at most of unit files and table together\n",
+                count_of(report.assembly_peak_bytes, "byte", "bytes").c_str());
   }
   return kOk;
 }
@@ -221,10 +279,14 @@ void generate_options(po::options_description& desc, Options& o) {
       "table file to write (default: ./RxC-kK.pawntb)")("force,f", po::bool_switch(&o.force),
                                                         "overwrite the output file if it exists")(
       "work-dir", po::value(&o.work_dir)->value_name("DIR"),
-      "solve tier by tier, keeping finished tiers in DIR; run again to resume (default: in "
+      "solve unit by unit, keeping finished units in DIR; run again to resume (default: in "
       "memory, or FILE.work when the table does not fit)")(
       "keep-work-dir", po::bool_switch(&o.keep_work_dir),
-      "keep the work directory's tier files once the table is written");
+      "keep the work directory and its unit files once the table is written (the disk "
+      "then holds them and the table)")(
+      "plan", po::bool_switch(&o.plan),
+      "print the plan (units, memory, disk, time) and stop: status 0 if it fits, 1 if not")(
+      "json", po::bool_switch(&o.json), "with --plan: the plan as one JSON object");
   add_memory_option(desc, o, "table values");
   add_threads_option(desc, o);
 }
@@ -243,6 +305,7 @@ std::string validate_generate(const po::variables_map& given,
   if (std::string problem = check_threads(o); !problem.empty()) return problem;
   if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
   if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
+  if (o.json && !o.plan) return "--json goes with --plan";
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                std::to_string(o.pawns) + ".pawntb";
@@ -253,7 +316,7 @@ std::string validate_generate(const po::variables_map& given,
   // asks for what it cannot have, so a usage error (2), before any work.
   std::error_code ec;
   const fs::file_status status = fs::status(o.output, ec);
-  if (fs::exists(status) && !fs::is_directory(status) && !o.force) {
+  if (fs::exists(status) && !fs::is_directory(status) && !o.force && !o.plan) {
     return o.output + ": already exists; not overwritten (use --force)";
   }
   return {};
@@ -265,22 +328,28 @@ extern const Command kGenerate{
     "generate",
     "solve every position and write a table file",
     "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]\n"
-    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir]",
+    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir] [--plan [--json]]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
     "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
     "unless --output names a file, and refuses to replace an existing file unless\n"
     "--force is given. The output is checked before solving starts.\n"
     "\n"
     "A table that fits in --memory is solved in memory. A larger one, or any with\n"
-    "--work-dir, is solved tier by tier (format/FORMAT.md): each finished tier is\n"
-    "written to the work directory (FILE.work by default), and only the tier being\n"
-    "solved and the tiers it moves to are in memory. If the run stops (a signal, a\n"
-    "crash, a power cut), the same command resumes at the first unfinished tier;\n"
-    "a damaged tier file is solved again. The work directory is removed once the\n"
-    "table is written, unless --keep-work-dir.\n"
+    "--work-dir, is solved unit by unit (format/FORMAT.md): a unit is a piece of a\n"
+    "tier of at most 2^24 positions, and only the unit being solved and the slices\n"
+    "of other tiers it moves to are in memory. Each finished unit is written to the\n"
+    "work directory (FILE.work by default); the table is then assembled there,\n"
+    "deleting unit files as it goes, so the disk holds about one table's size. If\n"
+    "the run stops (a signal, a crash, a power cut), the same command resumes at\n"
+    "the first unfinished unit or the assembly's last checkpoint; a damaged unit\n"
+    "file is solved again. The run refuses up front, with the figures, when it\n"
+    "does not fit --memory or the free disk; --plan prints those figures (units,\n"
+    "memory, disk, time) and stops. The work directory is removed once the table\n"
+    "is written; --keep-work-dir keeps it and its unit files (then the disk holds\n"
+    "them and the table).\n"
     "\n"
     "In a build with MPI (cmake -DPAWNTB_MPI=ON), `mpirun -np N pawntb generate ...`\n"
-    "runs N ranks: rank 0 hands out the tiers whose children are finished and\n"
+    "runs N ranks: rank 0 hands out the units whose child tiers are finished and\n"
     "writes the table, ranks 1..N-1 solve them, all in one work directory on a\n"
     "file system they share (FILE.work by default). --memory and --threads apply\n"
     "to each rank. A failed rank stops the run; the same command resumes it.",

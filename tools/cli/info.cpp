@@ -2,6 +2,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -22,7 +23,16 @@ nlohmann::ordered_json describe(const TableInfo& i, std::uint64_t checksum,
                                 const fs::path& listed_in) {
   nlohmann::ordered_json j;
   for (const InfoField& field : info_fields(i, checksum, listed_in)) {
-    std::visit([&](const auto& value) { j[field.key] = value; }, field.value);
+    std::visit(
+        [&](const auto& value) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(value)>, InfoObject>) {
+            nlohmann::ordered_json& object = j[field.key] = nlohmann::ordered_json::object();
+            for (const auto& [key, number] : value) object[key] = number;
+          } else {
+            j[field.key] = value;
+          }
+        },
+        field.value);
   }
   return j;
 }
@@ -37,8 +47,8 @@ void print_text(const TableInfo& i, std::uint64_t checksum, const fs::path& list
   std::printf("placements:        %s (0..%d pawns a side), either side to move\n",
               with_commas(i.placements).c_str(), i.max_pawns);
   std::printf("white wins:        %s of the entries\n", with_commas(i.white_wins).c_str());
-  std::printf("longest game:      %s, e.g. %s\n", count_of(i.max_plies, "ply", "plies").c_str(),
-              i.longest_example.c_str());
+  std::printf("longest game:      %s, e.g. %s\n", count_of(i.longest_game_plies, "ply", "plies").c_str(),
+              i.longest_game_example.c_str());
   std::printf("file size:         %s (%s raw entries)\n",
               count_of(i.file_size, "byte", "bytes").c_str(), with_commas(i.entries).c_str());
   std::printf("blocks:            %s of %s entries, zstd\n", with_commas(i.blocks).c_str(),
@@ -146,7 +156,7 @@ constexpr char kInfoDetails[] =
     "or in a directory of the search path has it for the table's file name.\n"
     "\n"
     "With --json, one object on one line, keys in this order: file, format_version,\n"
-    "geometry (\"4x4\"), max_pawns, entries, placements, white_wins,\n"
+    "geometry ({\"rows\", \"cols\", \"max_pawns\"}), entries, placements, white_wins,\n"
     "longest_game_plies, longest_game_example, file_size, blocks, block_entries,\n"
     "header_checksum, index_checksum, rules_fingerprint, file_checksum (16 hex\n"
     "digits each), file_checksum_listed_in (the checksums.txt, or null).\n"
@@ -155,7 +165,7 @@ constexpr char kInfoDetails[] =
     "pawns and advancement, FORMAT.md 6.3) gets the XXH3-64 of its values, one line\n"
     "per tier: tier, white_pawns, black_pawns, white_advance, black_advance,\n"
     "first_entry, entries, xxh3_64. Two tables with the same lines hold the same\n"
-    "values; a tier file of `pawntb generate --keep-work-dir` has the same checksum.";
+    "values.";
 
 }  // namespace
 

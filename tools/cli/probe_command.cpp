@@ -76,7 +76,7 @@ std::string human_answer(const Position& p, const RootResult& root) {
 std::string json_answer(const Place& place, const Position& p, int max_pawns,
                         const RootResult& root) {
   common::Json j = common::Json::object();
-  j.get_ref<common::Json::object_t&>().reserve(11);  // the keys: no regrowing
+  j.get_ref<common::Json::object_t&>().reserve(13);  // the keys: no regrowing
   place.add_to(j);
   common::add_answer(j, p, max_pawns, root);
   std::string text = j.dump();
@@ -244,9 +244,13 @@ extern const Command kProbe{
     "  to_move    \"white\" or \"black\"\n"
     "  winner     who wins with best play\n"
     "  plies      plies to the end with best play (0: the game is over)\n"
+    "  dtm        plies signed for the side to move, as lichess's: > 0 it wins,\n"
+    "             < 0 it loses, 0 the game is over\n"
     "  category   \"win\" or \"loss\" for the side to move\n"
+    "  reason     only when the game is over: \"goal\" (the opponent reached its\n"
+    "             goal row), \"no_pawns\" or \"no_moves\" (the side to move has none)\n"
     "  best       the best move (UCI, e.g. \"c2c3\"), or null when the game is over\n"
-    "  moves      every legal move, best first: {\"uci\", \"winner\", \"plies\",\n"
+    "  moves      every legal move, best first: {\"uci\", \"winner\", \"plies\", \"dtm\",\n"
     "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
     "  line       the moves of best play to the end\n"
     "An error object has \"input\" (the text given) and \"error\" instead.",

@@ -85,10 +85,12 @@ extern const Command kServe{
     "  GET  /api/v1/stats?table=4x4-k4      `pawntb stats --json` of a table\n"
     "Errors are JSON {\"error\": \"...\"} with status 400, 404, 405 or 413.\n"
     "\n"
-    "Without --table it serves the default table and every *.pawntb file in the\n"
-    "directories of the search path (`pawntb probe --help` shows it), the first\n"
-    "found for each board size and K. A position is answered by the table of its\n"
-    "board size with the most pawns.",
+    "Without --table it serves the tables `pawntb tables` lists: the files named\n"
+    "RxC-kK.pawntb along the search path (`pawntb probe --help` shows it), the\n"
+    "first found for each board size and K. A file found that cannot be opened is\n"
+    "skipped, said on stderr and listed by /api/v1/tables. A position is answered\n"
+    "by the table of its board size with the most pawns. --log prints a line per\n"
+    "request: the time (UTC), the client's address, the request and its status.",
     DefaultTable::none,
     serve_options,
     validate_serve,

@@ -8,6 +8,28 @@ const char* category(Side side, Side winner) {
   return side == winner ? "win" : "loss";
 }
 
+int signed_plies(Side to_move, Side winner, int plies) {
+  return to_move == winner ? plies : -plies;
+}
+
+void add_value(Json& j, const Position& p, Side winner, int plies) {
+  j["winner"] = side_name(winner);
+  j["plies"] = plies;
+  j["dtm"] = signed_plies(p.to_move, winner, plies);
+  j["category"] = category(p.to_move, winner);
+  if (plies == 0) {
+    if (const char* reason = game_end_name(game_end(p))) j["reason"] = reason;
+  }
+}
+
+Json geometry_json(Geometry g, int max_pawns) {
+  Json j = Json::object();
+  j["rows"] = g.rows;
+  j["cols"] = g.cols;
+  j["max_pawns"] = max_pawns;
+  return j;
+}
+
 std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
   if (r.ok()) return {};
   const TableInfo& info = table.info();
@@ -25,23 +47,19 @@ std::string position_problem(const Table& table, const Position& p, const ProbeR
 void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root) {
   const Geometry g = p.geometry;
   j["position"] = format_position(p);
-  Json& geometry = j["geometry"];
-  geometry["rows"] = g.rows;
-  geometry["cols"] = g.cols;
-  geometry["max_pawns"] = max_pawns;
+  j["geometry"] = geometry_json(g, max_pawns);
   j["to_move"] = side_name(p.to_move);
-  j["winner"] = side_name(root.value.winner);
-  j["plies"] = root.value.plies;
-  j["category"] = category(p.to_move, root.value.winner);
+  add_value(j, p, root.value.winner, root.value.plies);
   j["best"] = root.moves.empty() ? Json() : Json(move_name(g, root.moves.front().move));
   Json& moves = j["moves"] = Json::array();
   moves.get_ref<Json::array_t&>().reserve(root.moves.size());
   for (const MoveValue& m : root.moves) {
     Json& move = moves.emplace_back(Json::object());
-    move.get_ref<Json::object_t&>().reserve(5);
+    move.get_ref<Json::object_t&>().reserve(6);
     move["uci"] = move_name(g, m.move);
     move["winner"] = side_name(m.winner);
     move["plies"] = m.plies;
+    move["dtm"] = signed_plies(opponent(p.to_move), m.winner, m.plies);
     move["category"] = category(opponent(p.to_move), m.winner);
     move["position"] = format_position(play(p, m.move));
   }

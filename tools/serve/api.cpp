@@ -67,18 +67,23 @@ Json tables_json(const TableSet& set) {
     Json& j = list.emplace_back(Json::object());
     j["name"] = t.name;
     j["path"] = info.path.string();
-    j["geometry"] = {
-        {"rows", info.geometry.rows}, {"cols", info.geometry.cols}, {"max_pawns", info.max_pawns}};
+    j["geometry"] = common::geometry_json(info.geometry, info.max_pawns);
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(t.checksum));
     j["checksum"] = hex;
     j["entries"] = info.entries;
     j["white_wins"] = info.white_wins;
-    j["max_plies"] = info.max_plies;
+    j["longest_game_plies"] = info.longest_game_plies;
+    j["longest_game_example"] = info.longest_game_example;
     j["start"] = format_position(t.table.start_position());
   }
   Json j = Json::object();
   j["tables"] = std::move(list);
+  // Files found along the search path that are not served, and why.
+  Json& skipped = j["skipped"] = Json::array();
+  for (const SkippedFile& s : set.skipped()) {
+    skipped.push_back({{"path", s.path.string()}, {"error", s.error}});
+  }
   return j;
 }
 
@@ -97,9 +102,10 @@ struct TableCache {
 };
 
 // Appends the answer to one position of a batch: {"position", "winner",
-// "plies", "category"} or {"error"}. Written directly, not through a
-// document: the position text (from format_position) and the names need
-// no escaping; error messages go through the JSON library.
+// "plies", "dtm", "category"}, with "reason" when the game is over, or
+// {"error"}. Written directly, not through a document: the position text
+// (from format_position) and the names need no escaping; error messages go
+// through the JSON library.
 void add_batch_answer(TableCache& tables, std::string_view text, std::string& out) {
   auto error = [&](const std::string& message) {
     out += "{\"error\":";
@@ -120,17 +126,28 @@ void add_batch_answer(TableCache& tables, std::string_view text, std::string& ou
   out += "\",\"winner\":\"";
   out += side_name(v.winner);
   out += "\",\"plies\":";
-  char digits[4];
-  const auto end = std::to_chars(digits, digits + sizeof digits, v.plies).ptr;
-  out.append(digits, end);
+  char digits[8];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, v.plies).ptr);
+  out += ",\"dtm\":";
+  out.append(digits,
+             std::to_chars(digits, digits + sizeof digits,
+                           common::signed_plies(p.to_move, v.winner, v.plies))
+                 .ptr);
   out += ",\"category\":\"";
   out += category(p.to_move, v.winner);
-  out += "\"}";
+  out += '"';
+  if (v.plies == 0) {
+    out += ",\"reason\":\"";
+    out += game_end_name(game_end(p));
+    out += '"';
+  }
+  out += '}';
 }
 
 // About what an answer takes ({"position":"1ppp/4/1PPP/4 w","winner":"white",
-// "plies":7,"category":"win"} and a comma): longer ones make the string grow.
-constexpr std::size_t kAnswerBytes = 80;
+// "plies":7,"dtm":7,"category":"win"} and a comma): longer ones make the
+// string grow.
+constexpr std::size_t kAnswerBytes = 88;
 
 }  // namespace
 
@@ -158,7 +175,7 @@ ApiResponse Api::position(std::string_view text) const {
   if (auto* problem = std::get_if<std::string>(&probed)) return bad_request(*problem);
   const Probed& r = std::get<Probed>(probed);
   Json j = Json::object();
-  j.get_ref<Json::object_t&>().reserve(10);
+  j.get_ref<Json::object_t&>().reserve(12);
   add_answer(j, r.target.position, r.target.table->table.info().max_pawns, r.root);
   return {200, dump(j)};
 }
@@ -169,10 +186,12 @@ ApiResponse Api::mainline(std::string_view text) const {
   const Probed& r = std::get<Probed>(probed);
   const Table& table = r.target.table->table;
   const Geometry g = r.target.position.geometry;
+  // The keys of /position's answer that say the position and its value.
   Json j = Json::object();
   j["position"] = format_position(r.target.position);
-  j["winner"] = side_name(r.root.value.winner);
-  j["plies"] = r.root.value.plies;
+  j["geometry"] = common::geometry_json(g, table.info().max_pawns);
+  j["to_move"] = side_name(r.target.position.to_move);
+  common::add_value(j, r.target.position, r.root.value.winner, r.root.value.plies);
   Json& line = j["mainline"] = Json::array();
   Position p = r.target.position;
   for (const Move m : r.root.principal_variation) {
@@ -182,9 +201,7 @@ ApiResponse Api::mainline(std::string_view text) const {
     Json& ply = line.emplace_back(Json::object());
     ply["uci"] = move_name(g, m);
     ply["position"] = format_position(p);
-    ply["winner"] = side_name(v.winner);
-    ply["plies"] = v.plies;
-    ply["category"] = category(p.to_move, v.winner);
+    common::add_value(ply, p, v.winner, v.plies);
   }
   return {200, dump(j)};
 }

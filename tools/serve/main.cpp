@@ -6,8 +6,10 @@
 // nor the generator.
 #include <pthread.h>
 
+#include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <ctime>
 #include <exception>
 #include <filesystem>
 #include <iostream>
@@ -41,13 +43,30 @@ int run_server(const common::ServeOptions& o) {
 
   std::vector<std::filesystem::path> files(o.tables.begin(), o.tables.end());
   const Api api(files.empty() ? TableSet::open_default() : TableSet::open(files));
+  // A file found along the search path that cannot be opened does not stop
+  // the server: it is said here and listed by /api/v1/tables.
+  for (const SkippedFile& s : api.table_set().skipped()) {
+    std::fprintf(stderr, "pawntb serve: skipped: %s\n", s.error.c_str());
+  }
   ServerOptions options;
   options.host = o.host;
   options.port = o.port;
   options.threads = o.threads;
   if (o.log) {
+    // "2026-11-27T08:30:01.123Z 127.0.0.1 GET /api/v1/tables 200 85 us": the
+    // time (UTC, ISO 8601), the client's address, the request, the status.
     options.log = [](const RequestLog& r) {
-      std::fprintf(stderr, "%s %s %d %lld us\n", std::string(r.method).c_str(),
+      const auto since_epoch = r.time.time_since_epoch();
+      const std::time_t seconds =
+          std::chrono::duration_cast<std::chrono::seconds>(since_epoch).count();
+      const auto millis =
+          std::chrono::duration_cast<std::chrono::milliseconds>(since_epoch).count() % 1000;
+      std::tm utc{};
+      ::gmtime_r(&seconds, &utc);
+      char when[32];
+      std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%S", &utc);
+      std::fprintf(stderr, "%s.%03dZ %s %s %s %d %lld us\n", when, static_cast<int>(millis),
+                   printable(r.client, 64).c_str(), std::string(r.method).c_str(),
                    printable(r.target, 200).c_str(), r.status,
                    static_cast<long long>(r.microseconds));
     };

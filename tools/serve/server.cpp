@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <sys/socket.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -19,6 +20,7 @@ using Clock = std::chrono::steady_clock;
 
 // When this worker thread started on its current request (for the log).
 thread_local Clock::time_point request_start;
+thread_local std::chrono::system_clock::time_point request_time;
 
 constexpr char kJson[] = "application/json";
 
@@ -49,6 +51,21 @@ void send(httplib::Response& res, ApiResponse answer) {
   res.status = answer.status;
   res.body = std::move(answer.body);  // set_content() would copy it
   res.set_header("Content-Type", kJson);
+}
+
+// The read-only GET answers may be read by pages of any origin, as the
+// lichess API's are: a page elsewhere can call a server on localhost.
+void send_readable_anywhere(httplib::Response& res, ApiResponse answer) {
+  send(res, std::move(answer));
+  res.set_header("Access-Control-Allow-Origin", "*");
+}
+
+// The position parameter, with '_' read as the space before the side to
+// move, as lichess accepts in `fen` ("pppp/4/4/PPPP_w"): '_' is in no
+// position otherwise.
+std::string position_text(std::string value) {
+  std::replace(value.begin(), value.end(), '_', ' ');
+  return value;
 }
 
 void send_error(httplib::Response& res, int status, std::string_view message) {
@@ -94,20 +111,25 @@ Server::Server(const Api& api, ServerOptions options)
 
   http.Get("/api/v1/position", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
-    if (parameter(req, res, "position", text)) send(res, a.position(text));
+    if (parameter(req, res, "position", text)) {
+      send_readable_anywhere(res, a.position(position_text(std::move(text))));
+    }
   });
   http.Get("/api/v1/mainline", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
-    if (parameter(req, res, "position", text)) send(res, a.mainline(text));
+    if (parameter(req, res, "position", text)) {
+      send_readable_anywhere(res, a.mainline(position_text(std::move(text))));
+    }
   });
   http.Post("/api/v1/positions", [&a](const httplib::Request& req, httplib::Response& res) {
     send(res, a.positions(req.body));
   });
-  http.Get("/api/v1/tables",
-           [&a](const httplib::Request&, httplib::Response& res) { send(res, a.tables()); });
+  http.Get("/api/v1/tables", [&a](const httplib::Request&, httplib::Response& res) {
+    send_readable_anywhere(res, a.tables());
+  });
   http.Get("/api/v1/stats", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string name;
-    if (parameter(req, res, "table", name)) send(res, a.stats(name));
+    if (parameter(req, res, "table", name)) send_readable_anywhere(res, a.stats(name));
   });
   // The page: "/" is index.html, "/NAME" the file NAME.
   http.Get("/[^/]*", [](const httplib::Request& req, httplib::Response& res) {
@@ -140,7 +162,7 @@ Server::Server(const Api& api, ServerOptions options)
 
   // Statuses httplib sets itself, and any other error without a body.
   const std::size_t max_body = impl_->options.max_body;
-  http.set_error_handler([max_body](const httplib::Request& req, httplib::Response& res) {
+  http.set_error_handler([max_body, &a](const httplib::Request& req, httplib::Response& res) {
     if (!res.body.empty()) return;
     switch (res.status) {
       case 404:
@@ -156,8 +178,19 @@ Server::Server(const Api& api, ServerOptions options)
         return send_error(
             res, 414,
             "request line over " + std::to_string(CPPHTTPLIB_REQUEST_URI_MAX_LENGTH) + " bytes");
-      case 400:
+      case 400: {
+        // httplib refuses a POST, PUT or PATCH without Content-Length (curl
+        // -X POST sends none) before routing. Answer it as the same request
+        // with an empty body: 405 on a path without that method, the
+        // batch's own answer on /api/v1/positions.
+        const std::string_view allowed = allowed_methods(req.path);
+        if (!allowed.empty() && allowed.find(req.method) == std::string_view::npos) {
+          res.set_header("Allow", std::string(allowed));
+          return send_error(res, 405, "method not allowed");
+        }
+        if (req.path == "/api/v1/positions" && req.method == "POST") return send(res, a.positions(""));
         return send_error(res, 400, "bad request");
+      }
       default:
         return send_error(res, res.status, "HTTP status " + std::to_string(res.status));
     }
@@ -175,6 +208,7 @@ Server::Server(const Api& api, ServerOptions options)
       });
   http.set_pre_routing_handler([](const httplib::Request& req, httplib::Response&) {
     request_start = Clock::now();
+    request_time = std::chrono::system_clock::now();
     // No compression: httplib's brotli, at its default quality, takes about
     // 7 ms for one position's answer, far more than the bytes it saves on
     // loopback. httplib compresses when the request accepts it, and owns
@@ -187,8 +221,12 @@ Server::Server(const Api& api, ServerOptions options)
       const auto spent =
           request_start == Clock::time_point{} ? Clock::duration{} : Clock::now() - request_start;
       request_start = {};
-      impl_->options.log({req.method, req.target, res.status,
+      impl_->options.log({request_time == std::chrono::system_clock::time_point{}
+                              ? std::chrono::system_clock::now()
+                              : request_time,
+                          req.remote_addr, req.method, req.target, res.status,
                           std::chrono::duration_cast<std::chrono::microseconds>(spent).count()});
+      request_time = {};
     });
   }
 }

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -24,6 +25,8 @@ class ServeError : public std::runtime_error {
 
 // One request, as a logger gets it once the answer is sent.
 struct RequestLog {
+  std::chrono::system_clock::time_point time;  // when the request was read
+  std::string_view client;                     // the client's address, e.g. "127.0.0.1"
   std::string_view method;
   std::string_view target;  // the path and query, as sent
   int status = 0;

@@ -48,23 +48,29 @@ std::string table_name(const TableInfo& info) {
 TableSet TableSet::open(const std::vector<fs::path>& files) {
   std::map<Key, LoadedTable> found;
   for (const fs::path& file : files) add(found, file, true);
-  return TableSet(in_order(found));
+  return TableSet(in_order(found), {});
 }
 
 TableSet TableSet::open_default() {
   std::map<Key, LoadedTable> found;
-  add(found, Table::default_path(), false);
-  for (const fs::path& place : Table::search_path()) {
-    std::error_code ec;
-    if (!fs::is_directory(place, ec)) continue;
-    std::vector<fs::path> files;
-    for (const fs::directory_entry& e : fs::directory_iterator(place, ec)) {
-      if (e.path().extension() == ".pawntb" && e.is_regular_file(ec)) files.push_back(e.path());
+  std::vector<SkippedFile> skipped;
+  for (const fs::path& file : Table::find_all()) {
+    try {
+      add(found, file, false);
+    } catch (const TableError& e) {
+      skipped.push_back({file, e.what()});
     }
-    std::sort(files.begin(), files.end());  // the same choice on every run
-    for (const fs::path& file : files) add(found, file, false);
   }
-  return TableSet(in_order(found));
+  if (found.empty()) {
+    std::string places;
+    for (const fs::path& place : Table::search_path()) {
+      places += (places.empty() ? "" : ", ") + place.string();
+    }
+    std::string why;
+    for (const SkippedFile& s : skipped) why += "; " + s.error;
+    throw TableError("no table to serve (looked in: " + places + ")" + why);
+  }
+  return TableSet(in_order(found), std::move(skipped));
 }
 
 const LoadedTable* TableSet::for_geometry(Geometry g) const {

@@ -19,6 +19,12 @@ struct LoadedTable {
   std::uint64_t checksum;  // XXH3-64 of the file
 };
 
+// A file found along the search path that cannot be served.
+struct SkippedFile {
+  std::filesystem::path path;
+  std::string error;  // TableError::what(): names the file and the check that failed
+};
+
 class TableSet {
  public:
   // Opens each file (Table::Load::automatic: a table of up to 64 Mi entries
@@ -29,10 +35,11 @@ class TableSet {
   // are for the same (rows, cols, K).
   static TableSet open(const std::vector<std::filesystem::path>& files);
 
-  // The default table (Table::default_path()) and every *.pawntb file in
-  // the directories of Table::search_path(), the first found for each
-  // (rows, cols, K). Throws TableError when there is no default table or a
-  // file found cannot be opened.
+  // The tables Table::find_all() finds along the search path (the rule of
+  // Table::find(): files named RxC-kK.pawntb), the first found for each
+  // (rows, cols, K). A file that cannot be opened is skipped and kept in
+  // skipped(). Throws TableError, naming the search path, when none can be
+  // opened.
   static TableSet open_default();
 
   // In increasing (rows, cols, K).
@@ -47,9 +54,14 @@ class TableSet {
   // "3x3-k3, 4x4-k4": the names, for error messages.
   std::string names() const;
 
+  // The files open_default() found and could not open, in the order found.
+  const std::vector<SkippedFile>& skipped() const { return skipped_; }
+
  private:
-  explicit TableSet(std::vector<LoadedTable> tables) : tables_(std::move(tables)) {}
+  TableSet(std::vector<LoadedTable> tables, std::vector<SkippedFile> skipped)
+      : tables_(std::move(tables)), skipped_(std::move(skipped)) {}
   std::vector<LoadedTable> tables_;
+  std::vector<SkippedFile> skipped_;
 };
 
 // "4x4-k4": a table's name, as the file names of `pawntb generate`.

@@ -252,10 +252,13 @@ nlohmann::ordered_json to_json(const TableStats& s) {
                          {"zugzwangs", m.zugzwangs},
                          {"zugzwang_examples", m.zugzwang_examples}});
   }
-  return {{"geometry", to_string(s.geometry)}, {"rows", s.geometry.rows},
-          {"cols", s.geometry.cols},           {"max_pawns", s.max_pawns},
-          {"positions", s.positions},          {"side_to_move_wins", s.side_to_move_wins},
-          {"zugzwangs", s.zugzwangs},          {"distances", std::move(distances)},
+  // The geometry as every JSON answer of pawntb gives it.
+  return {{"geometry",
+           {{"rows", s.geometry.rows}, {"cols", s.geometry.cols}, {"max_pawns", s.max_pawns}}},
+          {"positions", s.positions},
+          {"side_to_move_wins", s.side_to_move_wins},
+          {"zugzwangs", s.zugzwangs},
+          {"distances", std::move(distances)},
           {"materials", std::move(materials)}};
 }
 

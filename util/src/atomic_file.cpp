@@ -55,7 +55,8 @@ void MemorySink::write_at(std::uint64_t offset, std::span<const std::uint8_t> da
 
 std::uint64_t write_file_atomically(const fs::path& path,
                                     const std::function<std::uint64_t(ByteSink&)>& fill,
-                                    void (*on_temp_file)(const char* path)) {
+                                    void (*on_temp_file)(const char* path), Flush flush) {
+  const bool flushed = flush == Flush::file_and_directory;
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
   if (fs::is_directory(status)) fail(EISDIR, "cannot write", path);
@@ -84,7 +85,8 @@ std::uint64_t write_file_atomically(const fs::path& path,
     throw;
   }
   // mkstemp makes the file 0600: what pawntb writes is for everyone to read.
-  if (::fchmod(file.get(), 0644) != 0 || ::fsync(file.get()) != 0 || file.reset() != 0) {
+  if (::fchmod(file.get(), 0644) != 0 || (flushed && ::fsync(file.get()) != 0) ||
+      file.reset() != 0) {
     const int error = errno;
     discard();
     fail(error, "cannot write", path);
@@ -95,6 +97,7 @@ std::uint64_t write_file_atomically(const fs::path& path,
     fail(error, "cannot rename the finished file to", path);
   }
   announce(nullptr);
+  if (!flushed) return size;
   if (const FileDescriptor directory(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
       directory.valid()) {
     ::fsync(directory.get());

@@ -26,26 +26,26 @@ ProgressLine::~ProgressLine() {
   if (shown_) out_ << "\r" << std::string(width_, ' ') << "\r" << std::flush;
 }
 
-void ProgressLine::update(const char* stage, double fraction_done, ProgressCount tiers,
+void ProgressLine::update(const char* stage, double fraction_done, ProgressCount units,
                           ProgressCount positions, Clock::time_point now) {
   using std::chrono::milliseconds, std::chrono::seconds, std::chrono::minutes;
   if (stage != stage_) {
     stage_ = stage;
     stage_start_ = last_ = now;
     done_at_start_ = fraction_done;  // a resumed stage starts part done
-    tiers_shown_ = 0;
+    units_shown_ = 0;
   }
-  const bool tiers_finished = tiers.done > tiers_shown_;
-  const bool last_tier = tiers_finished && tiers.total && tiers.done == tiers.total;
+  const bool units_finished = units.done > units_shown_;
+  const bool last_unit = units_finished && units.total && units.done == units.total;
   const auto since = now - last_;
   const bool due =
-      terminal_ ? since >= milliseconds(200) || last_tier
-                : (tiers_finished && (since >= seconds(1) || last_tier)) || since >= minutes(1);
+      terminal_ ? since >= milliseconds(200) || last_unit
+                : (units_finished && (since >= seconds(1) || last_unit)) || since >= minutes(1);
   if (!due) return;
   last_ = now;
-  tiers_shown_ = tiers.done;
+  units_shown_ = units.done;
   const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
-  const std::string line = text(fraction_done, tiers, positions, elapsed);
+  const std::string line = text(fraction_done, units, positions, elapsed);
   if (!terminal_) {
     out_ << "pawntb " << command_ << ": " << line << "\n" << std::flush;
     return;
@@ -55,11 +55,11 @@ void ProgressLine::update(const char* stage, double fraction_done, ProgressCount
   out_ << "\r" << line << std::string(width_ - line.size(), ' ') << std::flush;
 }
 
-std::string ProgressLine::text(double fraction_done, ProgressCount tiers, ProgressCount positions,
+std::string ProgressLine::text(double fraction_done, ProgressCount units, ProgressCount positions,
                                double elapsed) const {
   std::ostringstream line;
   line << stage_;
-  if (tiers.total) line << " tier " << with_commas(tiers.done) << "/" << with_commas(tiers.total);
+  if (units.total) line << " unit " << with_commas(units.done) << "/" << with_commas(units.total);
   line << " " << static_cast<int>(fraction_done * 100) << "%";
   std::optional<double> left;
   if (positions.total && elapsed > 0.5) {

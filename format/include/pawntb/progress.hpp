@@ -10,10 +10,11 @@ namespace pawntb {
 struct Progress {
   const char* stage;     // a static string: "solve", "compress" or "verify"
   double fraction_done;  // 0..1, never decreasing within a stage; each stage ends with exactly 1
-  // Where a tiered generation is (stage "solve" of pawntb::generate, zero
-  // elsewhere): the tiers finished and in all, and positions solved by this
-  // run (tiers found finished in the work directory count in neither).
-  std::uint64_t tiers_done = 0, tiers = 0;
+  // Where a generation unit by unit is (stage "solve" of pawntb::generate,
+  // zero elsewhere): the work units finished and in all, and positions
+  // solved by this run (units found finished in the work directory count in
+  // neither).
+  std::uint64_t units_done = 0, units = 0;
   std::uint64_t positions_done = 0, positions = 0;
 };
 

@@ -38,11 +38,19 @@ struct GenerateOptions {
   // generate(): the most bytes of table values held in memory at once; 0 means
   // default_memory_limit().
   std::uint64_t memory_limit = 0;
-  // generate(): where finished tiers are kept, so that a stopped run resumes
+  // generate(): where finished units are kept, so that a stopped run resumes
   // (format/FORMAT.md, appendix). Empty: the whole table is solved in memory.
   std::filesystem::path work_dir;
+  // generate(): the most entries of a work unit (FORMAT.md, "Appendix:
+  // scheduling"); 0 means 2^24. A work directory is for one value; tests
+  // make it small to cut tiers into many units.
+  std::uint64_t unit_entries = 0;
+  // generate(): keep the unit files once the table holds them (the disk
+  // then holds both, about twice the table); by default the assembly
+  // deletes each as soon as the table durably holds its slices.
+  bool keep_unit_files = false;
   // generate(): called from the calling thread with a message for the user,
-  // such as a damaged tier file that is solved again; may be empty.
+  // such as a damaged unit file that is solved again; may be empty.
   std::function<void(const std::string&)> on_notice;
 };
 
@@ -54,57 +62,101 @@ std::uint64_t default_memory_limit();
 struct GenerationPlan {
   std::uint64_t entries = 0;
   std::uint64_t tiers = 0;
+  std::uint64_t units = 0;         // work units (0 in memory)
   std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or the default)
-  // Bytes in memory at the peak: in memory, memory_needed(); tier by tier,
-  // the largest tier with its children plus a fixed overhead (the tiered run
-  // never holds more).
+  // Bytes in memory at the peak: in memory, memory_needed(); unit by unit,
+  // the unit whose values and the child slices it reads are the most, plus
+  // a fixed overhead (the run never holds more).
   std::uint64_t memory_needed = 0;
-  std::uint64_t largest_tier = 0;    // entries
+  std::uint64_t largest_tier = 0;        // entries
+  std::uint64_t largest_unit = 0;        // entries
+  std::uint64_t largest_unit_reads = 0;  // entries: that unit's and those it reads, at the peak
+  // Unit by unit: the most bytes the work directory and the table being
+  // assembled hold together (estimated from measured bytes per entry), and
+  // the bytes free for them now (its file system's, plus what the work
+  // directory already holds); 0 in memory.
+  std::uint64_t disk_needed = 0;
+  std::uint64_t disk_free = 0;
   std::uint64_t work_dir_bytes = 0;  // estimated size of the finished work directory, 0 in memory
-  std::uint64_t tiers_done = 0;      // tiers already finished in the work directory
+  double seconds = 0;                // estimated wall time on options.threads threads
+  std::uint64_t units_done = 0;      // units already finished in the work directory
   std::uint64_t entries_done = 0;    // their entries
   bool in_memory = true;
+  bool fits_memory() const { return memory_needed <= memory_limit; }
+  bool fits_disk() const { return in_memory || disk_free == 0 || disk_needed <= disk_free; }
+  bool fits() const { return fits_memory() && fits_disk(); }
 };
 
-// Checks the parameters and the memory limit and looks at the work directory
-// (creating it, and counting the tier files already there; generate() checks
-// each when it reaches it, and solves a damaged one again). Throws GenerateError when the
-// parameters are out of range, the work directory holds another table, or memory_needed exceeds the
-// limit. For the CLI, before generate().
+// Checks the parameters and works out the plan; looks at the work directory
+// if it exists (counting the unit files already there; generate() checks
+// each when it reaches it, and solves a damaged one again) and at the free
+// space where it goes, and creates nothing. Throws GenerateError when the
+// parameters are out of range or the work directory holds another table;
+// whether the plan fits is in the result (check_plan refuses). For the CLI,
+// before generate().
 GenerationPlan plan_generation(const GenerateOptions& options);
+
+// Throws GenerateError with the figures when the plan does not fit its
+// memory limit or the free disk.
+void check_plan(const GenerationPlan& plan, const GenerateOptions& options);
+
+// The units of a generation unit by unit, for projections
+// (tools/bench/project_tiers): each unit's tier and entries, and the entries
+// it holds while solved (its own and those it reads); each tier's entries
+// and its children (the tiers its moves reach, which must be finished before
+// any of its units is solved). Units and tiers in solving order. Throws
+// GenerateError for parameters out of range.
+struct WorkUnit {
+  std::size_t tier = 0;
+  std::uint64_t entries = 0, reads = 0;
+};
+struct WorkUnits {
+  std::vector<WorkUnit> units;
+  std::vector<std::uint64_t> tier_entries;
+  std::vector<std::vector<std::size_t>> tier_children;
+};
+WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries = 0);
 
 struct GenerationReport {
   GenerationPlan plan;
   std::uint64_t file_size = 0;
   std::uint32_t block_count = 0;
-  std::uint64_t tiers_solved = 0;  // by this run
-  // Bytes of the tier files in the work directory once every tier was
-  // solved: its peak, as tier files are only added while solving (a tier's
-  // temporary file becomes that tier's file). 0 when solved in memory.
+  std::uint64_t units_solved = 0;  // by this run
+  // Bytes of the unit files in the work directory once every unit was
+  // solved: its peak while solving, as unit files are only added then.
+  // 0 when solved in memory.
   std::uint64_t work_dir_bytes = 0;
+  // The most bytes the work directory held while the table was assembled
+  // (unit files and table.partial, measured at each checkpoint).
+  std::uint64_t assembly_peak_bytes = 0;
 };
 
 // Solves the table and writes it atomically to `output` (as write_table).
 // With options.work_dir empty, in memory (as solve() then write_table());
-// otherwise tier by tier in index order, each finished tier written to the
-// work directory, never holding more than options.memory_limit bytes of
-// values with the rest of the process (should the rest grow so that a tier
-// and its children no longer fit, it goes on above the limit and says so
-// once through on_notice); a run stopped at any moment and started again
-// with the same options resumes at the first unfinished tier, and the table
-// is the same byte for byte. Under an MpiSession of several ranks, distributed (see
-// MpiSession; a work directory is required) and to be called once on every
-// rank; a failure on any rank is thrown on rank 0 naming the rank and the
-// tier, and as "stopped" on the others. Throws GenerateError. Not thread-safe
-// for one work directory; for the CLI and the tests.
+// otherwise unit by unit (FORMAT.md, "Appendix: scheduling"), each finished
+// unit written to the work directory, never holding more than
+// options.memory_limit bytes of values with the rest of the process (should
+// the rest grow so that a unit and what it reads no longer fit, it goes on
+// above the limit and says so once through on_notice); then the table is
+// assembled in the work directory's table.partial, and each unit file is
+// deleted once the table durably holds its slices, so that the disk holds
+// about the table's size, not twice it. A run stopped at any moment and
+// started again with the same options resumes at the first unfinished unit,
+// or at the assembly's last checkpoint, and the table is the same byte for
+// byte. Refuses (check_plan) a run that does not fit. Under an MpiSession of
+// several ranks, distributed (see MpiSession; a work directory is required)
+// and to be called once on every rank; a failure on any rank is thrown on
+// rank 0 naming the rank and the unit, and as "stopped" on the others.
+// Throws GenerateError. Not thread-safe for one work directory; for the CLI
+// and the tests.
 GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
                           void (*on_temp_file)(const char* path) = nullptr);
 
 // MPI (built with -DPAWNTB_MPI=ON): `mpirun -np N pawntb generate ...` runs N
 // processes, the ranks 0..N-1, which share the work directory (a cluster's
-// shared file system). With N > 1, generate() on rank 0 hands out the tiers
-// whose children are finished and writes the table; on ranks 1..N-1 it
-// solves the tiers rank 0 hands it, each with its own options.memory_limit,
+// shared file system). With N > 1, generate() on rank 0 hands out the units
+// whose child tiers are finished and writes the table; on ranks 1..N-1 it
+// solves the units rank 0 hands it, each with its own options.memory_limit,
 // and returns once rank 0 says stop (an empty report). The table is the same
 // byte for byte whatever N.
 //

@@ -24,6 +24,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -85,8 +86,8 @@ struct TableInfo {
   std::uint64_t entries = 0;          // indexed white-to-move positions
   std::uint64_t placements = 0;       // placements of 0..K pawns a side
   std::uint64_t white_wins = 0;       // entries won by the side to move (white)
-  int max_plies = 0;                  // longest game in the table
-  std::string longest_example;        // a position with max_plies, in position notation
+  int longest_game_plies = 0;         // the longest game in the table (a win or a loss)
+  std::string longest_game_example;   // a position with that value, in position notation
   std::uint32_t blocks = 0;           // zstd blocks in the file, >= 1
   std::uint32_t block_entries = 0;    // entries per block, a power of two <= 2^24
   std::uint64_t file_size = 0;        // bytes
@@ -279,15 +280,19 @@ std::uint64_t file_checksum(const std::filesystem::path& path);
 // Table::search_path().
 std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
 
+// An object of numbers, its keys in order: the geometry {"rows", "cols",
+// "max_pawns"}, as every JSON answer of pawntb gives it.
+using InfoObject = std::vector<std::pair<std::string, std::uint64_t>>;
+
 // One fact about a table file, as `pawntb info --json` and the Python
 // package's Table.info() give it: a key and its value.
 struct InfoField {
   const char* key;  // a static string
-  std::variant<std::nullptr_t, std::uint64_t, std::string> value;
+  std::variant<std::nullptr_t, std::uint64_t, std::string, InfoObject> value;
 };
 
 // The facts of `pawntb info`, in its order: file, format_version, geometry
-// ("4x4"), max_pawns, entries, placements, white_wins, longest_game_plies,
+// ({"rows", "cols", "max_pawns"}), entries, placements, white_wins, longest_game_plies,
 // longest_game_example, file_size, blocks, block_entries, header_checksum,
 // index_checksum, rules_fingerprint, file_checksum (16 hex digits each) and
 // file_checksum_listed_in (null when `listed_in` is empty). `file_checksum`

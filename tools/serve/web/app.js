@@ -248,8 +248,8 @@ function selectTable(table) {
   state.table = table;
   $('table-select').value = table.name;
   const count = (n) => Number(n).toLocaleString('en');
-  $('table-note').textContent = `${count(table.entries)} positions, longest win ${
-      pliesText(table.max_plies)}, checksum ${table.checksum}`;
+  $('table-note').textContent = `${count(table.entries)} positions, longest game ${
+      pliesText(table.longest_game_plies)}, checksum ${table.checksum}`;
 }
 
 function fillTableSelect() {

@@ -89,6 +89,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -245,15 +246,26 @@ constexpr std::uint64_t last_subset(int k, int n) {
 }
 
 class Index {
-  struct Slice;  // below
-
  public:
   class Cursor;
   // A tier: the positions with w white and b black pawns whose advancement
-  // sums are sw and sb (TIERS above), entries [first, first + size).
+  // sums are sw and sb (TIERS above), entries [first, first + size), made of
+  // the slices [first_slice, first_slice + slice_count) (slices()).
   struct Tier {
     int w = 0, b = 0, sw = 0, sb = 0;
     std::uint64_t first = 0, size = 0;
+    std::size_t first_slice = 0, slice_count = 0;
+  };
+
+  // A slice: a white and a black row profile (SLICES above), entries
+  // [first, first + size). The generator's work units and plans read the
+  // index through these (generator/src/units.hpp).
+  struct Slice {
+    std::uint64_t first = 0, size = 0;
+    std::uint64_t run_size = 0;    // entries of a run: the radices of black's rows 1..R-2
+    std::uint64_t block_size = 0;  // entries of a W-block: the radices of black's rows
+    std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
+    std::uint16_t white_profile = 0, black_profile = 0;    // the profiles' numbers
   };
 
   // Requires g.valid() and 1 <= max_pawns <= g.cols (checked by the callers
@@ -275,6 +287,12 @@ class Index {
 
   // The tiers in index order, which is a solving order.
   std::span<const Tier> tiers() const { return tiers_; }
+  // The slices in index order: within a tier, by white profile number, then
+  // black profile number.
+  std::span<const Slice> slices() const { return slices_; }
+  std::span<const Slice> slices_of(std::size_t tier) const {
+    return std::span(slices_).subspan(tiers_[tier].first_slice, tiers_[tier].slice_count);
+  }
   // The number of the tier that holds entry i; requires i < size().
   std::size_t tier_of(std::uint64_t i) const {
     return static_cast<std::size_t>(std::upper_bound(tier_firsts_.begin(), tier_firsts_.end(), i) -
@@ -495,18 +513,22 @@ class Index {
   };
 
  private:
-  // A slice: a white and a black row profile (SLICES above).
-  struct Slice {
-    std::uint64_t first = 0, size = 0;
-    std::uint64_t run_size = 0;    // entries of a run: the radices of black's rows 1..R-2
-    std::uint64_t block_size = 0;  // entries of a W-block: the radices of black's rows
-    std::array<std::uint8_t, kMaxSide> white{}, black{};  // pawns per row 0..R-1
-  };
   friend class Cursor;
   friend class BlockWalk;
 
-  void build_row_tables(const std::vector<std::array<std::uint8_t, kMaxSide>>& profiles,
-                        std::uint64_t keys);
+  using Counts = std::array<std::uint8_t, kMaxSide>;
+  // A slice of the white and black profiles with these numbers: its tier and
+  // pawns per row. Nullopt when it does not fit on the board or has no white
+  // pawn.
+  struct SliceCandidate;
+  std::optional<SliceCandidate> candidate(const std::vector<Counts>& profiles, int white,
+                                          int black) const;
+  // Every slice that fits, as its place in the order (index.cpp).
+  std::vector<std::uint64_t> slice_order(const std::vector<Counts>& profiles) const;
+  // Lists the slices and tiers in that order; false if the index would pass
+  // kMaxSize.
+  bool add_slices(const std::vector<Counts>& profiles, const std::vector<std::uint64_t>& order);
+  void build_row_tables(const std::vector<Counts>& profiles, std::uint64_t keys);
 
   // Profile pairs beyond this (8 M offsets, 64 MiB) are refused: only boards
   // of 7 or 8 rows with K >= 7 have that many, and none can be solved.

@@ -45,9 +45,17 @@ class MemorySink final : public ByteSink {
 // `on_temp_file`, if given, is called with the temporary file's path once it
 // exists and with nullptr once it is gone (renamed or removed), so that a
 // signal handler can remove it. Thread-safe for distinct paths.
+//
+// Flush::none leaves out both flushes: a kill still sees the old file or the
+// whole new one, but after a power loss the new name may hold a torn file.
+// Only for files that are checked whenever they are read, and flushed
+// together before anything depends on them lasting: the generator's unit
+// files, thousands of them, where a flush each cost more than the work.
+enum class Flush : std::uint8_t { file_and_directory, none };
 std::uint64_t write_file_atomically(const std::filesystem::path& path,
                                     const std::function<std::uint64_t(ByteSink&)>& fill,
-                                    void (*on_temp_file)(const char* path) = nullptr);
+                                    void (*on_temp_file)(const char* path) = nullptr,
+                                    Flush flush = Flush::file_and_directory);
 
 // The same with `text` as the file's bytes.
 void write_file_atomically(const std::filesystem::path& path, std::string_view text);

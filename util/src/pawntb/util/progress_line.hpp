@@ -16,20 +16,20 @@ namespace pawntb::util {
 // was left at the start is done, and once it is all done.
 std::optional<double> seconds_left(double elapsed, double done_at_start, double done);
 
-// How many of something (tiers, positions) are done.
+// How many of something (work units, positions) are done.
 struct ProgressCount {
   std::uint64_t done = 0, total = 0;  // total 0: not counted
 };
 
 // The progress of one command, shown as the text
-//   STAGE [tier D/T] P%[, R positions/s][, about 3 min left]
-// (the tiers and the rate where they are counted; the time left from the
+//   STAGE [unit D/T] P%[, R positions/s][, about 3 min left]
+// (the units and the rate where they are counted; the time left from the
 // positions' rate where they are counted, else from seconds_left()).
 //
 // On a terminal it is one line, redrawn at most every 200 ms (and when the
-// last tier finishes), and cleared when the ProgressLine is destroyed. In a
+// last unit finishes), and cleared when the ProgressLine is destroyed. In a
 // log (not a terminal) it is a plain line "pawntb COMMAND: TEXT": whenever
-// tiers have finished, at most one a second and always for the last; and
+// units have finished, at most one a second and always for the last; and
 // once a stage has run a minute, at most one a minute. So a log of an
 // hour-long run shows it moving, and a short run prints nothing.
 //
@@ -48,11 +48,11 @@ class ProgressLine {
 
   // A report: `stage` (a new stage when it differs from the last one's) is
   // `fraction_done` done.
-  void update(const char* stage, double fraction_done, ProgressCount tiers = {},
+  void update(const char* stage, double fraction_done, ProgressCount units = {},
               ProgressCount positions = {}, Clock::time_point now = Clock::now());
 
  private:
-  std::string text(double fraction_done, ProgressCount tiers, ProgressCount positions,
+  std::string text(double fraction_done, ProgressCount units, ProgressCount positions,
                    double elapsed) const;
 
   std::string command_;
@@ -62,7 +62,7 @@ class ProgressLine {
   std::size_t width_ = 0;  // of the longest terminal line drawn
   std::string stage_;
   double done_at_start_ = 0;
-  std::uint64_t tiers_shown_ = 0;
+  std::uint64_t units_shown_ = 0;
   Clock::time_point stage_start_{}, last_{};
 };
 

@@ -1,0 +1,124 @@
+// Work units: pieces of a tier small enough that one, with what it reads of
+// its child tiers, fits a small memory. A unit is what a run solves, writes,
+// resumes and (under MPI) hands to a rank.
+//
+// UNITS. A unit is one tier t, one black profile B, and a run of
+// consecutive white profiles W_1 < ... < W_m such that the slices (W_i, B)
+// of t hold at most unit_entries entries together (a single slice larger
+// than that is a unit alone). Units are numbered in order of (tier, black
+// profile, first white profile), so all units of a tier are consecutive.
+//
+// WHAT A UNIT READS. A white move in a position of slice (W, B) of tier
+// (w, b, sw, sb) takes a pawn from row r to row r-1 and may capture the
+// black pawn on row x = r-1. Its successor, seen from black, is
+//   (flip(B'), flip(W'))     with B' = B less the captured pawn,
+// and flip takes row r to row R-1-r. So the successor's WHITE profile, row
+// by row, is black's counts of the parent reversed, less one on row R-1-x
+// after a capture on row x:
+//   white'(R-1-r) = b_r - [r == x]                      (r = 0..R-2)
+// which depends on B and x only, never on W or on which pawn moved. The
+// capture row also fixes the child tier (TIERS in index.hpp): x = 0 (no
+// capture) gives (b, w, sb, sw + 1), x >= 1 gives (b - 1, w, sb - x, sw + 1).
+// In each child tier, then, every successor of every position of the unit
+// has one white profile, and the slices of a tier are ordered by white
+// profile first: they are one contiguous run of slices, the unit's GROUP in
+// that child tier. A unit reads at most R-1 groups (one per capture row that
+// holds a black pawn, and the step), and units of the same (tier, B) read
+// the same groups. (The mirror image of a successor has the same profiles.)
+//
+//   Memory of unit u = its entries + the entries of its groups,
+// one byte each. The plan's memory_needed is the largest such sum plus a
+// fixed overhead; see FORMAT.md, "Appendix: scheduling", for every board's
+// counts.
+//
+// WORKED EXAMPLE (4x4, K = 4). Black profile B = (1, 1, 0) (one pawn on row
+// 0 and one on row 1; rows 0..2), white pawns on rows 2 and 3: tier
+// (2, 2, 1, 1). A step leaves black's pawns where they are: in the child
+// tier (2, 2, 1, 2) the successors' white profile (rows 1..3) is
+// (b_2, b_1, b_0) = (0, 1, 1). A capture on row 1 removes black's row-1
+// pawn: in tier (1, 2, 0, 2) the white profile is (0, 0, 1). No black pawn
+// is on row 2, so no capture there. Pinned by the static_asserts below and,
+// with the groups' entries, by Units.WorkedExample (generator_test.cpp).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "pawntb/codec/index.hpp"
+#include "tier_solver.hpp"
+
+namespace pawntb::generator_detail {
+
+using RowCounts = std::array<std::uint8_t, kMaxSide>;
+
+// The successors' white profile (pawns per row 0..R-1) when the parent's
+// black pawns per row are `black` and the move captures on row x (0: none).
+// Requires black[x] >= 1 when x >= 1.
+constexpr RowCounts successor_white_counts(const RowCounts& black, int rows, int x) {
+  RowCounts white{};
+  for (int r = 0; r <= rows - 2; ++r) {
+    const int count = black[static_cast<std::size_t>(r)] - (r == x && x >= 1 ? 1 : 0);
+    white[static_cast<std::size_t>(rows - 1 - r)] = static_cast<std::uint8_t>(count);
+  }
+  return white;
+}
+static_assert(successor_white_counts({1, 1, 0, 0}, 4, 0) == RowCounts{0, 0, 1, 1});
+static_assert(successor_white_counts({1, 1, 0, 0}, 4, 1) == RowCounts{0, 0, 0, 1});
+static_assert(successor_white_counts({0, 2, 1, 3, 0}, 5, 3) == RowCounts{0, 2, 1, 2, 0});
+
+// The most entries a unit holds unless one slice is larger: 16 MiB of values.
+inline constexpr std::uint64_t kUnitEntries = std::uint64_t{1} << 24;
+
+// A contiguous run of entries of one tier that a unit reads: the slices of
+// a child tier with one white profile.
+struct Group {
+  std::size_t tier = 0;
+  std::uint64_t first = 0, size = 0;             // entries
+  std::size_t first_slice = 0, slice_count = 0;  // into Index::slices()
+  bool exists = false;
+};
+
+struct Unit {
+  std::size_t tier = 0;
+  std::uint64_t entries = 0;
+  std::uint32_t first_slice = 0;  // into UnitPlan::slices(): its slices, in index order
+  std::uint32_t slice_count = 0;
+};
+
+class UnitPlan {
+ public:
+  // The units of `index` (unit_entries >= 1).
+  UnitPlan(const Index& index, const TierGraph& graph, std::uint64_t unit_entries = kUnitEntries);
+
+  std::size_t size() const { return units_.size(); }
+  const Unit& unit(std::size_t u) const { return units_[u]; }
+  std::uint64_t unit_entries() const { return unit_entries_; }
+  // The numbers (into Index::slices()) of unit u's slices, in index order.
+  std::span<const std::uint32_t> slices(std::size_t u) const {
+    return std::span(slices_).subspan(units_[u].first_slice, units_[u].slice_count);
+  }
+  // The units of tier t: [tier_begin(t), tier_begin(t + 1)).
+  std::size_t tier_begin(std::size_t t) const { return tier_units_[t]; }
+  // The unit holding slice s, and s's place among its slices.
+  std::size_t unit_of_slice(std::size_t s) const { return unit_of_slice_[s]; }
+  std::uint32_t place_of_slice(std::size_t s) const { return place_of_slice_[s]; }
+
+  // What unit u reads, by capture row as TierChildren (exists false where
+  // its tier has no such child or B has no pawn on that row).
+  std::array<Group, kMaxSide> groups(std::size_t u) const;
+  // Unit u's entries and its groups' entries: the values it holds.
+  std::uint64_t values_needed(std::size_t u) const;
+
+ private:
+  const Index& index_;
+  const TierGraph& graph_;
+  std::uint64_t unit_entries_;
+  std::vector<Unit> units_;
+  std::vector<std::uint32_t> slices_;
+  std::vector<std::size_t> tier_units_;  // tiers + 1
+  std::vector<std::uint32_t> unit_of_slice_, place_of_slice_;
+};
+
+}  // namespace pawntb::generator_detail

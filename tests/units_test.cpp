@@ -1,0 +1,166 @@
+// Tests of the work units (generator/src/units.hpp): every successor of every
+// position of a unit lies in the group the derivation names, the worked
+// example, and a board solved with tiny units is the table solved whole.
+#include "units.hpp"
+
+#include <gtest/gtest.h>
+
+#include "pawntb/game/bitboard.hpp"
+#include "pawntb/generator.hpp"
+#include "support/test_support.hpp"
+
+namespace pawntb {
+namespace {
+
+using namespace pawntb_test;
+using codec::Index;
+
+// Every move of every position of every unit (units of at most
+// `unit_entries` entries, so that tiers are cut into several) is made here
+// with the bitboard steps, and its successor (seen from black), and that
+// successor's mirror image, are in the group the unit reads for the row the
+// move captures on.
+void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) {
+  const Index index(g, k);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph, unit_entries);
+  std::uint64_t covered = 0, moves = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const auto groups = units.groups(u);
+    for (const std::uint32_t s : units.slices(u)) {
+      const Index::Slice& slice = index.slices()[s];
+      covered += slice.size;
+      for (std::uint64_t i = slice.first; i < slice.first + slice.size; ++i) {
+        const auto p = index.unrank(i);
+        const std::uint64_t empty = game::board_mask(g) & ~(p.white | p.black);
+        for (std::uint64_t pawns = p.white; pawns; pawns &= pawns - 1) {
+          const std::uint64_t from = pawns & -pawns;
+          const std::uint64_t targets =
+              (game::white_pushes(g, from) & empty) |
+              ((game::white_left_captures(g, from) | game::white_right_captures(g, from)) &
+               p.black);
+          for (std::uint64_t t = targets; t; t &= t - 1) {
+            const std::uint64_t to = t & -t;
+            const int row = std::countr_zero(to) / g.cols;
+            const std::uint64_t black = p.black & ~to, white = (p.white ^ from) | to;
+            if (row == 0 || black == 0) continue;  // won at once: no entry
+            const std::uint64_t next_white = game::flip_rows(g, black);
+            const std::uint64_t next_black = game::flip_rows(g, white);
+            const generator_detail::Group& group =
+                groups[(p.black & to) ? static_cast<std::size_t>(row) : 0];
+            ASSERT_TRUE(group.exists) << to_string(g) << " unit " << u << " entry " << i;
+            for (const auto& [w, b] : {std::pair{next_white, next_black},
+                                       std::pair{game::mirror_files(g, next_white),
+                                                 game::mirror_files(g, next_black)}}) {
+              const std::uint64_t at = index.rank(w, b);
+              ASSERT_GE(at, group.first) << to_string(g) << " unit " << u << " entry " << i;
+              ASSERT_LT(at, group.first + group.size) << to_string(g) << " unit " << u;
+              ASSERT_EQ(index.tier_of(at), group.tier);
+            }
+            ++moves;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_EQ(covered, index.size()) << "the units do not tile the index";
+  EXPECT_GT(moves, 0u);
+}
+
+TEST(Units, EverySuccessorIsInTheGroupItsUnitReads) {
+  expect_successors_in_groups(Geometry{4, 4}, 4, generator_detail::kUnitEntries);
+  expect_successors_in_groups(Geometry{4, 4}, 4, 100);
+  expect_successors_in_groups(Geometry{5, 4}, 4, 1000);
+  expect_successors_in_groups(Geometry{4, 5}, 3, 1000);
+}
+
+// Units hold at most unit_entries unless one slice is larger, share a tier
+// and a black profile, and are numbered tier by tier.
+TEST(Units, RespectTheirBoundsAndOrder) {
+  const Index index(Geometry{5, 4}, 4);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph, 500);
+  std::size_t last_tier = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    const generator_detail::Unit& unit = units.unit(u);
+    EXPECT_GE(unit.tier, last_tier);
+    last_tier = unit.tier;
+    EXPECT_GE(u, units.tier_begin(unit.tier));
+    EXPECT_LT(u, units.tier_begin(unit.tier + 1));
+    const auto slices = units.slices(u);
+    EXPECT_TRUE(unit.entries <= 500 || slices.size() == 1) << u;
+    std::uint64_t entries = 0;
+    for (std::size_t i = 0; i < slices.size(); ++i) {
+      const Index::Slice& s = index.slices()[slices[i]];
+      entries += s.size;
+      EXPECT_EQ(s.black_profile, index.slices()[slices[0]].black_profile);
+      EXPECT_EQ(units.unit_of_slice(slices[i]), u);
+      EXPECT_EQ(units.place_of_slice(slices[i]), i);
+      EXPECT_EQ(index.tier_of(s.first), unit.tier);
+      if (i > 0) {
+        EXPECT_GT(s.white_profile, index.slices()[slices[i - 1]].white_profile);
+      }
+    }
+    EXPECT_EQ(entries, unit.entries);
+  }
+}
+
+// The worked example of units.hpp: 4x4, black profile (1, 1, 0) in tier
+// (2, 2, 1, 1) reads white profile (0, 1, 1) of tier (2, 2, 1, 2) and
+// (0, 0, 1) of tier (1, 2, 0, 2), and nothing for row 2.
+TEST(Units, WorkedExample) {
+  const Index index(Geometry{4, 4}, 4);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph);
+  const auto tier_number = [&](int w, int b, int sw, int sb) {
+    for (std::size_t t = 0; t < index.tiers().size(); ++t) {
+      const Index::Tier& x = index.tiers()[t];
+      if (x.w == w && x.b == b && x.sw == sw && x.sb == sb) return t;
+    }
+    ADD_FAILURE() << "no tier";
+    return std::size_t{0};
+  };
+  const std::size_t tier = tier_number(2, 2, 1, 1);
+  // The entries of a tier's slices with these white pawns per row.
+  const auto entries_with = [&](std::size_t t, generator_detail::RowCounts white) {
+    std::uint64_t n = 0;
+    for (const Index::Slice& s : index.slices_of(t)) n += s.white == white ? s.size : 0;
+    return n;
+  };
+  bool found = false;
+  for (std::size_t u = units.tier_begin(tier); u < units.tier_begin(tier + 1); ++u) {
+    const Index::Slice& first = index.slices()[units.slices(u)[0]];
+    if (first.black != generator_detail::RowCounts{1, 1, 0, 0}) continue;
+    found = true;
+    const auto groups = units.groups(u);
+    EXPECT_TRUE(groups[0].exists && groups[1].exists && !groups[2].exists);
+    EXPECT_EQ(groups[0].tier, tier_number(2, 2, 1, 2));
+    EXPECT_EQ(groups[1].tier, tier_number(1, 2, 0, 2));
+    EXPECT_EQ(groups[0].size, entries_with(groups[0].tier, {0, 0, 1, 1}));
+    EXPECT_EQ(groups[1].size, entries_with(groups[1].tier, {0, 0, 0, 1}));
+    EXPECT_GT(groups[0].size, 0u);
+    EXPECT_GT(groups[1].size, 0u);
+  }
+  EXPECT_TRUE(found);
+}
+
+// A board solved with units of a few entries (cutting every tier into many)
+// is the table solved in memory, byte for byte.
+TEST(Units, TinyUnitsMakeTheWholeTierTable) {
+  for (const auto& [g, unit_entries] : {std::pair{Geometry{4, 4}, 64}, std::pair{Geometry{4, 5}, 5000}}) {
+    TempDir dir;
+    GenerateOptions o;
+    o.geometry = g;
+    o.max_pawns = g.cols;
+    o.threads = 2;
+    const std::vector<std::uint8_t> whole = encode_table(solve(o), 2);
+    o.work_dir = dir / "work";
+    o.unit_entries = static_cast<std::uint64_t>(unit_entries);
+    const GenerationReport report = generate(o, dir / "units.pawntb");
+    EXPECT_GT(report.plan.units, report.plan.tiers) << to_string(g);
+    EXPECT_EQ(read_bytes(dir / "units.pawntb"), whole) << to_string(g);
+  }
+}
+
+}  // namespace
+}  // namespace pawntb
