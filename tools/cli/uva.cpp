@@ -195,6 +195,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
 
 bool UvaReader::next(UvaItem& item) {
   item.note = false;
+  item.case_number = 0;
   if (stage_ == Stage::count) {
     stage_ = Stage::boards;
     if (read_count(item)) {
@@ -290,7 +291,7 @@ bool UvaReader::read_board(UvaItem& item) {
         "input after the " + count_of(count_, "counted case", "counted cases") + " is ignored";
     return true;
   }
-  ++boards_;
+  item.case_number = ++boards_;
   // A board is up to `rows` consecutive non-blank lines.
   int have = 0;
   for (;;) {
