@@ -106,7 +106,7 @@ $opening, "",
       trend(share_value; . * 1000 | round / 10 | "\(.) %") + ".",
     (if ($zugzwangs | length) > 0 then
        "- Zugzwangs (the side to move loses, but would win if it could pass) are between \($zugzwangs | min_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") and \($zugzwangs | max_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") of the positions on the \($zugzwangs | length) boards where `pawntb stats` ran" +
-       ($records | map(select(.stats == null) | .board) | if length > 0 then " (not on \(words): it holds the whole table in memory)" else "" end) + ". Their share " +
+       ($records | map(select(.stats == null) | .board) | if length > 0 then " (not yet on \(words))" else "" end) + ". Their share " +
        trend(zugzwang_value; pct2(.; 1)) + "."
      else empty end),
     (if ($pending | length) > 0 then "- Not solved yet: \($pending | words) (below)." else empty end),
@@ -152,15 +152,15 @@ $opening, "",
     | ($beyond | map(select(.indexable != false))) as $indexable
     | "Boards of this page not run yet: \($pending | words). " +
     (if ($beyond | length) > 0 then
-       "The others (\($beyond | map(.board) | words)) are left out: by these projections each would take at least \($indexable | map(.positions / $projections.rate / 86400) | min | . * 10 | round / 10) days on one machine and hold at least \($indexable | map(.largest_tier_with_children_gib) | min) GiB at once" +
+       "The others (\($beyond | map(.board) | words)) are left out: by these projections each would take at least \($indexable | map(.positions / $projections.rate / 86400) | min | . * 10 | round / 10) days on one machine and hold at least \($indexable | map(.unit_with_reads_gib) | min) GiB at once" +
        ($beyond | map(select(.indexable == false) | .board) | if length > 0 then ", or cannot be indexed (\(words))" else "" end) + ". "
      else "" end) +
-    "For each, `tools/bench/project_tiers` gives the size of its index and the largest tier with its children (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (\($projections.rate / 1e6 | . * 10 | round / 10) million positions a second: that run's positions over its wall time) and its work directory at that run's \($projections.work_bytes_per_position) bytes a position (`tools/results.sh --project`, which runs `\($projections.command)` for each). These are projections, not measurements.", "",
-    "| board | K | positions | tiers | largest tier with its children | one machine | work directory |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "For each, `tools/bench/project_tiers` gives the size of its index, its work units and the most a unit holds with the parts of other tiers it reads (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (\($projections.rate / 1e6 | . * 10 | round / 10) million positions a second: that run's positions over its wall time) and its work directory at that run's \($projections.work_bytes_per_position) bytes a position (`tools/results.sh --project`, which runs `\($projections.command)` for each). These are projections, not measurements.", "",
+    "| board | K | positions | tiers | units | a unit with what it reads, at most | one machine | work directory |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ($projected[] | select(record(.board) == null)
-     | if .indexable == false then "| \(.board) | \(.board | split("x")[1]) | cannot be indexed (more profile pairs than the index allows) | | | | |"
-       else "| \(.board) | \(.board | split("x")[1]) | \(.positions | sci) | \(.tiers | n) | \(.largest_tier_with_children | sci) entries: \(.largest_tier_with_children_gib) GiB | \(.one_machine) | \(.work_dir_gib) GiB |" end),
+     | if .indexable == false then "| \(.board) | \(.board | split("x")[1]) | cannot be indexed (more profile pairs than the index allows) | | | | | |"
+       else "| \(.board) | \(.board | split("x")[1]) | \(.positions | sci) | \(.tiers | n) | \(.units | n) | \(.unit_with_reads | sci) entries: \(.unit_with_reads_gib) GiB | \(.one_machine) | \(.work_dir_gib) GiB |" end),
     ""
   else empty end
 ),
@@ -187,7 +187,9 @@ $intro, "",
       "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n) (\(pct2(.stats.zugzwangs; .stats.positions)))."
     else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." +
       (if .info.white_wins != null then " The side to move wins \(.info.white_wins | n) of the \(.info.entries | n) white-to-move positions (\(share)), by the header's win count\(if .verify.ok then ", which verify recounted" else "" end); by symmetry, the same share of both sides to move." else "" end) end),
-   (if .large then "", ((if .verify == null then "`pawntb verify` was not run on this board (it takes hours), nor `pawntb stats`, which" else "`pawntb stats` was not run on this board: it" end) + " holds the whole table in memory, about one byte per white-to-move position (\(.info.entries | gib) GiB here).") else empty end),
+   (if .verify == null and .stats == null then "", "Neither `pawntb verify` nor `pawntb stats` has been run on this board yet: each takes hours on it."
+    elif .stats == null then "", "`pawntb stats` has not been run on this board yet: it takes hours on it."
+    else empty end),
    "",
    (if .generation == null then "Generation: not measured."
     else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o |--work-dir )[^ ]*/"; "\(.o)"))`, \(.generated)" +
