@@ -14,7 +14,7 @@
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
 #                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
 #                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
-#                    [--render-only]
+#                    [--render-only] [--running BOARD --resume "COMMAND"]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure, in this order (default: 3x3 to 8x4 and 6x5,
@@ -53,6 +53,12 @@
 #            record's positions over its wall time), with its work directory's
 #            bytes per position; then the page
 # --render-only  only write docs/results.md from the existing JSON files
+# --running  only record that board BOARD's generation is still running (or
+#            stopped, to be resumed): its last progress line in --tables'
+#            BOARD.err (`pawntb generate`'s stderr) and the time of that file
+#            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
+#            and the page shows them until the board is measured (which
+#            removes that file); then the page
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
 set -euo pipefail
@@ -69,6 +75,8 @@ memory=""
 no_stats=""
 large=""
 render_only=0
+running=""
+resume=""
 refresh_only=0
 project_only=0
 # The page's boards, by rows then columns: every R x C with 3 <= R, C <= 8 that
@@ -96,6 +104,8 @@ while [ $# -gt 0 ]; do
     --no-stats) no_stats="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
+    --running) running="$2"; shift 2 ;;
+    --resume) resume="$2"; shift 2 ;;
     --refresh) refresh_only=1; shift ;;
     --project) project_only=1; shift ;;
     -h | --help) usage ;;
@@ -301,6 +311,24 @@ measure() {
       large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
       start: {position: $start.position, winner: $start.winner, plies: $start.plies, line: $start.line},
       stats: $stats, info: $info}' >"$answers/$name.json"
+  rm -f "$answers/$name.progress.json"
+}
+
+# Records how far board $1's generation has come (--running).
+record_progress() {
+  local board="$1" cols="${1#*x}" log line
+  case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
+  log="$tables/$board.err"
+  [ -n "$resume" ] || { echo "results: --running needs --resume COMMAND" >&2; exit 2; }
+  # The progress lines end in \r or \n: the last one whole.
+  line="$(tr '\r' '\n' <"$log" 2>/dev/null | grep '^pawntb generate: solve ' | tail -n 1 |
+    sed 's/^pawntb generate: //; s/, [0-9,]* positions\/s.*//')" || true
+  [ -n "$line" ] || { echo "results: $board: no progress line in $log" >&2; exit 1; }
+  jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" \
+    --arg as_of "$(date -u -r "$log" +%Y-%m-%dT%H:%MZ)" \
+    '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}' \
+    >"$answers/$board-k$cols.progress.json"
+  echo "results: $board: $line (as of the log's time)" >&2
 }
 
 # Refreshes what board $1's record takes from files in --tables.
@@ -383,6 +411,9 @@ project() {
 
 if [ $project_only -eq 1 ]; then
   project
+elif [ -n "$running" ]; then
+  [ -n "$tables" ] || { echo "results: --running needs --tables" >&2; exit 2; }
+  record_progress "$running"
 elif [ $refresh_only -eq 1 ]; then
   [ -n "$tables" ] || { echo "results: --refresh needs --tables" >&2; exit 2; }
   [ -x "$pawntb" ] || { echo "results: build $pawntb first" >&2; exit 2; }
@@ -496,7 +527,8 @@ INTRO
 # docs/results.md and its plot from every JSON record, in the order of $order.
 records=()
 for board in $order; do
-  for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
+  f="$answers/$board-k${board#*x}.json"
+  [ -f "$f" ] && records+=("$f")
 done
 [ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
 plot="img/results-start-plies.svg"
@@ -505,8 +537,10 @@ jq -s -r -f "$root/tools/results-plot.jq" "${records[@]}" >"$root/docs/$plot.tmp
 mv "$root/docs/$plot.tmp" "$root/docs/$plot"
 projections=null
 [ -f "$answers/projections.json" ] && projections="$(cat "$answers/projections.json")"
+running_runs="$(cat "$answers"/*.progress.json 2>/dev/null | jq -s -c .)"
 jq -s -r -f "$root/tools/results-page.jq" --arg opening "$(opening_text)" --arg intro "$(intro_text)" \
   --arg order "$order" --arg plot "$plot" --argjson projections "$projections" \
+  --argjson running "$running_runs" \
   "${records[@]}" >"$root/docs/results.md.tmp"
 mv "$root/docs/results.md.tmp" "$root/docs/results.md"
 echo "results: wrote docs/results.md and docs/$plot (${#records[@]} boards)" >&2
