@@ -23,7 +23,6 @@
 #include <string>
 #include <string_view>
 #include <system_error>
-#include <thread>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -31,6 +30,7 @@
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/threads.hpp"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
@@ -446,32 +446,24 @@ bool answer_range(const Table& table, ArraysIn in, ArraysOut out, std::size_t be
 constexpr std::size_t kPositionsPerThread = std::size_t{1} << 16;
 
 unsigned thread_count(std::size_t n, unsigned asked) {
-  const unsigned most = asked ? asked : std::max(1u, std::thread::hardware_concurrency());
-  return static_cast<unsigned>(
-      std::max<std::size_t>(1, std::min<std::size_t>(most, n / kPositionsPerThread)));
+  return static_cast<unsigned>(std::max<std::size_t>(
+      1, std::min<std::size_t>(pawntb::util::thread_count(asked), n / kPositionsPerThread)));
 }
 
 // Answers n positions on up to `threads` threads (the caller's among them),
-// without the GIL. Returns true if a block of the table is damaged.
+// without the GIL: pawntb's one thread pool (a helper that cannot start
+// leaves its parts to the others). Returns true if a block of the table is
+// damaged.
 bool answer_arrays(const Table& table, ArraysIn in, ArraysOut out, std::size_t n,
                    unsigned threads) {
   const unsigned parts = thread_count(n, threads);
   const std::size_t per_part = (n + parts - 1) / parts;
   std::atomic<bool> damaged{false};
-  const auto work = [&](unsigned part) {
-    const std::size_t begin = std::min(n, part * per_part), end = std::min(n, begin + per_part);
+  pawntb::util::parallel_for("python", parts, parts, [&](std::uint64_t part, unsigned) {
+    const std::size_t begin = std::min<std::size_t>(n, part * per_part);
+    const std::size_t end = std::min(n, begin + per_part);
     if (answer_range(table, in, out, begin, end)) damaged = true;
-  };
-  std::vector<std::thread> helpers;
-  unsigned next = 1;  // parts 1.. go to helpers while they can be started
-  try {
-    for (; next < parts; ++next) helpers.emplace_back(work, next);
-  } catch (const std::system_error&) {
-    // No more threads: the caller answers the parts left.
-  }
-  work(0);
-  for (unsigned part = next; part < parts; ++part) work(part);
-  for (std::thread& t : helpers) t.join();
+  });
   return damaged;
 }
 
