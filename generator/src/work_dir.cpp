@@ -31,6 +31,10 @@ namespace fs = std::filesystem;
 // the scheduling appendix), where all values took 1.6 times on 5x5.
 constexpr int kUnitCompressionLevel = 1;
 constexpr std::size_t kIoChunk = std::size_t{4} << 20;  // bytes per read
+// zstd 1.5's estimates: ZSTD_estimateCStreamSize(1), and
+// ZSTD_estimateDStreamSize for level 1's window (2^19).
+constexpr std::uint64_t kCompressStreamBytes = 1'369'505;
+constexpr std::uint64_t kDecompressStreamBytes = 1'013'560;
 
 constexpr char kManifestName[] = "pawntb-work.txt";
 
@@ -423,6 +427,17 @@ void WorkDir::write_checkpoint(const AssemblyCheckpoint& c) const {
     sink.write_at(0, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
     return std::uint64_t{text.size()};
   });
+}
+
+// Reading: a read chunk (a frame is smaller than its values, plus a
+// header), to check a file a scratch buffer as large, the context.
+std::uint64_t WorkDir::read_bytes(std::uint64_t unit_entries) {
+  return 2 * std::min<std::uint64_t>(kIoChunk, unit_entries + 64) + kDecompressStreamBytes;
+}
+
+// Writing: the staging buffer, an output chunk, the context.
+std::uint64_t WorkDir::write_bytes() {
+  return kIoChunk / 4 + ZSTD_CStreamOutSize() + kCompressStreamBytes;
 }
 
 }  // namespace pawntb::detail

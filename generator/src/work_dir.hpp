@@ -108,6 +108,12 @@ class WorkDir {
   // damaged.
   void read_slice(std::size_t s, std::span<Plies> out) const;
 
+  // The most bytes of buffers and zstd state that reading and checking unit
+  // files of at most `unit_entries` entries holds, and that writing one
+  // holds besides, for the memory plan (memory.hpp).
+  static std::uint64_t read_bytes(std::uint64_t unit_entries);
+  static std::uint64_t write_bytes();
+
   // Bytes of the unit files and the table being assembled now in the
   // directory; files_bytes(dir) for a directory not opened (0 if none).
   std::uint64_t bytes_used() const { return files_bytes(dir_); }
