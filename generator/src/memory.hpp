@@ -30,7 +30,7 @@
 #include <fstream>
 #include <string>
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 // The program, its shared libraries (MPI's among them), the C++ runtime and
 // what `pawntb generate` holds besides the model's terms (its options, the
@@ -69,4 +69,4 @@ inline std::uint64_t resident_memory() {
   return page_size > 0 ? resident * static_cast<std::uint64_t>(page_size) : 0;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

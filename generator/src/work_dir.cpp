@@ -18,7 +18,14 @@
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::checksum64;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Index;
+using codec::Plies;
+using codec::rules_fingerprint;
 
 namespace {
 
@@ -440,4 +447,4 @@ std::uint64_t WorkDir::write_bytes() {
   return kIoChunk / 4 + ZSTD_CStreamOutSize() + kCompressStreamBytes;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail
