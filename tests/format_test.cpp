@@ -10,17 +10,17 @@
 #include <utility>
 #include <variant>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/stored.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/stored.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/notation.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
-using detail::Index;
+using codec::Index;
 using pawntb_test::parse;
 
 struct Domain {
@@ -57,7 +57,7 @@ TEST_P(IndexRoundTrip, SizeMatchesBruteForceCount) {
       if (c % 3 == 1) white |= 1ULL << s;
       if (c % 3 == 2) black |= 1ULL << s;
     }
-    const bool in_domain = !(white & detail::white_goal(g)) && !(black & detail::black_goal(g)) &&
+    const bool in_domain = !(white & game::white_goal(g)) && !(black & game::black_goal(g)) &&
                            std::popcount(white) >= 1 && std::popcount(white) <= k &&
                            std::popcount(black) <= k;
     ASSERT_EQ(index.contains(white, black), in_domain);
@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Geometries, IndexRoundTrip,
                                            Domain{4, 3, 3}, Domain{3, 5, 3}));
 
 TEST(Index, PlacementCountOf4x4IsTheDocumentedOne) {
-  EXPECT_EQ(detail::placement_count(Geometry{4, 4}, 4), 2267253u);
+  EXPECT_EQ(codec::placement_count(Geometry{4, 4}, 4), 2267253u);
   EXPECT_EQ(Index(Geometry{4, 4}, 4).size(), 281328u);
 }
 
@@ -100,7 +100,7 @@ TEST(Bitboard, SqueezeAndUnsqueezeInvertEachOther) {
   for (std::uint64_t mask = 0; mask < 256; ++mask) {
     for (std::uint64_t x = 0; x < 256; ++x) {
       const std::uint64_t under = x & mask;
-      ASSERT_EQ(detail::unsqueeze(detail::squeeze(under, mask), mask), under);
+      ASSERT_EQ(game::unsqueeze(game::squeeze(under, mask), mask), under);
     }
   }
 }
@@ -263,7 +263,7 @@ TEST(Moves, StartPositionFillsTheHomeRows) {
 // capture: 2 + 3 + 3 + 2.
 TEST(Rules, MostMovesOn4x4WithFourPawnsIsTen) {
   const Geometry g{4, 4};
-  const detail::Index index(g, 4);
+  const codec::Index index(g, 4);
   int most = 0;
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
@@ -310,8 +310,8 @@ TEST(Rules, GeneratesPushesAndCaptures) {
   EXPECT_EQ(names, (std::vector<std::string>{"b3a2", "b3b2", "b3c2"}));
 }
 
-detail::Header sample_header() {
-  detail::Header h;
+codec::Header sample_header() {
+  codec::Header h;
   h.geometry = Geometry{4, 4};
   h.max_pawns = 4;
   h.entry_count = 281328;
@@ -329,12 +329,12 @@ detail::Header sample_header() {
 // Every field comes back as encoded, and the stored header checksum is that
 // of the first 120 bytes.
 TEST(Layout, HeaderRoundTrips) {
-  const detail::Header want = sample_header();
-  const auto bytes = detail::encode_header(want);
-  auto decoded = detail::decode_header(bytes, want.file_size);
-  ASSERT_TRUE(std::holds_alternative<detail::Header>(decoded))
-      << std::get<detail::LayoutError>(decoded).message;
-  const auto& h = std::get<detail::Header>(decoded);
+  const codec::Header want = sample_header();
+  const auto bytes = codec::encode_header(want);
+  auto decoded = codec::decode_header(bytes, want.file_size);
+  ASSERT_TRUE(std::holds_alternative<codec::Header>(decoded))
+      << std::get<codec::LayoutError>(decoded).message;
+  const auto& h = std::get<codec::Header>(decoded);
   EXPECT_EQ(h.geometry, want.geometry);
   EXPECT_EQ(h.max_pawns, want.max_pawns);
   EXPECT_EQ(h.entry_count, want.entry_count);
@@ -346,15 +346,15 @@ TEST(Layout, HeaderRoundTrips) {
   EXPECT_EQ(h.index_checksum, want.index_checksum);
   EXPECT_EQ(h.win_count, want.win_count);
   EXPECT_EQ(h.longest_index, want.longest_index);
-  EXPECT_EQ(h.header_checksum, detail::checksum64(std::span(bytes).first(120)));
+  EXPECT_EQ(h.header_checksum, codec::checksum64(std::span(bytes).first(120)));
 }
 
-std::string decode_error(const std::array<std::uint8_t, detail::kHeaderSize>& bytes,
+std::string decode_error(const std::array<std::uint8_t, codec::kHeaderSize>& bytes,
                          std::uint64_t size = 1000) {
-  auto decoded = detail::decode_header(bytes, size);
-  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) return e->message;
-  const auto& h = std::get<detail::Header>(decoded);
-  if (auto e = detail::check_entry_count(h, detail::Index(h.geometry, h.max_pawns))) {
+  auto decoded = codec::decode_header(bytes, size);
+  if (auto* e = std::get_if<codec::LayoutError>(&decoded)) return e->message;
+  const auto& h = std::get<codec::Header>(decoded);
+  if (auto e = codec::check_entry_count(h, codec::Index(h.geometry, h.max_pawns))) {
     return e->message;
   }
   return "";
@@ -362,17 +362,17 @@ std::string decode_error(const std::array<std::uint8_t, detail::kHeaderSize>& by
 
 // Rewrites a header field and re-seals the checksum, as a table from another
 // build would look.
-std::array<std::uint8_t, detail::kHeaderSize> resealed(
-    std::array<std::uint8_t, detail::kHeaderSize> bytes, std::size_t offset, std::uint8_t value) {
+std::array<std::uint8_t, codec::kHeaderSize> resealed(
+    std::array<std::uint8_t, codec::kHeaderSize> bytes, std::size_t offset, std::uint8_t value) {
   bytes[offset] = value;
-  const std::uint64_t sum = detail::checksum64(std::span(bytes).first(120));
+  const std::uint64_t sum = codec::checksum64(std::span(bytes).first(120));
   for (int i = 0; i < 8; ++i) bytes[120 + i] = static_cast<std::uint8_t>(sum >> (8 * i));
   return bytes;
 }
 
 TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
-  const auto good = detail::encode_header(sample_header());
-  for (std::size_t i = 8; i < detail::kHeaderSize; ++i) {
+  const auto good = codec::encode_header(sample_header());
+  for (std::size_t i = 8; i < codec::kHeaderSize; ++i) {
     auto bad = good;
     bad[i] ^= 0x01;
     EXPECT_NE(decode_error(bad), "") << "byte " << i;
@@ -391,13 +391,13 @@ TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
 }
 
 TEST(Values, FoldPicksFastestWinOrLongestLoss) {
-  detail::ValueFold none;
+  codec::ValueFold none;
   EXPECT_EQ(none.value(), 0);
-  detail::ValueFold losing;
+  codec::ValueFold losing;
   losing.add(3);
   losing.add(7);
   EXPECT_EQ(losing.value(), 8);
-  detail::ValueFold winning;
+  codec::ValueFold winning;
   winning.add(7);
   winning.add(4);
   winning.add(2);
@@ -445,11 +445,11 @@ TEST(Index, CursorSkipsRunsConsistently) {
     while (true) {
       const std::uint64_t run = cursor.run_remaining();
       ASSERT_GE(run, 1u);
-      const bool wins = detail::wins_in_one(g, cursor.white(), cursor.black());
+      const bool wins = game::wins_in_one(g, cursor.white(), cursor.black());
       Index::Cursor walker = cursor;
       for (std::uint64_t k = 1; k < run; ++k) {
         walker.next();
-        ASSERT_EQ(detail::wins_in_one(g, walker.white(), walker.black()), wins);
+        ASSERT_EQ(game::wins_in_one(g, walker.white(), walker.black()), wins);
       }
       if (cursor.index() + run == index.size()) break;
       walker.next();
@@ -471,23 +471,22 @@ namespace {
 // the format's definitions say (is_filler, value_by_rule, is_canonical), each
 // once and in order, over the whole index and over ranges that cut runs.
 TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
-  using detail::EntryKind;
-  for (const Geometry g :
-       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}, Geometry{5, 4},
-        Geometry{6, 4}, Geometry{4, 6}}) {
+  using codec::EntryKind;
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5},
+                           Geometry{5, 4}, Geometry{6, 4}, Geometry{4, 6}}) {
     // 5x4 and 6x4 with K = 2: middle sets span two bytes; 4x6 with K = 2:
     // rows of six squares.
     const int k = g.cols == 5 ? 3 : (g.rows >= 5 || g.cols >= 6) ? 2 : g.cols;
-    const detail::Index index(g, k);
-    const auto symmetry = std::make_unique<detail::BoardSymmetry>(g);
+    const codec::Index index(g, k);
+    const auto symmetry = std::make_unique<game::BoardSymmetry>(g);
     std::vector<EntryKind> want(index.size());
     for (std::uint64_t i = 0; i < index.size(); ++i) {
       const auto [white, black] = index.unrank(i);
-      const auto rule = detail::value_by_rule(g, white, black);
-      want[i] = !detail::is_filler(g, white, black)      ? EntryKind::stored
-                : rule == 1                              ? EntryKind::win_in_one
-                : !detail::is_canonical(g, white, black) ? EntryKind::mirror_image
-                                                         : EntryKind::no_move;
+      const auto rule = codec::value_by_rule(g, white, black);
+      want[i] = !codec::is_filler(g, white, black)      ? EntryKind::stored
+                : rule == 1                             ? EntryKind::win_in_one
+                : !codec::is_canonical(g, white, black) ? EntryKind::mirror_image
+                                                        : EntryKind::no_move;
     }
     for (const std::uint64_t step : {index.size(), std::uint64_t{4096}, std::uint64_t{7}}) {
       std::vector<EntryKind> got;
@@ -495,19 +494,19 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
       for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
         const std::uint64_t end = std::min(begin + step, index.size());
         std::optional<EntryKind> previous;
-        detail::for_each_span(index, *symmetry, begin, end,
-                              [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
-                                ASSERT_EQ(first, got.size());
-                                ASSERT_GE(n, 1u);
-                                ASSERT_LE(first + n, end);
-                                ASSERT_NE(previous, kind) << "adjacent spans of one kind";
-                                previous = kind;
-                                got.insert(got.end(), n, kind);
-                                if (kind == EntryKind::stored) stored += n;
-                              });
+        codec::for_each_span(index, *symmetry, begin, end,
+                             [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
+                               ASSERT_EQ(first, got.size());
+                               ASSERT_GE(n, 1u);
+                               ASSERT_LE(first + n, end);
+                               ASSERT_NE(previous, kind) << "adjacent spans of one kind";
+                               previous = kind;
+                               got.insert(got.end(), n, kind);
+                               if (kind == EntryKind::stored) stored += n;
+                             });
       }
       ASSERT_EQ(got, want) << to_string(g) << " step " << step;
-      EXPECT_EQ(stored, detail::stored_count(index, *symmetry, 0, index.size()));
+      EXPECT_EQ(stored, codec::stored_count(index, *symmetry, 0, index.size()));
     }
   }
 }
@@ -516,8 +515,8 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
 // ".ppp/4/.PPP/4 w" are W_2 = {1,2,3} and B'_0 = {1,2,3}, each of rank
 // C(1,1) + C(2,2) + C(3,3) = 3 among C(4,3) = 4 subsets; its mirror image's
 // are {0,1,2}, rank 0.
-static_assert(detail::row_subset_rank(0b1110) == 3 && detail::binomial(4, 3) == 4);
-static_assert(detail::row_subset_rank(0b0111) == 0);
+static_assert(codec::row_subset_rank(0b1110) == 3 && codec::binomial(4, 3) == 4);
+static_assert(codec::row_subset_rank(0b0111) == 0);
 
 // The worked example's tier, slice and indices, as FORMAT.md and the comment
 // at the top of index.hpp give them.
@@ -540,7 +539,7 @@ TEST(Index, WorkedExampleOfFormatMd) {
   EXPECT_EQ(slice.first, 100477u);
   EXPECT_EQ(i, slice.first + 3 * 4 + 3);  // white digits 3; black digits 3 of 4
   // The reader looks up the canonical image, the slice's first entry.
-  const detail::Pawns c = detail::canonical(g, p.white, p.black);
+  const game::Pawns c = codec::canonical(g, p.white, p.black);
   EXPECT_EQ(c.white, image.white);
   EXPECT_EQ(c.black, image.black);
   EXPECT_EQ(index.rank(c.white, c.black), 100477u);
@@ -569,10 +568,10 @@ TEST(Index, TierCountsOf3x3And4x4) {
 // The white-to-move view of a position with black to move: rows turned over
 // and colours swapped (FORMAT.md section 6.2), written out here from the
 // definition.
-detail::Pawns white_to_move_view(const Position& p) {
+game::Pawns white_to_move_view(const Position& p) {
   const Geometry g = p.geometry;
   const std::uint64_t row = (std::uint64_t{1} << g.cols) - 1;
-  detail::Pawns view{0, 0};
+  game::Pawns view{0, 0};
   for (int r = 0; r < g.rows; ++r) {
     const int to = (g.rows - 1 - r) * g.cols;
     view.white |= (p.black >> (r * g.cols) & row) << to;
@@ -613,7 +612,7 @@ TEST(Index, EveryMoveGoesToAnEarlierTier) {
           << format_position(p);
       for (const Move m : legal_moves(p)) {
         const Position after = play(p, m);
-        const detail::Pawns view = white_to_move_view(after);
+        const game::Pawns view = white_to_move_view(after);
         if (!index.contains(view.white, view.black)) {  // only a finished game has no entry
           ASSERT_EQ(classify(after), Status::over) << format_position(after);
           continue;

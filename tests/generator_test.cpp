@@ -8,9 +8,9 @@
 #include <sstream>
 #include <thread>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
@@ -45,7 +45,7 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
     fields >> sum >> name;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(detail::checksum64(read_bytes(kDataDir / name))));
+                  static_cast<unsigned long long>(codec::checksum64(read_bytes(kDataDir / name))));
     EXPECT_EQ(sum, hex) << name;
     ++checked;
   }
@@ -60,11 +60,11 @@ TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
     o.geometry = g;
     o.max_pawns = g.cols == 5 ? 3 : g.cols;
     const SolvedTable table = solve(o);
-    const detail::Index index(g, o.max_pawns);
+    const codec::Index index(g, o.max_pawns);
     // The value of white-to-move (white, black) from the solver's entries.
     auto value = [&](std::uint64_t white, std::uint64_t black) -> int {
-      if (!white || (black & detail::black_goal(g))) return 0;
-      const detail::Pawns c = detail::canonical(g, white, black);
+      if (!white || (black & game::black_goal(g))) return 0;
+      const game::Pawns c = codec::canonical(g, white, black);
       return table.values[index.rank(c.white, c.black)];
     };
     std::uint64_t wins = 0;
@@ -72,18 +72,18 @@ TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
       const auto [white, black] = index.unrank(i);
       const int v = value(white, black);
       wins += v & 1;
-      if (!detail::is_canonical(g, white, black)) continue;
+      if (!codec::is_canonical(g, white, black)) continue;
       ASSERT_EQ(v, table.values[i]);
       const Position p{g, white, black, Side::white};
-      detail::ValueFold fold;
+      codec::ValueFold fold;
       for (const Move m : legal_moves(p)) {
         const Position next = play(p, m);
         if (classify(next) == Status::over) {
           fold.add(0);  // white reached row 0 or took the last black pawn
           continue;
         }
-        fold.add(static_cast<detail::Plies>(
-            value(detail::flip_rows(g, next.black), detail::flip_rows(g, next.white))));
+        fold.add(static_cast<codec::Plies>(
+            value(game::flip_rows(g, next.black), game::flip_rows(g, next.white))));
       }
       ASSERT_EQ(table.values[i], fold.value()) << to_string(g) << " " << i;
     }

@@ -10,8 +10,8 @@
 #include <variant>
 
 #include "oracle/brute_force.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
@@ -214,7 +214,7 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
     const Table shared = Table::open(kDefaultTable, Table::Load::on_demand, 1, cache);
     EXPECT_EQ(shared.info().cache_bytes,
               std::clamp<std::uint64_t>(cache / block, 1, shared.info().blocks) * block);
-    const detail::Index index(Geometry{4, 4}, 4);
+    const codec::Index index(Geometry{4, 4}, 4);
     // A cache too small for the table decodes a block for most probes.
     const std::uint64_t step = cache < reference.info().entries ? 61 : 1;
     auto sweep = [&](const Table& table, std::uint64_t* sum) {
@@ -254,7 +254,7 @@ TEST(Probe, ProbeManyMatchesProbe) {
     for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
       const Table table = Table::open(path, load);
       const TableInfo& info = table.info();
-      const detail::Index index(info.geometry, info.max_pawns);
+      const codec::Index index(info.geometry, info.max_pawns);
       std::vector<Position> positions;
       for (std::uint64_t i = 0; i < index.size(); ++i) {
         const auto [white, black] = index.unrank(i);
@@ -306,12 +306,12 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
   EXPECT_EQ(table.info().longest_game_plies, solved.max_plies);
-  const detail::Index index(o.geometry, o.max_pawns);
+  const codec::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
     ASSERT_TRUE(r.ok());
-    const detail::Pawns c = detail::canonical(o.geometry, white, black);
+    const game::Pawns c = codec::canonical(o.geometry, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(verify(table).ok());
@@ -403,7 +403,7 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   write_file(path, bytes);
   const Table table = Table::open(path, Table::Load::on_demand);  // header and index are fine
   bool damaged = false;
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, Side::white});
@@ -432,7 +432,7 @@ std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
 // damaged one the same error, that of the lowest damaged block.
 TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
   const Table one = Table::open(kDefaultTable, Table::Load::all, 1);
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   for (const unsigned threads : {0u, 2u, 3u, 16u}) {
     const Table many = Table::open(kDefaultTable, Table::Load::all, threads);
     for (std::uint64_t i = 0; i < index.size(); ++i) {
@@ -498,11 +498,11 @@ TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path&
   o.geometry = Geometry{4, 4};
   o.max_pawns = 4;
   SolvedTable solved = solve(o);
-  const detail::Index index(o.geometry, o.max_pawns);
+  const codec::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = from; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (detail::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
+    if (codec::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
         !accept(i)) {
       continue;
     }
@@ -585,7 +585,7 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
 // start finds it too.
 TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
   const TempDir dir;
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   const auto last_of_a_tier = [&](std::uint64_t i) {
     return i + 1 == index.size() || index.tier_of(i + 1) != index.tier_of(i);
   };
@@ -613,13 +613,13 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
 TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
   const TempDir dir;
   const Table good = Table::open(kDefaultTable);
-  const detail::Index index(Geometry{4, 4}, 4);
+  const codec::Index index(Geometry{4, 4}, 4);
   const Geometry g{4, 4};
   // A parent that wins by exactly one fastest move, and the entry after it.
   std::uint64_t parent = 0, child = 0;
   for (std::uint64_t i = index.size() / 2; i < index.size() && !child; ++i) {
     const auto [white, black] = index.unrank(i);
-    if (detail::is_filler(g, white, black)) continue;
+    if (codec::is_filler(g, white, black)) continue;
     const RootResult root = good.probe_root(Position{g, white, black, Side::white});
     const bool unique = root.moves.size() == 1 || root.moves[1].winner != Side::white ||
                         root.moves[1].plies != root.moves[0].plies;
@@ -629,9 +629,9 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
     }
     const Position after = play(Position{g, white, black, Side::white}, root.moves[0].move);
     // Its entry: the white-to-move view, canonical.
-    const std::uint64_t w = detail::flip_rows(g, after.black), b = detail::flip_rows(g, after.white);
-    const detail::Pawns c = detail::canonical(g, w, b);
-    if (!index.contains(c.white, c.black) || detail::is_filler(g, c.white, c.black)) continue;
+    const std::uint64_t w = game::flip_rows(g, after.black), b = game::flip_rows(g, after.white);
+    const game::Pawns c = codec::canonical(g, w, b);
+    if (!index.contains(c.white, c.black) || codec::is_filler(g, c.white, c.black)) continue;
     parent = i;
     child = index.rank(c.white, c.black);
   }

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/generator.hpp"
 #include "support/test_support.hpp"
 
@@ -13,7 +13,7 @@ namespace pawntb {
 namespace {
 
 using namespace pawntb_test;
-using detail::Index;
+using codec::Index;
 
 // Every move of every position of every unit (units of at most
 // `unit_entries` entries, so that tiers are cut into several) is made here
@@ -22,8 +22,8 @@ using detail::Index;
 // move captures on.
 void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) {
   const Index index(g, k);
-  const detail::TierGraph graph(index);
-  const detail::UnitPlan units(index, graph, unit_entries);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph, unit_entries);
   std::uint64_t covered = 0, moves = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
     const auto groups = units.groups(u);
@@ -32,26 +32,26 @@ void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) 
       covered += slice.size;
       for (std::uint64_t i = slice.first; i < slice.first + slice.size; ++i) {
         const auto p = index.unrank(i);
-        const std::uint64_t empty = detail::board_mask(g) & ~(p.white | p.black);
+        const std::uint64_t empty = game::board_mask(g) & ~(p.white | p.black);
         for (std::uint64_t pawns = p.white; pawns; pawns &= pawns - 1) {
           const std::uint64_t from = pawns & -pawns;
           const std::uint64_t targets =
-              (detail::white_pushes(g, from) & empty) |
-              ((detail::white_left_captures(g, from) | detail::white_right_captures(g, from)) &
+              (game::white_pushes(g, from) & empty) |
+              ((game::white_left_captures(g, from) | game::white_right_captures(g, from)) &
                p.black);
           for (std::uint64_t t = targets; t; t &= t - 1) {
             const std::uint64_t to = t & -t;
             const int row = std::countr_zero(to) / g.cols;
             const std::uint64_t black = p.black & ~to, white = (p.white ^ from) | to;
             if (row == 0 || black == 0) continue;  // won at once: no entry
-            const std::uint64_t next_white = detail::flip_rows(g, black);
-            const std::uint64_t next_black = detail::flip_rows(g, white);
-            const detail::Group& group = groups[(p.black & to) ? static_cast<std::size_t>(row) : 0];
+            const std::uint64_t next_white = game::flip_rows(g, black);
+            const std::uint64_t next_black = game::flip_rows(g, white);
+            const generator_detail::Group& group =
+                groups[(p.black & to) ? static_cast<std::size_t>(row) : 0];
             ASSERT_TRUE(group.exists) << to_string(g) << " unit " << u << " entry " << i;
-            for (const auto& [w, b] :
-                 {std::pair{next_white, next_black},
-                  std::pair{detail::mirror_files(g, next_white),
-                            detail::mirror_files(g, next_black)}}) {
+            for (const auto& [w, b] : {std::pair{next_white, next_black},
+                                       std::pair{game::mirror_files(g, next_white),
+                                                 game::mirror_files(g, next_black)}}) {
               const std::uint64_t at = index.rank(w, b);
               ASSERT_GE(at, group.first) << to_string(g) << " unit " << u << " entry " << i;
               ASSERT_LT(at, group.first + group.size) << to_string(g) << " unit " << u;
@@ -68,7 +68,7 @@ void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) 
 }
 
 TEST(Units, EverySuccessorIsInTheGroupItsUnitReads) {
-  expect_successors_in_groups(Geometry{4, 4}, 4, detail::kUnitEntries);
+  expect_successors_in_groups(Geometry{4, 4}, 4, generator_detail::kUnitEntries);
   expect_successors_in_groups(Geometry{4, 4}, 4, 100);
   expect_successors_in_groups(Geometry{5, 4}, 4, 1000);
   expect_successors_in_groups(Geometry{4, 5}, 3, 1000);
@@ -78,11 +78,11 @@ TEST(Units, EverySuccessorIsInTheGroupItsUnitReads) {
 // and a black profile, and are numbered tier by tier.
 TEST(Units, RespectTheirBoundsAndOrder) {
   const Index index(Geometry{5, 4}, 4);
-  const detail::TierGraph graph(index);
-  const detail::UnitPlan units(index, graph, 500);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph, 500);
   std::size_t last_tier = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
-    const detail::Unit& unit = units.unit(u);
+    const generator_detail::Unit& unit = units.unit(u);
     EXPECT_GE(unit.tier, last_tier);
     last_tier = unit.tier;
     EXPECT_GE(u, units.tier_begin(unit.tier));
@@ -110,8 +110,8 @@ TEST(Units, RespectTheirBoundsAndOrder) {
 // (0, 0, 1) of tier (1, 2, 0, 2), and nothing for row 2.
 TEST(Units, WorkedExample) {
   const Index index(Geometry{4, 4}, 4);
-  const detail::TierGraph graph(index);
-  const detail::UnitPlan units(index, graph);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph);
   const auto tier_number = [&](int w, int b, int sw, int sb) {
     for (std::size_t t = 0; t < index.tiers().size(); ++t) {
       const Index::Tier& x = index.tiers()[t];
@@ -122,7 +122,7 @@ TEST(Units, WorkedExample) {
   };
   const std::size_t tier = tier_number(2, 2, 1, 1);
   // The entries of a tier's slices with these white pawns per row.
-  const auto entries_with = [&](std::size_t t, detail::RowCounts white) {
+  const auto entries_with = [&](std::size_t t, generator_detail::RowCounts white) {
     std::uint64_t n = 0;
     for (const Index::Slice& s : index.slices_of(t)) n += s.white == white ? s.size : 0;
     return n;
@@ -130,7 +130,7 @@ TEST(Units, WorkedExample) {
   bool found = false;
   for (std::size_t u = units.tier_begin(tier); u < units.tier_begin(tier + 1); ++u) {
     const Index::Slice& first = index.slices()[units.slices(u)[0]];
-    if (first.black != detail::RowCounts{1, 1, 0, 0}) continue;
+    if (first.black != generator_detail::RowCounts{1, 1, 0, 0}) continue;
     found = true;
     const auto groups = units.groups(u);
     EXPECT_TRUE(groups[0].exists && groups[1].exists && !groups[2].exists);

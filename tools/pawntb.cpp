@@ -7,16 +7,16 @@
 
 int main(int argc, char** argv) {
   using namespace pawntb::cli;
-  Options options;
-  const ParseOutcome parsed = parse_command_line(argc, argv, options, std::cout, std::cerr);
+  CommandLine line;
+  const ParseOutcome parsed = parse_command_line(argc, argv, line, std::cout, std::cerr);
   if (parsed == ParseOutcome::fail) return kUsageError;
-  const std::string prefix = options.command.empty() ? "pawntb" : "pawntb " + options.command;
+  const std::string prefix = line.command ? "pawntb " + std::string(line.command->name) : "pawntb";
   try {
     if (parsed == ParseOutcome::exit) {  // --help or --version went to stdout
       check_stdout();
       return kOk;
     }
-    return run(options);
+    return run(line);
   } catch (const std::bad_alloc&) {
     std::cerr << prefix << ": out of memory\n";
   } catch (const std::exception& e) {  // TableError, GenerateError, stdout or stdin failing

@@ -5,6 +5,7 @@
 #   --arg order "3x3 ..."   every board of the page, solved or not
 #   --arg plot PATH         the plot, relative to docs/
 #   --argjson projections   data/answers/projections.json, or null
+#   --argjson running       the runs not finished: data/answers/*.progress.json, as an array
 # Every sentence about the boards is worked out here from the records, so it
 # stays true as boards are added.
 
@@ -42,6 +43,7 @@ def runs: reduce .[] as $x ([]; if length > 0 and (last | last) == $x - 1 then .
 | (($projections // {boards: []}).boards) as $projected
 | def projection($b): $projected | map(select(.board == $b)) | first;
   def record($b): $records | map(select(.board == $b)) | first;
+  def run($b): $running | map(select(.board == $b)) | first;
 
 "# Results: pawn chess solved on \($records | length) boards, \($records | first.board) to \($records | last.board)", "",
 $opening, "",
@@ -106,7 +108,7 @@ $opening, "",
       trend(share_value; . * 1000 | round / 10 | "\(.) %") + ".",
     (if ($zugzwangs | length) > 0 then
        "- Zugzwangs (the side to move loses, but would win if it could pass) are between \($zugzwangs | min_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") and \($zugzwangs | max_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") of the positions on the \($zugzwangs | length) boards where `pawntb stats` ran" +
-       ($records | map(select(.stats == null) | .board) | if length > 0 then " (not on \(words): it holds the whole table in memory)" else "" end) + ". Their share " +
+       ($records | map(select(.stats == null) | .board) | if length > 0 then " (not yet on \(words))" else "" end) + ". Their share " +
        trend(zugzwang_value; pct2(.; 1)) + "."
      else empty end),
     (if ($pending | length) > 0 then "- Not solved yet: \($pending | words) (below)." else empty end),
@@ -125,6 +127,7 @@ $opening, "",
        | "| **\($r)** | " + ($cols | map("\($r)x\(.)" as $b
            | record($b) as $rec
            | if $rec != null then "\($rec.start.winner | letter) \($rec.start.plies)"
+             elif run($b) != null then "running"
              elif ($pending | index($b)) != null then "not yet run"
              elif projection($b) != null then (if projection($b).indexable == false then "cannot be indexed" else "left out" end)
              else "" end) | join(" | ")) + " |")
@@ -138,7 +141,8 @@ $opening, "",
    | if $rec != null then
        "| \($b) | \($rec.max_pawns) | \($rec.info.entries | n) | \(if $rec.start.winner == "white" then "wins" else "loses" end) | \($rec.start.plies) | \($rec.info.longest_game_plies) | \($rec | share) | \($rec | zugzwang_share) |"
      else
-       "| \($b) | \($b | split("x")[1]) | " + (projection($b) | orblank("about \(.positions | sci)")) + " | not yet run | | | | |"
+       "| \($b) | \($b | split("x")[1]) | " + (projection($b) | orblank("about \(.positions | sci)")) + " | " +
+         (run($b) | if . == null then "not yet run" else "running: \(.progress) (\(.as_of))" end) + " | | | | |"
      end),
   "",
   "\"Longest game\" is the table header's longest value over all positions (a win or a loss); \"zugzwangs\" the share of positions (both sides to move) that are zugzwangs, where `pawntb stats` ran.",
@@ -150,17 +154,21 @@ $opening, "",
     "## Boards not solved", "",
     ($projected | map(select(.board as $b | $all | index($b) | not))) as $beyond
     | ($beyond | map(select(.indexable != false))) as $indexable
-    | "Boards of this page not run yet: \($pending | words). " +
+    | "Boards of this page not solved yet: \($pending | words). " +
     (if ($beyond | length) > 0 then
-       "The others (\($beyond | map(.board) | words)) are left out: by these projections each would take at least \($indexable | map(.positions / $projections.rate / 86400) | min | . * 10 | round / 10) days on one machine and hold at least \($indexable | map(.largest_tier_with_children_gib) | min) GiB at once" +
+       "The others (\($beyond | map(.board) | words)) are left out: by these projections each would take at least \($indexable | map(.positions / $projections.rate / 86400) | min | . * 10 | round / 10) days on one machine and hold at least \($indexable | map(.unit_with_reads_gib) | min) GiB at once" +
        ($beyond | map(select(.indexable == false) | .board) | if length > 0 then ", or cannot be indexed (\(words))" else "" end) + ". "
      else "" end) +
-    "For each, `tools/bench/project_tiers` gives the size of its index and the largest tier with its children (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (\($projections.rate / 1e6 | . * 10 | round / 10) million positions a second: that run's positions over its wall time) and its work directory at that run's \($projections.work_bytes_per_position) bytes a position (`tools/results.sh --project`, which runs `\($projections.command)` for each). These are projections, not measurements.", "",
-    "| board | K | positions | tiers | largest tier with its children | one machine | work directory |",
-    "|---|---:|---:|---:|---:|---:|---:|",
+    "For each, `tools/bench/project_tiers` gives the size of its index, its work units and the most a unit holds with the parts of other tiers it reads (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (\($projections.rate / 1e6 | . * 10 | round / 10) million positions a second: that run's positions over its wall time) and its work directory at that run's \($projections.work_bytes_per_position) bytes a position (`tools/results.sh --project`, which runs `\($projections.command)` for each). These are projections, not measurements.", "",
+    (if ($running | length) > 0 then
+       "Runs not finished, each resumed by running its command again (it picks up its work directory):", "",
+       ($running[] | select(record(.board) == null) | "- \(.board): \(.progress), as of \(.as_of). Resume: `\(.resume)`"), ""
+     else empty end),
+    "| board | K | positions | tiers | units | a unit with what it reads, at most | one machine | work directory |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ($projected[] | select(record(.board) == null)
-     | if .indexable == false then "| \(.board) | \(.board | split("x")[1]) | cannot be indexed (more profile pairs than the index allows) | | | | |"
-       else "| \(.board) | \(.board | split("x")[1]) | \(.positions | sci) | \(.tiers | n) | \(.largest_tier_with_children | sci) entries: \(.largest_tier_with_children_gib) GiB | \(.one_machine) | \(.work_dir_gib) GiB |" end),
+     | if .indexable == false then "| \(.board) | \(.board | split("x")[1]) | cannot be indexed (more profile pairs than the index allows) | | | | | |"
+       else "| \(.board) | \(.board | split("x")[1]) | \(.positions | sci) | \(.tiers | n) | \(.units | n) | \(.unit_with_reads | sci) entries: \(.unit_with_reads_gib) GiB | \(.one_machine) | \(.work_dir_gib) GiB |" end),
     ""
   else empty end
 ),
@@ -187,7 +195,9 @@ $intro, "",
       "The side to move wins \(.stats.side_to_move_wins | n) of \(.stats.positions | n) positions (\(pct(.stats.side_to_move_wins; .stats.positions))); zugzwangs: \(.stats.zugzwangs | n) (\(pct2(.stats.zugzwangs; .stats.positions)))."
     else "Longest game (from the header; `pawntb stats` not run): \(.info.longest_game_plies) plies, e.g. `\(.info.longest_game_example)`." +
       (if .info.white_wins != null then " The side to move wins \(.info.white_wins | n) of the \(.info.entries | n) white-to-move positions (\(share)), by the header's win count\(if .verify.ok then ", which verify recounted" else "" end); by symmetry, the same share of both sides to move." else "" end) end),
-   (if .large then "", ((if .verify == null then "`pawntb verify` was not run on this board (it takes hours), nor `pawntb stats`, which" else "`pawntb stats` was not run on this board: it" end) + " holds the whole table in memory, about one byte per white-to-move position (\(.info.entries | gib) GiB here).") else empty end),
+   (if .verify == null and .stats == null then "", "Neither `pawntb verify` nor `pawntb stats` has been run on this board yet: each takes hours on it."
+    elif .stats == null then "", "`pawntb stats` has not been run on this board yet: it takes hours on it."
+    else empty end),
    "",
    (if .generation == null then "Generation: not measured."
     else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o |--work-dir )[^ ]*/"; "\(.o)"))`, \(.generated)" +

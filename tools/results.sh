@@ -14,7 +14,7 @@
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
 #                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
 #                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
-#                    [--render-only]
+#                    [--render-only] [--running BOARD --resume "COMMAND"]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure, in this order (default: 3x3 to 8x4 and 6x5,
@@ -28,30 +28,37 @@
 #            while it ran, gives the largest BYTES instead), and RxC.verify.err and RxC.verify.out, the `/usr/bin/time -v pawntb
 #            verify` log and output, the verify's (it is not run again), and
 #            RxC.verify.json, its --resume file if it ran over several runs, the
-#            wall time of all of them
+#            wall time of all of them; and RxC.stats.json, the output of
+#            `pawntb stats --json` of that table, its statistics (stats is not
+#            run again)
 # --work     where generated tables and logs go (BUILD/results)
-# --memory   passed to `pawntb generate` and `pawntb verify` (their default:
-#            3/4 of the memory available); a table larger than it is solved
-#            tier by tier, in a work directory next to the table
-# --no-stats boards whose table is too large to hold whole in memory here, but
-#            which are verified: stats, which holds all of it (about one byte
-#            per position), is left out, and so is info's block check
-# --large    boards whose table is too large to hold whole in memory here:
-#            stats, which holds all of it (about one byte per position), and
-#            verify, which takes hours (run it with --resume, and give its log,
-#            see --tables), are left out, and so is info's block check, for time
+# --memory   passed to `pawntb generate`, `pawntb verify` and `pawntb stats`
+#            (their default: 3/4 of the memory available); a table larger than
+#            it is solved unit by unit, in a work directory next to the table
+# --no-stats boards on which `pawntb stats` is not run here, for time (on the
+#            largest boards it takes hours: run it by hand and give its output,
+#            see --tables), nor info's check of every block
+# --large    the same, and `pawntb verify` is not run either (run it with
+#            --resume, and give its log, see --tables)
 # --refresh  for each board, only refresh what its JSON record takes from files,
 #            running no check again: the table's header figures (entries, win
 #            count, size), from the table in --tables, which must be the
 #            recorded file (same XXH3-64), and the generation's and verify's
-#            figures from their logs there, when they are whole (see --tables);
-#            the spot check, stats, start and answers are kept
+#            figures from their logs there, when they are whole, and the
+#            statistics from RxC.stats.json there (see --tables); the spot
+#            check, start and answers are kept
 # --project  only write data/answers/projections.json, what
 #            `tools/bench/project_tiers` (in --build) projects for the boards
 #            not solved ($unsolved below) at the rate of the 6x6 run (its
 #            record's positions over its wall time), with its work directory's
 #            bytes per position; then the page
 # --render-only  only write docs/results.md from the existing JSON files
+# --running  only record that board BOARD's generation is still running (or
+#            stopped, to be resumed): its last progress line in --tables'
+#            BOARD.err (`pawntb generate`'s stderr) and the time of that file
+#            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
+#            and the page shows them until the board is measured (which
+#            removes that file); then the page
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
 set -euo pipefail
@@ -68,6 +75,8 @@ memory=""
 no_stats=""
 large=""
 render_only=0
+running=""
+resume=""
 refresh_only=0
 project_only=0
 # The page's boards, by rows then columns: every R x C with 3 <= R, C <= 8 that
@@ -95,6 +104,8 @@ while [ $# -gt 0 ]; do
     --no-stats) no_stats="$2"; shift 2 ;;
     --large) large="$2"; shift 2 ;;
     --render-only) render_only=1; shift ;;
+    --running) running="$2"; shift 2 ;;
+    --resume) resume="$2"; shift 2 ;;
     --refresh) refresh_only=1; shift ;;
     --project) project_only=1; shift ;;
     -h | --help) usage ;;
@@ -181,6 +192,27 @@ verify_figures() {
   printf '%s\n' "$verify"
 }
 
+# The page's statistics (a JSON object) from `pawntb stats --json` on stdin.
+stats_figures() {
+  jq -c '
+    ([.distances[] | select(.wins > 0)] | last) as $longest
+    | {positions, side_to_move_wins, zugzwangs,
+       longest_win: {plies: $longest.plies, positions: $longest.wins,
+                     example: ([.materials[].longest_win | select(. != null and .plies == $longest.plies)
+                                | .example] | first)}}'
+}
+
+# Fails the run if the statistics $1 disagree with the header's figures $2:
+# every entry's colour flip has its value, so stats' counts are twice the header's.
+check_stats() {
+  if [ "$1" != null ] &&
+    ! jq -e --argjson info "$2" '.positions == 2 * $info.entries and
+        .side_to_move_wins == 2 * $info.white_wins' <<<"$1" >/dev/null; then
+    echo "results: $3: stats and the header's win count disagree" >&2
+    failed=1
+  fi
+}
+
 measure() {
   local board="$1" rows="${1%x*}" cols="${1#*x}"
   local name="$board-k$cols" table log out disk_log="" load generation verify spot stats
@@ -232,14 +264,13 @@ measure() {
   "$pawntb" info --tiers --threads "$threads" "$table" >"$root/data/tiers/$name.tsv"
 
   stats=null
-  if ! listed "$board" "$large $no_stats"; then
+  if [ -n "$tables" ] && [ -f "$tables/$board.stats.json" ]; then
+    echo "results: $board: existing stats $tables/$board.stats.json" >&2
+    stats="$(stats_figures <"$tables/$board.stats.json")"
+  elif ! listed "$board" "$large $no_stats"; then
     echo "results: $board: stats" >&2
-    stats="$("$pawntb" stats --json --threads "$threads" "$table" | jq -c '
-      ([.distances[] | select(.wins > 0)] | last) as $longest
-      | {positions, side_to_move_wins, zugzwangs,
-         longest_win: {plies: $longest.plies, positions: $longest.wins,
-                       example: ([.materials[].longest_win | select(. != null and .plies == $longest.plies)
-                                  | .example] | first)}}')"
+    stats="$("$pawntb" stats --json --threads "$threads" ${memory:+--memory "$memory"} "$table" |
+      stats_figures)"
   fi
 
   echo "results: $board: start, answers" >&2
@@ -247,13 +278,7 @@ measure() {
   if listed "$board" "$large $no_stats"; then info="$(info_header "$table")"; else info="$("$pawntb" info --json "$table")"; fi
   info="$(jq -c '{entries, placements, white_wins, file_size, file_checksum, longest_game_plies,
                   longest_game_example}' <<<"$info")"
-  # Every entry's colour flip has its value, so stats' share is the header's.
-  if [ "$stats" != null ] &&
-    ! jq -e --argjson info "$info" '.positions == 2 * $info.entries and
-        .side_to_move_wins == 2 * $info.white_wins' <<<"$stats" >/dev/null; then
-    echo "results: $board: stats and the header's win count disagree" >&2
-    failed=1
-  fi
+  check_stats "$stats" "$info" "$board"
   start="$("$pawntb" probe --json --table "$table" --start)"
   # The longest win from stats, else the header's longest game (a win or a loss).
   local longest_example longest_kind="longest win"
@@ -286,11 +311,29 @@ measure() {
       large: $large, measured: $measured, version: $version, generated: $generated, generation: $generation, verify: $verify, spot_check: $spot,
       start: {position: $start.position, winner: $start.winner, plies: $start.plies, line: $start.line},
       stats: $stats, info: $info}' >"$answers/$name.json"
+  rm -f "$answers/$name.progress.json"
+}
+
+# Records how far board $1's generation has come (--running).
+record_progress() {
+  local board="$1" cols="${1#*x}" log line
+  case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
+  log="$tables/$board.err"
+  [ -n "$resume" ] || { echo "results: --running needs --resume COMMAND" >&2; exit 2; }
+  # The progress lines end in \r or \n: the last one whole.
+  line="$(tr '\r' '\n' <"$log" 2>/dev/null | grep '^pawntb generate: solve ' | tail -n 1 |
+    sed 's/^pawntb generate: //; s/, [0-9,]* positions\/s.*//')" || true
+  [ -n "$line" ] || { echo "results: $board: no progress line in $log" >&2; exit 1; }
+  jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" \
+    --arg as_of "$(date -u -r "$log" +%Y-%m-%dT%H:%MZ)" \
+    '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}' \
+    >"$answers/$board-k$cols.progress.json"
+  echo "results: $board: $line (as of the log's time)" >&2
 }
 
 # Refreshes what board $1's record takes from files in --tables.
 refresh() {
-  local board="$1" cols="${1#*x}" name record table info generation verify=null
+  local board="$1" cols="${1#*x}" name record table info generation verify=null stats=null
   case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
   name="$board-k$cols"
   record="$answers/$name.json"
@@ -315,11 +358,17 @@ refresh() {
     verify="$(verify_figures "$tables/$board.verify" "$tables/$board.verify.json")"
     jq -e '.ok' <<<"$verify" >/dev/null || { echo "results: $board: verify FAILED" >&2; failed=1; }
   fi
+  if [ -f "$tables/$board.stats.json" ]; then
+    stats="$(stats_figures <"$tables/$board.stats.json")"
+    check_stats "$stats" "$info" "$board"
+  fi
   # A figure whose log is not there is kept as it was.
   jq --argjson info "$info" --argjson generation "$generation" --argjson verify "$verify" \
+    --argjson stats "$stats" \
     '.info = $info
      | if $generation != null then .generation = $generation else . end
-     | if $verify != null then .verify = $verify else . end' "$record" >"$record.tmp"
+     | if $verify != null then .verify = $verify else . end
+     | if $stats != null then .stats = $stats else . end' "$record" >"$record.tmp"
   mv "$record.tmp" "$record"
   echo "results: $board: refreshed $record" >&2
 }
@@ -337,19 +386,20 @@ project() {
   for board in $unsolved; do
     local rows="${board%x*}" cols="${board#*x}" out status=0
     out="$("$projector" "$rows" "$cols" "$cols" "$rate" "$bytes" 1 2>&1)" || status=$?
-    # "4x8 K=8: 2.572e+11 positions in 6408 tiers; largest tier with its
-    # children 7.219e+09 entries (6.7 GiB at a byte each)", "work directory:
-    # about 10.4 GiB", "one machine: 2.9 h; ...", or "... cannot be indexed".
+    # "4x8 K=8: 2.572e+11 positions in 6408 tiers, 15852 units; the largest
+    # unit 9.834e+08 entries; the most a unit holds with what it reads
+    # 4.187e+09 entries (3.90 GiB at a byte each)", "work directory: about
+    # 4.3 GiB", "one machine: 2.9 h; ...", or "... too large to index".
     jq -n -c --arg board "$board" --arg out "$out" --argjson status "$status" '
-      ($out | capture("K=[0-9]+: (?<positions>[0-9.e+]+) positions in (?<tiers>[0-9]+) tiers; largest tier with its children (?<largest>[0-9.e+]+) entries \\((?<largest_gib>[0-9.]+) GiB") // null) as $sizes
+      ($out | capture("K=[0-9]+: (?<positions>[0-9.e+]+) positions in (?<tiers>[0-9]+) tiers, (?<units>[0-9]+) units; .*the most a unit holds with what it reads (?<reads>[0-9.e+]+) entries \\((?<reads_gib>[0-9.]+) GiB") // null) as $sizes
       | {board: $board}
         + if $status == 0 and $sizes != null then
             {positions: ($sizes.positions | tonumber), tiers: ($sizes.tiers | tonumber),
-             largest_tier_with_children: ($sizes.largest | tonumber),
-             largest_tier_with_children_gib: ($sizes.largest_gib | tonumber),
+             units: ($sizes.units | tonumber), unit_with_reads: ($sizes.reads | tonumber),
+             unit_with_reads_gib: ($sizes.reads_gib | tonumber),
              work_dir_gib: ($out | capture("work directory: about (?<g>[0-9.]+) GiB").g | tonumber),
              one_machine: ($out | capture("one machine: (?<t>[^;]+);").t)}
-          elif ($out | test("cannot be indexed")) then {indexable: false}
+          elif ($out | test("cannot be indexed|too large to index")) then {indexable: false}
           else error("project_tiers \($board): \($out)") end'
   done | jq -s --argjson rate "$rate" --argjson bytes "$bytes" \
     --arg command "tools/bench/project_tiers ROWS COLS K $rate $bytes 1" \
@@ -361,6 +411,9 @@ project() {
 
 if [ $project_only -eq 1 ]; then
   project
+elif [ -n "$running" ]; then
+  [ -n "$tables" ] || { echo "results: --running needs --tables" >&2; exit 2; }
+  record_progress "$running"
 elif [ $refresh_only -eq 1 ]; then
   [ -n "$tables" ] || { echo "results: --refresh needs --tables" >&2; exit 2; }
   [ -x "$pawntb" ] || { echo "results: build $pawntb first" >&2; exit 2; }
@@ -396,15 +449,16 @@ To check it yourself:
 ```sh
 cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
 tools/results.sh                   # 3x3 to 8x4 and 6x5, each in minutes at most, and 5x6 (about an hour)
-tools/results.sh --boards "4x7 7x5 8x5" --memory 6G --no-stats "7x5 8x5"   # about two hours
+tools/results.sh --boards "4x7 7x5 8x5" --memory 6G   # a few hours
 tools/results.sh --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb exists
 ```
 
 With `--tables DIR`, the logs of runs made by hand are read from DIR when
 they are there: `6x6.err` and `6x6.out` (`/usr/bin/time -v pawntb generate`),
 `6x6-disk.log` (`du -sb` of the work directory, for a pawntb too old to print
-its peak) and `6x6.verify.{err,out,json}` (`/usr/bin/time -v pawntb verify
---resume 6x6.verify.json`); `tools/results.sh --help` says more.
+its peak), `6x6.verify.{err,out,json}` (`/usr/bin/time -v pawntb verify
+--resume 6x6.verify.json`) and `6x6.stats.json` (`pawntb stats --json
+--memory SIZE`); `tools/results.sh --help` says more.
 
 For each board the script runs `/usr/bin/time -v pawntb generate` (wall, CPU,
 peak RSS), `pawntb verify` (re-derives every value from its successors),
@@ -415,8 +469,8 @@ or the index, and compared with the table), `pawntb probe --start --json`
 (the value of the start and the principal variation), `pawntb stats --json`
 (the longest win, the share won by the side to move, the zugzwangs) and
 `pawntb info --json` (entries, the header's win count and longest value, file
-size and the XXH3-64 of the whole file). Where stats was not run (it holds
-the whole table in memory), the share comes from the header's count of
+size and the XXH3-64 of the whole file). Where stats has not been run yet
+(on the largest boards it takes hours), the share comes from the header's count of
 white-to-move wins, which `pawntb verify` recounts: every position's colour
 flip has its value, so the share is the same. A table solved tier by tier
 also has its work directory's peak size (the generator's last line, `work
@@ -473,7 +527,8 @@ INTRO
 # docs/results.md and its plot from every JSON record, in the order of $order.
 records=()
 for board in $order; do
-  for f in "$answers/$board"-k*.json; do [ -f "$f" ] && records+=("$f"); done
+  f="$answers/$board-k${board#*x}.json"
+  [ -f "$f" ] && records+=("$f")
 done
 [ ${#records[@]} -gt 0 ] || { echo "results: no records in $answers" >&2; exit 1; }
 plot="img/results-start-plies.svg"
@@ -482,8 +537,10 @@ jq -s -r -f "$root/tools/results-plot.jq" "${records[@]}" >"$root/docs/$plot.tmp
 mv "$root/docs/$plot.tmp" "$root/docs/$plot"
 projections=null
 [ -f "$answers/projections.json" ] && projections="$(cat "$answers/projections.json")"
+running_runs="$(cat "$answers"/*.progress.json 2>/dev/null | jq -s -c .)"
 jq -s -r -f "$root/tools/results-page.jq" --arg opening "$(opening_text)" --arg intro "$(intro_text)" \
   --arg order "$order" --arg plot "$plot" --argjson projections "$projections" \
+  --argjson running "$running_runs" \
   "${records[@]}" >"$root/docs/results.md.tmp"
 mv "$root/docs/results.md.tmp" "$root/docs/results.md"
 echo "results: wrote docs/results.md and docs/$plot (${#records[@]} boards)" >&2

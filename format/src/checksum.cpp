@@ -3,9 +3,9 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/layout.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
 
 std::uint64_t checksum64(std::span<const std::uint8_t> bytes) {
   return XXH3_64bits(bytes.data(), bytes.size());
@@ -33,4 +33,4 @@ void Checksum64Stream::reset() noexcept {
   XXH3_64bits_reset(state_);
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

@@ -1,11 +1,16 @@
-// The tiered index's tables, unrank and cursor (pawntb/detail/index.hpp has
+// The tiered index's tables, unrank and cursor (pawntb/codec/index.hpp has
 // the derivation).
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 
 #include <algorithm>
 #include <utility>
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::board_bytes;
+using game::kByteGatherScatter;
+using game::low_bits;
+using game::Pawns;
 
 namespace {
 
@@ -163,7 +168,8 @@ void Index::build_row_tables(const std::vector<Counts>& profiles, std::uint64_t 
   }
   const auto bytes = static_cast<std::size_t>(board_bytes(geometry_));
   key_part_.assign(2 * bytes << 8, 0);
-  for (std::size_t x = 0; x < 256; ++x) key_part_[bytes << 8 | x] = static_cast<std::uint32_t>(keys);
+  for (std::size_t x = 0; x < 256; ++x)
+    key_part_[bytes << 8 | x] = static_cast<std::uint32_t>(keys);
   for (std::size_t j = 0; j < bytes; ++j) {
     for (std::uint64_t x = 0; x < 256; ++x) {
       for (int bit = 0; bit < 8; ++bit) {
@@ -185,10 +191,10 @@ void Index::build_row_tables(const std::vector<Counts>& profiles, std::uint64_t 
     const std::uint64_t free = ~w & (row_subsets - 1);
     for (std::uint64_t b = free;; b = (b - 1) & free) {  // every subset of the free squares
       const auto byte = [](std::uint64_t x) { return static_cast<std::uint8_t>(x); };
-      row_digits_[(w << cols) | b] = RowDigits{
-          byte(row_subset_rank(w)), byte(binomial(cols, white_count)),
-          byte(row_subset_rank(kByteGatherScatter.gather[free][b])),
-          byte(binomial(cols - white_count, std::popcount(b)))};
+      row_digits_[(w << cols) | b] =
+          RowDigits{byte(row_subset_rank(w)), byte(binomial(cols, white_count)),
+                    byte(row_subset_rank(kByteGatherScatter.gather[free][b])),
+                    byte(binomial(cols - white_count, std::popcount(b)))};
       if (b == 0) break;
     }
   }
@@ -375,4 +381,4 @@ void Index::BlockWalk::enter_slice(const Slice* slice) {
   }
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

@@ -13,7 +13,11 @@
 #include "pawntb/util/file.hpp"
 #include "tier_buffer.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::checksum64;
+using codec::DiskBlock;
+using codec::kHeaderSize;
 
 namespace {
 
@@ -222,4 +226,4 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
   return result;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -14,7 +14,7 @@
 #include "units.hpp"
 #include "work_dir.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 struct AssemblyResult {
   std::uint64_t file_size = 0;
@@ -35,4 +35,4 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
                               bool keep_units, unsigned threads,
                               const ProgressCallback& on_progress);
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

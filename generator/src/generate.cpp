@@ -1,5 +1,5 @@
 // The unit scheduler: solves the work units (units.hpp) in order (tier by
-// tier in index order, a solving order, format/src/pawntb/detail/index.hpp),
+// tier in index order, a solving order, format/src/pawntb/codec/index.hpp),
 // each with only the groups of child slices it reads in memory, and keeps
 // every finished unit in the work directory (work_dir.hpp); then assembles
 // the table from the unit files (assemble.hpp).
@@ -49,8 +49,8 @@ namespace pawntb {
 namespace {
 
 namespace fs = std::filesystem;
-using detail::Index;
-using detail::Plies;
+using codec::Index;
+using codec::Plies;
 
 // Bytes besides the values: the index tables, zstd's contexts and buffers,
 // the writer's batch, the program itself.
@@ -89,7 +89,7 @@ class GroupCache {
     e.last_use = ++clock_;
     return e.values.span();
   }
-  void add(std::uint64_t first, detail::TierBuffer values) {
+  void add(std::uint64_t first, generator_detail::TierBuffer values) {
     bytes_ += values.size();
     groups_[first] = Entry{std::move(values), ++clock_};
   }
@@ -113,7 +113,7 @@ class GroupCache {
 
  private:
   struct Entry {
-    detail::TierBuffer values;
+    generator_detail::TierBuffer values;
     std::uint64_t last_use = 0;
   };
   std::map<std::uint64_t, Entry> groups_;
@@ -123,13 +123,13 @@ class GroupCache {
 
 // Rank 0 alone clears a killed run's temporary files, before it hands out any
 // unit: another rank doing so could remove a file a worker is writing.
-detail::WorkDir::Leftovers work_dir_leftovers() {
-  return detail::this_rank() == 0 ? detail::WorkDir::Leftovers::remove
-                                  : detail::WorkDir::Leftovers::keep;
+generator_detail::WorkDir::Leftovers work_dir_leftovers() {
+  return generator_detail::this_rank() == 0 ? generator_detail::WorkDir::Leftovers::remove
+                                            : generator_detail::WorkDir::Leftovers::keep;
 }
 
 std::uint64_t unit_entries(const GenerateOptions& options) {
-  return options.unit_entries ? options.unit_entries : detail::kUnitEntries;
+  return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
 }
 
 // The nearest directory of `path` that exists (for the free space of a work
@@ -147,14 +147,15 @@ fs::path existing_directory(fs::path path) {
 }  // namespace
 
 std::uint64_t default_memory_limit() {
-  return std::max<std::uint64_t>(detail::available_memory() / 4 * 3, kOverhead);
+  return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kOverhead);
 }
 
 WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) {
   memory_needed(g, max_pawns);  // checks the parameters
   const Index index(g, max_pawns);
-  const detail::TierGraph graph(index);
-  const detail::UnitPlan units(index, graph, unit_entries ? unit_entries : detail::kUnitEntries);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(
+      index, graph, unit_entries ? unit_entries : generator_detail::kUnitEntries);
   WorkUnits out;
   for (std::size_t t = 0; t < index.tiers().size(); ++t) {
     out.tier_entries.push_back(index.tiers()[t].size);
@@ -170,7 +171,7 @@ WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) 
 GenerationPlan plan_generation(const GenerateOptions& options) {
   const std::uint64_t in_memory = memory_needed(options.geometry, options.max_pawns);  // checks
   const Index index(options.geometry, options.max_pawns);
-  const detail::TierGraph graph(index);
+  const generator_detail::TierGraph graph(index);
   GenerationPlan plan;
   plan.entries = index.size();
   plan.tiers = index.tiers().size();
@@ -183,7 +184,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
     plan.seconds = static_cast<double>(plan.entries) / rate;
     return plan;
   }
-  const detail::UnitPlan units(index, graph, unit_entries(options));
+  const generator_detail::UnitPlan units(index, graph, unit_entries(options));
   plan.units = units.size();
   for (std::size_t u = 0; u < units.size(); ++u) {
     plan.largest_unit = std::max(plan.largest_unit, units.unit(u).entries);
@@ -197,7 +198,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.disk_needed = static_cast<std::uint64_t>(n * kPeakDiskBytesPerEntry) + plan.largest_unit;
   std::error_code ec;
   const fs::space_info space = fs::space(existing_directory(options.work_dir), ec);
-  const std::uint64_t held = detail::WorkDir::files_bytes(options.work_dir);
+  const std::uint64_t held = generator_detail::WorkDir::files_bytes(options.work_dir);
   if (!ec) plan.disk_free = space.available + held;
   for (std::size_t u = 0; u < units.size(); ++u) {
     char name[32];
@@ -237,10 +238,11 @@ namespace {
 
 // The header's statistics from the units' summaries: the largest value, and
 // the first index holding it.
-detail::TableTotals totals_of(const std::vector<detail::TierSummary>& summaries) {
-  detail::TableTotals totals;
+generator_detail::TableTotals totals_of(
+    const std::vector<generator_detail::TierSummary>& summaries) {
+  generator_detail::TableTotals totals;
   totals.max_plies = -1;
-  for (const detail::TierSummary& s : summaries) {
+  for (const generator_detail::TierSummary& s : summaries) {
     totals.win_count += s.win_count;
     if (s.max_plies > totals.max_plies ||
         (s.max_plies == totals.max_plies && s.longest_index < totals.longest_index)) {
@@ -277,8 +279,8 @@ class UnitRun {
       }
       fs::remove(work_.checkpoint_path());
     }
-    if (detail::rank_count() > 1) {
-      return detail::manage_units(detail::ScheduledRun{
+    if (generator_detail::rank_count() > 1) {
+      return generator_detail::manage_units(generator_detail::ScheduledRun{
           graph_, index_.tiers().size(), units_.size(),
           [&](std::size_t t) { return units_.tier_begin(t); },
           [&](std::size_t u) {
@@ -286,7 +288,7 @@ class UnitRun {
             if (whole) count_finished(u, false);
             return whole;
           },
-          [&](std::size_t u, const detail::TierSummary& s) {
+          [&](std::size_t u, const generator_detail::TierSummary& s) {
             summaries_[u] = s;
             count_finished(u, true);
           },
@@ -304,20 +306,21 @@ class UnitRun {
     return solved;
   }
 
-  detail::AssemblyResult assemble(const fs::path& output) {
+  generator_detail::AssemblyResult assemble(const fs::path& output) {
     cache_ = GroupCache();
-    return detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
-                                  options_.keep_unit_files, threads_, options_.on_progress);
+    return generator_detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
+                                            options_.keep_unit_files, threads_,
+                                            options_.on_progress);
   }
 
   // Solves unit u from its groups and writes its file (also on the worker
   // ranks, for rank 0's schedule).
-  detail::TierSummary solve(std::size_t u) {
-    const detail::Unit& unit = units_.unit(u);
+  generator_detail::TierSummary solve(std::size_t u) {
+    const generator_detail::Unit& unit = units_.unit(u);
     const auto groups = units_.groups(u);
     std::set<std::uint64_t> keep;
     std::uint64_t missing = 0;
-    for (const detail::Group& g : groups) {
+    for (const generator_detail::Group& g : groups) {
       if (!g.exists) continue;
       keep.insert(g.first);
       if (!cache_.has(g.first)) missing += g.size;
@@ -325,28 +328,30 @@ class UnitRun {
     cache_.shrink_to(cache_limit(unit.entries + missing), keep);
     const std::uint64_t held = unit.entries + missing + cache_.bytes();
     if (held > room_for_values()) notice_over_limit(u, held);
-    for (const detail::Group& g : groups) {
+    for (const generator_detail::Group& g : groups) {
       if (!g.exists || cache_.has(g.first)) continue;
-      detail::TierBuffer values(g.size);
+      generator_detail::TierBuffer values(g.size);
       for (std::size_t s = g.first_slice; s < g.first_slice + g.slice_count; ++s) {
         const Index::Slice& slice = index_.slices()[s];
         work_.read_slice(s, values.span().subspan(slice.first - g.first, slice.size));
       }
       cache_.add(g.first, std::move(values));
     }
-    std::array<detail::TierValues, kMaxSide> children{};
+    std::array<generator_detail::TierValues, kMaxSide> children{};
     for (std::size_t x = 0; x < kMaxSide; ++x) {
       if (groups[x].exists) {
-        children[x] = detail::TierValues{groups[x].first, cache_.values(groups[x].first)};
+        children[x] = generator_detail::TierValues{groups[x].first, cache_.values(groups[x].first)};
       }
     }
-    std::vector<detail::EntryRange> ranges;
+    std::vector<generator_detail::EntryRange> ranges;
     for (const std::uint32_t s : units_.slices(u)) {
-      ranges.push_back(detail::EntryRange{index_.slices()[s].first, index_.slices()[s].size});
+      ranges.push_back(
+          generator_detail::EntryRange{index_.slices()[s].first, index_.slices()[s].size});
     }
-    detail::TierBuffer out(unit.entries);
-    summaries_[u] = detail::solve_ranges(index_, graph_, unit.tier, ranges, children, out.span(),
-                                         threads_, [&](std::uint64_t done) { report(done); });
+    generator_detail::TierBuffer out(unit.entries);
+    summaries_[u] =
+        generator_detail::solve_ranges(index_, graph_, unit.tier, ranges, children, out.span(),
+                                       threads_, [&](std::uint64_t done) { report(done); });
     work_.write_unit(u, out.span(), summaries_[u]);
     return summaries_[u];
   }
@@ -393,7 +398,7 @@ class UnitRun {
 
   // Resident bytes besides the cached groups' values; 0 if unknown.
   std::uint64_t rest_of_process() const {
-    const std::uint64_t resident = detail::resident_memory(), cached = cache_.bytes();
+    const std::uint64_t resident = generator_detail::resident_memory(), cached = cache_.bytes();
     return resident > cached ? resident - cached : 0;
   }
 
@@ -433,11 +438,11 @@ class UnitRun {
   const GenerateOptions& options_;
   const GenerationPlan& plan_;
   const Index index_;
-  const detail::TierGraph graph_;
-  const detail::UnitPlan units_;
-  const detail::WorkDir work_;
+  const generator_detail::TierGraph graph_;
+  const generator_detail::UnitPlan units_;
+  const generator_detail::WorkDir work_;
   const unsigned threads_;
-  std::vector<detail::TierSummary> summaries_;
+  std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
   std::uint64_t units_done_ = 0;        // units finished so far
   std::uint64_t entries_done_ = 0;      // their entries
@@ -450,10 +455,10 @@ class UnitRun {
 GenerationReport generate(const GenerateOptions& options, const fs::path& output,
                           void (*on_temp_file)(const char* path)) {
   GenerationReport report;
-  if (detail::this_rank() != 0) {  // a worker of rank 0's schedule
+  if (generator_detail::this_rank() != 0) {  // a worker of rank 0's schedule
     std::optional<GenerationPlan> plan;
     std::optional<UnitRun> run;
-    detail::serve_units(
+    generator_detail::serve_units(
         [&] {
           plan = plan_generation(options);
           if (plan->in_memory) throw GenerateError("several MPI ranks need a work directory");
@@ -464,7 +469,7 @@ GenerationReport generate(const GenerateOptions& options, const fs::path& output
     return report;
   }
   report.plan = plan_generation(options);
-  if (report.plan.in_memory && detail::rank_count() > 1) {
+  if (report.plan.in_memory && generator_detail::rank_count() > 1) {
     throw GenerateError("several MPI ranks need a work directory (--work-dir)");
   }
   check_plan(report.plan, options);
@@ -478,7 +483,7 @@ GenerationReport generate(const GenerateOptions& options, const fs::path& output
   UnitRun run(options, report.plan);
   report.units_solved = run.solve_all();
   report.work_dir_bytes = run.work_dir_bytes();
-  const detail::AssemblyResult assembled = run.assemble(output);
+  const generator_detail::AssemblyResult assembled = run.assemble(output);
   report.file_size = assembled.file_size;
   report.block_count = assembled.block_count;
   report.assembly_peak_bytes = assembled.peak_bytes;

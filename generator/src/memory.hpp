@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 // Bytes of memory available to this process (MemAvailable in /proc/meminfo);
 // 0 if unknown.
@@ -31,4 +31,4 @@ inline std::uint64_t resident_memory() {
   return page_size > 0 ? resident * static_cast<std::uint64_t>(page_size) : 0;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

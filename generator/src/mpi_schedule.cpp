@@ -88,11 +88,11 @@ struct Message {
   int tag = 0;
   int from = 0;
   std::uint64_t tier = 0;
-  detail::TierSummary summary;
+  generator_detail::TierSummary summary;
   std::string text;
 };
 
-void send(int to, int tag, std::uint64_t tier, const detail::TierSummary& summary = {},
+void send(int to, int tag, std::uint64_t tier, const generator_detail::TierSummary& summary = {},
           const std::string& text = {}) {
   const std::uint64_t words[4] = {tier, summary.win_count,
                                   static_cast<std::uint64_t>(summary.max_plies),
@@ -169,7 +169,7 @@ int MpiSession::ranks() const {
   return g_ranks;
 }
 
-namespace detail {
+namespace generator_detail {
 
 int this_rank() {
   return g_rank;
@@ -297,5 +297,5 @@ void serve_units(const std::function<void()>& open,
   }
 }
 
-}  // namespace detail
+}  // namespace generator_detail
 }  // namespace pawntb

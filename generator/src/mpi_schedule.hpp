@@ -11,7 +11,7 @@
 
 #include "tier_solver.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 // This process's rank and the number of ranks: 0 and 1 unless an MpiSession
 // (generator.hpp) started MPI. Thread-safe while the session lasts.
@@ -49,4 +49,4 @@ std::uint64_t manage_units(const ScheduledRun& run);
 void serve_units(const std::function<void()>& open,
                  const std::function<TierSummary(std::size_t)>& solve);
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -16,7 +16,7 @@ int MpiSession::ranks() const {
   return 1;
 }
 
-namespace detail {
+namespace generator_detail {
 
 int this_rank() {
   return 0;
@@ -33,5 +33,5 @@ void serve_units(const std::function<void()>&, const std::function<TierSummary(s
   throw std::logic_error("serve_units: pawntb was built without MPI");
 }
 
-}  // namespace detail
+}  // namespace generator_detail
 }  // namespace pawntb

@@ -1,5 +1,5 @@
 // Solving the whole table in memory: the tiers in index order (a solving
-// order, format/src/pawntb/detail/index.hpp), each in one pass over its
+// order, format/src/pawntb/codec/index.hpp), each in one pass over its
 // entries (tier_solver.cpp), its children's values read from the same array.
 //
 // MEMORY. One byte per entry and nothing per position besides.
@@ -7,9 +7,9 @@
 #include <fstream>
 
 #include "memory.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "tier_solver.hpp"
@@ -18,8 +18,8 @@ namespace pawntb {
 
 namespace {
 
-using detail::Index;
-using detail::Plies;
+using codec::Index;
+using codec::Plies;
 
 }  // namespace
 
@@ -49,7 +49,7 @@ namespace {
 // Refuses a run that needs more memory than is available.
 void check_memory(Geometry g, int max_pawns) {
   const std::uint64_t need = memory_needed(g, max_pawns);
-  const std::uint64_t have = detail::available_memory();
+  const std::uint64_t have = generator_detail::available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + to_string(g) + " with K = " +
                         std::to_string(max_pawns) + " needs " + std::to_string(need >> 20) +
@@ -65,7 +65,7 @@ SolvedTable solve(const GenerateOptions& options) {
   table.geometry = options.geometry;
   table.max_pawns = options.max_pawns;
   const Index index(options.geometry, options.max_pawns);
-  const detail::TierGraph graph(index);
+  const generator_detail::TierGraph graph(index);
   table.values.assign(index.size(), 0);
   const unsigned threads = util::thread_count(options.threads);
   const auto all = std::span<const Plies>(table.values);
@@ -73,19 +73,19 @@ SolvedTable solve(const GenerateOptions& options) {
   const double total = static_cast<double>(index.size());
   table.max_plies = -1;
   for (std::size_t t = 0; t < tiers.size(); ++t) {
-    std::array<detail::TierValues, kMaxSide> children{};
-    const detail::TierChildren& c = graph.children(t);
+    std::array<generator_detail::TierValues, kMaxSide> children{};
+    const generator_detail::TierChildren& c = graph.children(t);
     for (std::size_t x = 0; x < kMaxSide; ++x) {
       if (!c.exists[x]) continue;
       const Index::Tier& child = tiers[c.tier[x]];
-      children[x] = detail::TierValues{child.first, all.subspan(child.first, child.size)};
+      children[x] = generator_detail::TierValues{child.first, all.subspan(child.first, child.size)};
     }
     const auto report = [&](std::uint64_t done) {
       if (options.on_progress) {
         options.on_progress(Progress{"solve", static_cast<double>(tiers[t].first + done) / total});
       }
     };
-    const detail::TierSummary summary = detail::solve_tier(
+    const generator_detail::TierSummary summary = generator_detail::solve_tier(
         index, graph, t, children, std::span(table.values).subspan(tiers[t].first, tiers[t].size),
         threads, report);
     table.win_count += summary.win_count;

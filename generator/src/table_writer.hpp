@@ -15,13 +15,19 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/progress.hpp"
 #include "pawntb/util/atomic_file.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::Block;
+using codec::Checksum64Stream;
+using codec::Index;
+using codec::Plies;
+using game::BoardSymmetry;
 
 using util::ByteSink;
 
@@ -93,4 +99,4 @@ class TableWriter {
   std::uint64_t next_offset_ = 0;            // where its frame goes
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -12,9 +12,11 @@
 #include <span>
 #include <utility>
 
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::Plies;
 
 class TierBuffer {
  public:
@@ -58,4 +60,4 @@ class TierBuffer {
   std::size_t size_ = 0;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

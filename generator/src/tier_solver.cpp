@@ -7,7 +7,24 @@
 
 #include "pawntb/util/threads.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::Index;
+using codec::is_canonical;
+using codec::kMaxPawns;
+using codec::mover_wins;
+using codec::Plies;
+using codec::ValueFold;
+using game::board_mask;
+using game::flip_rows;
+using game::geometry_number;
+using game::mirror_files;
+using game::per_geometry;
+using game::white_can_move;
+using game::white_left_captures;
+using game::white_pushes;
+using game::white_right_captures;
+using game::wins_in_one;
 
 TierGraph::TierGraph(const Index& index) {
   const auto tiers = index.tiers();
@@ -299,4 +316,4 @@ TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t t
   return solve_ranges(index, graph, tier, std::span(&whole, 1), children, out, threads, on_done);
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -1,4 +1,4 @@
-// Solving one tier (format/src/pawntb/detail/index.hpp, TIERS): every move
+// Solving one tier (format/src/pawntb/codec/index.hpp, TIERS): every move
 // leaves the tier for a tier earlier in the index, so one pass over the tier
 // finds all its successors solved. What a tier needs in memory is its own
 // values and those of its children, the tiers its moves reach.
@@ -10,10 +10,13 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::Index;
+using codec::Plies;
 
 // The children of a tier, by what a move captures: [0] the tier reached
 // without a capture, [x] the tier reached by capturing a black pawn of
@@ -74,4 +77,4 @@ TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t t
                        const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
                        unsigned threads, const std::function<void(std::uint64_t)>& on_done);
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

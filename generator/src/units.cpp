@@ -4,7 +4,7 @@
 #include <map>
 #include <type_traits>
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 UnitPlan::UnitPlan(const Index& index, const TierGraph& graph, std::uint64_t unit_entries)
     : index_(index), graph_(graph), unit_entries_(std::max<std::uint64_t>(unit_entries, 1)) {
@@ -85,4 +85,4 @@ std::uint64_t UnitPlan::values_needed(std::size_t u) const {
   return total;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

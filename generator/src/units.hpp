@@ -46,10 +46,10 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
 #include "tier_solver.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
 
 using RowCounts = std::array<std::uint8_t, kMaxSide>;
 
@@ -121,4 +121,4 @@ class UnitPlan {
   std::vector<std::uint32_t> unit_of_slice_, place_of_slice_;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -18,7 +18,14 @@
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::checksum64;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Index;
+using codec::Plies;
+using codec::rules_fingerprint;
 
 namespace {
 
@@ -444,4 +451,4 @@ void WorkDir::write_checkpoint(const AssemblyCheckpoint& c) const {
   });
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

@@ -13,17 +13,24 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
-#include "pawntb/detail/stored.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
+#include "pawntb/codec/stored.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 #include "table_writer.hpp"
 #include "tier_solver.hpp"
 #include "units.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::generator_detail {
+
+using codec::Index;
+using codec::Le16;
+using codec::Le32;
+using codec::Le64;
+using codec::Plies;
+using codec::rules_fingerprint;
 
 // The header of a unit file; then one DiskUnitSlice per slice of the unit,
 // in index order; then each slice's stored values (the entries that are not
@@ -139,4 +146,4 @@ class WorkDir {
   mutable std::vector<DiskUnitSlice> open_slices_;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::generator_detail

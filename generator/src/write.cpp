@@ -4,14 +4,30 @@
 #include <memory>
 #include <system_error>
 
-#include "pawntb/detail/stored.hpp"
+#include "pawntb/codec/stored.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_writer.hpp"
 
 namespace pawntb {
 
-namespace detail {
+namespace generator_detail {
+
+using codec::Block;
+using codec::block_count_for;
+using codec::blocks_offset;
+using codec::checksum64;
+using codec::DiskBlock;
+using codec::encode_block_index;
+using codec::encode_header;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Header;
+using codec::Index;
+using codec::kHeaderSize;
+using codec::placement_count;
+using codec::Plies;
+using game::BoardSymmetry;
 
 namespace {
 
@@ -148,21 +164,21 @@ std::uint64_t TableWriter::finish(const TableTotals& totals) {
   return next_offset_;
 }
 
-}  // namespace detail
+}  // namespace generator_detail
 
 namespace {
 
-detail::TableTotals totals_of(const SolvedTable& table) {
-  return detail::TableTotals{table.win_count, table.max_plies, table.longest_index};
+generator_detail::TableTotals totals_of(const SolvedTable& table) {
+  return generator_detail::TableTotals{table.win_count, table.max_plies, table.longest_index};
 }
 
 }  // namespace
 
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
                                        const ProgressCallback& on_progress) {
-  const detail::Index index(table.geometry, table.max_pawns);
+  const codec::Index index(table.geometry, table.max_pawns);
   util::MemorySink sink;
-  detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
+  generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);
   writer.finish(totals_of(table));
   return std::move(sink.bytes);
@@ -171,12 +187,12 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned thread
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
                          unsigned threads, void (*on_temp_file)(const char* path),
                          const ProgressCallback& on_progress) {
-  const detail::Index index(table.geometry, table.max_pawns);
+  const codec::Index index(table.geometry, table.max_pawns);
   std::uint32_t blocks = 0;
-  const std::uint64_t size = detail::write_file(
+  const std::uint64_t size = generator_detail::write_file(
       path,
       [&](util::ByteSink& sink) {
-        detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
+        generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
         writer.append(table.values);
         blocks = writer.block_count();
         return writer.finish(totals_of(table));

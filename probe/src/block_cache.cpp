@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <new>
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
 
 void BlockCache::prepare(std::uint32_t block_count, std::uint32_t block_entries,
                          std::uint64_t capacity_bytes, Decode decode, const void* context) {
@@ -85,4 +85,4 @@ bool BlockCache::load(std::uint32_t b, const char** error) const noexcept {
   return true;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -22,7 +22,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
 
 class BlockCache {
  public:
@@ -116,4 +116,4 @@ class BlockCache {
   mutable std::mutex mutex_;
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

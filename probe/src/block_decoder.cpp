@@ -2,9 +2,16 @@
 
 #include <cstring>
 
-#include "pawntb/detail/stored.hpp"
+#include "pawntb/codec/stored.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
+
+using codec::Block;
+using codec::checksum64;
+using codec::EntryKind;
+using codec::for_each_span;
+using codec::Index;
+using game::BoardSymmetry;
 
 namespace {
 
@@ -77,4 +84,4 @@ BlockCache::Failure decode_for_cache(const void* context, std::uint32_t b,
   return {};
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -16,7 +16,11 @@
 #include "pawntb/util/zstd.hpp"
 #include "table_impl.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
+
+using codec::Block;
+using codec::Index;
+using game::BoardSymmetry;
 
 // Checks a block's frame, decompresses its stored values and puts them at
 // their entries in out (block.entries bytes, from index `first`); entries a
@@ -95,4 +99,4 @@ std::vector<BlockFailure> decode_blocks(const TableData& t, unsigned threads, Wh
 BlockCache::Failure decode_for_cache(const void* context, std::uint32_t b,
                                      std::uint8_t* out) noexcept;
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -15,7 +15,7 @@
 #include <variant>
 
 #include "block_decoder.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
@@ -30,9 +30,9 @@ constexpr std::uint64_t kLoadAllLimit = 64ULL << 20;  // entries decoded at open
   throw TableError(path.string() + ": " + what);
 }
 
-using detail::BlockFailure;
-using detail::decode_blocks;
-using detail::decode_for_cache;
+using probe_detail::BlockFailure;
+using probe_detail::decode_blocks;
+using probe_detail::decode_for_cache;
 using util::read_at;
 
 }  // namespace
@@ -53,7 +53,7 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
-Table::Table(std::shared_ptr<const detail::TableData> data) : impl_(std::move(data)) {}
+Table::Table(std::shared_ptr<const probe_detail::TableData> data) : impl_(std::move(data)) {}
 
 namespace {
 
@@ -72,31 +72,31 @@ std::uint64_t regular_file_size(const std::filesystem::path& path, int fd) {
 }
 
 // The header, read and checked (section 9 of FORMAT.md).
-detail::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
-  std::array<std::uint8_t, detail::kHeaderSize> bytes{};
+codec::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
+  std::array<std::uint8_t, codec::kHeaderSize> bytes{};
   const std::size_t size =
-      static_cast<std::size_t>(std::min<std::uint64_t>(file_size, detail::kHeaderSize));
+      static_cast<std::size_t>(std::min<std::uint64_t>(file_size, codec::kHeaderSize));
   if (!read_at(fd, std::span(bytes).first(size), 0)) fail(path, "cannot read the header");
-  auto decoded = detail::decode_header(std::span(bytes).first(size), file_size);
-  if (auto* e = std::get_if<detail::LayoutError>(&decoded)) fail(path, e->message);
-  return std::get<detail::Header>(decoded);
+  auto decoded = codec::decode_header(std::span(bytes).first(size), file_size);
+  if (auto* e = std::get_if<codec::LayoutError>(&decoded)) fail(path, e->message);
+  return std::get<codec::Header>(decoded);
 }
 
 // The block index, read and checked against the header.
-std::vector<detail::Block> read_block_index(const std::filesystem::path& path, int fd,
-                                            const detail::Header& h) {
-  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(detail::DiskBlock));
-  if (!read_at(fd, bytes, detail::kHeaderSize)) {
+std::vector<codec::Block> read_block_index(const std::filesystem::path& path, int fd,
+                                           const codec::Header& h) {
+  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(codec::DiskBlock));
+  if (!read_at(fd, bytes, codec::kHeaderSize)) {
     fail(path, "cannot read the block index: file truncated");
   }
-  auto blocks = detail::decode_block_index(bytes, h);
-  if (auto* e = std::get_if<detail::LayoutError>(&blocks)) fail(path, e->message);
-  return std::move(std::get<std::vector<detail::Block>>(blocks));
+  auto blocks = codec::decode_block_index(bytes, h);
+  if (auto* e = std::get_if<codec::LayoutError>(&blocks)) fail(path, e->message);
+  return std::move(std::get<std::vector<codec::Block>>(blocks));
 }
 
 // Decodes every block into t.entries and closes the file; TableError names
 // the lowest damaged block.
-void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned threads) {
+void load_all(const std::filesystem::path& path, probe_detail::TableData& t, unsigned threads) {
   t.entries.resize(t.header.entry_count);
   const auto failures = decode_blocks(
       t, util::thread_count(threads),
@@ -113,13 +113,13 @@ void load_all(const std::filesystem::path& path, detail::TableData& t, unsigned 
   t.loaded_entries = t.entries.data();
 }
 
-TableInfo table_info(const std::filesystem::path& path, const detail::TableData& t) {
-  const detail::Header& h = t.header;
+TableInfo table_info(const std::filesystem::path& path, const probe_detail::TableData& t) {
+  const codec::Header& h = t.header;
   TableInfo info;
   info.path = path;
   info.geometry = h.geometry;
   info.max_pawns = h.max_pawns;
-  info.format_version = detail::kFormatVersion;
+  info.format_version = codec::kFormatVersion;
   info.entries = h.entry_count;
   info.placements = h.placement_count;
   info.white_wins = h.win_count;
@@ -132,7 +132,7 @@ TableInfo table_info(const std::filesystem::path& path, const detail::TableData&
   info.file_size = h.file_size;
   info.header_checksum = h.header_checksum;
   info.index_checksum = h.index_checksum;
-  info.rules_fingerprint = detail::rules_fingerprint();
+  info.rules_fingerprint = codec::rules_fingerprint();
   info.fully_loaded = t.loaded_entries != nullptr;
   info.cache_bytes = info.fully_loaded ? 0 : t.cache.capacity_bytes();
   return info;
@@ -145,9 +145,9 @@ TableInfo table_info(const std::filesystem::path& path, const detail::TableData&
 Table Table::open(const std::filesystem::path& path, Load load, unsigned threads,
                   std::uint64_t cache_bytes) try {
   util::FileDescriptor file = open_file(path);
-  const detail::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
-  auto data = std::make_shared<detail::TableData>(h.geometry, h.max_pawns);
-  if (auto e = detail::check_entry_count(h, data->index)) fail(path, e->message);
+  const codec::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
+  auto data = std::make_shared<probe_detail::TableData>(h.geometry, h.max_pawns);
+  if (auto e = codec::check_entry_count(h, data->index)) fail(path, e->message);
   data->header = h;
   data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
   data->blocks = read_block_index(path, file.get(), h);

@@ -4,7 +4,7 @@
 #include <array>
 #include <bit>
 
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/values.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {
@@ -27,7 +27,7 @@ constexpr std::uint32_t packed_status(ProbeStatus s) {
 // The side to move's result when the entry (or the game) says `plies`.
 constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
   // The winner without a branch: the mover (white 0, black 1) when plies is
-  // odd (detail::mover_wins), else the other side.
+  // odd (codec::mover_wins), else the other side.
   const std::uint32_t winner = static_cast<std::uint32_t>(mover) ^ ((plies & 1u) ^ 1u);
   return static_cast<std::uint32_t>(ProbeStatus::ok) | winner << 8 | std::uint32_t{plies} << 16;
 }
@@ -67,17 +67,17 @@ static_assert(unpack(packed_value(Side::black, 7)).winner == Side::black &&
 // (G = FixedGeometry<rows, cols>: one copy per geometry, with every mask and
 // the rank inline): the index of its entry, or kAnswerTag | the packed answer.
 template <class G>
-[[gnu::always_inline]] inline std::uint64_t locate(const detail::TableData& t,
+[[gnu::always_inline]] inline std::uint64_t locate(const probe_detail::TableData& t,
                                                    const Position& p) noexcept {
   constexpr Geometry g = G::value;
-  constexpr int bytes = detail::board_bytes(g);
+  constexpr int bytes = game::board_bytes(g);
   // (Each check one branch: the geometry compared as one word, the
   // conditions that share a status or-ed.)
   static_assert(sizeof(Geometry) == 8);
   if (std::bit_cast<std::uint64_t>(p.geometry) != std::bit_cast<std::uint64_t>(g)) {
     return kAnswerTag | packed_status(ProbeStatus::geometry_mismatch);
   }
-  if ((p.white & p.black) | ((p.white | p.black) & ~detail::board_mask(g))) {
+  if ((p.white & p.black) | ((p.white | p.black) & ~game::board_mask(g))) {
     return kAnswerTag | packed_status(ProbeStatus::invalid_position);
   }
   if (std::max(std::popcount(p.white), std::popcount(p.black)) > t.header.max_pawns) {
@@ -89,22 +89,21 @@ template <class G>
     white = t.symmetry.flip<bytes>(p.black);
     black = t.symmetry.flip<bytes>(p.white);
   }
-  if (white & detail::white_goal(g))
-    return kAnswerTag | packed_status(ProbeStatus::invalid_position);
-  if ((black & detail::black_goal(g)) || !white) return kAnswerTag | packed_value(p.to_move, 0);
+  if (white & game::white_goal(g)) return kAnswerTag | packed_status(ProbeStatus::invalid_position);
+  if ((black & game::black_goal(g)) || !white) return kAnswerTag | packed_value(p.to_move, 0);
   // Rule entries (win in one, no move) hold their values since decoding.
   // The slice comes from the row profiles, which the mirror keeps: its
   // lookup need not wait for the choice of the canonical image.
   const auto& slice = t.index.slice_with<g>(white, black);
-  const detail::Pawns c = detail::canonical(
-      detail::Pawns{white, black},
-      detail::Pawns{t.symmetry.mirror<bytes>(white), t.symmetry.mirror<bytes>(black)});
+  const game::Pawns c = codec::canonical(
+      game::Pawns{white, black},
+      game::Pawns{t.symmetry.mirror<bytes>(white), t.symmetry.mirror<bytes>(black)});
   return t.index.rank_with<g>(slice, c.white, c.black);
 }
 
 // The answer for `mover` to move from what locate() found.
-[[gnu::always_inline]] inline ProbeResult look_up(const detail::TableData& t, std::uint64_t found,
-                                                  Side mover) noexcept {
+[[gnu::always_inline]] inline ProbeResult look_up(const probe_detail::TableData& t,
+                                                  std::uint64_t found, Side mover) noexcept {
   std::uint32_t packed = static_cast<std::uint32_t>(found);
   if (!(found & kAnswerTag)) [[likely]] {
     const int stored = t.entry(found);
@@ -115,14 +114,14 @@ template <class G>
 }
 
 template <class G>
-ProbeResult probe_with(const detail::TableData& t, const Position& p) noexcept {
+ProbeResult probe_with(const probe_detail::TableData& t, const Position& p) noexcept {
   return look_up(t, locate<G>(t, p), p.to_move);
 }
 
 // Positions a group at a time: all their indices first, then all lookups,
 // which do not wait for one another.
 template <class G>
-void probe_many_with(const detail::TableData& t, const Position* positions, std::size_t size,
+void probe_many_with(const probe_detail::TableData& t, const Position* positions, std::size_t size,
                      ProbeResult* results) noexcept {
   constexpr std::size_t kGroup = 64;
   std::uint64_t found[kGroup];
@@ -138,20 +137,19 @@ void probe_many_with(const detail::TableData& t, const Position* positions, std:
 }
 
 // probe_with and probe_many_with for each geometry, by geometry_number.
-constexpr auto kProbeWith = detail::per_geometry([](auto g) { return &probe_with<decltype(g)>; });
+constexpr auto kProbeWith = game::per_geometry([](auto g) { return &probe_with<decltype(g)>; });
 constexpr auto kProbeManyWith =
-    detail::per_geometry([](auto g) { return &probe_many_with<decltype(g)>; });
+    game::per_geometry([](auto g) { return &probe_many_with<decltype(g)>; });
 
 }  // namespace
 
 ProbeResult Table::probe(const Position& p) const noexcept {
-  return kProbeWith[detail::geometry_number(impl_->header.geometry)](*impl_, p);
+  return kProbeWith[game::geometry_number(impl_->header.geometry)](*impl_, p);
 }
 
 void Table::probe_many(const Position* positions, std::size_t count,
                        ProbeResult* results) const noexcept {
-  kProbeManyWith[detail::geometry_number(impl_->header.geometry)](*impl_, positions, count,
-                                                                  results);
+  kProbeManyWith[game::geometry_number(impl_->header.geometry)](*impl_, positions, count, results);
 }
 
 }  // namespace pawntb

@@ -4,13 +4,18 @@
 #include <vector>
 
 #include "block_cache.hpp"
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/layout.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/layout.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::probe_detail {
+
+using codec::Block;
+using codec::Header;
+using codec::Index;
+using game::BoardSymmetry;
 
 struct TableData {
   TableData(Geometry g, int max_pawns) : index(g, max_pawns), symmetry(g) {}
@@ -44,4 +49,4 @@ struct TableData {
   [[gnu::noinline]] int cached_entry(std::uint64_t i) const noexcept { return cache.value(i); }
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::probe_detail

@@ -10,8 +10,8 @@ namespace pawntb {
 
 namespace {
 
-using detail::BlockFailure;
-using detail::decode_blocks;
+using probe_detail::BlockFailure;
+using probe_detail::decode_blocks;
 
 std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
   std::vector<BlockDamage> damage;
@@ -25,13 +25,13 @@ std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
 // Feeds entries, in index order, to one checksum per tier.
 class TierChecksummer {
  public:
-  explicit TierChecksummer(const detail::Index& index) : tiers_(index.tiers()) {
+  explicit TierChecksummer(const codec::Index& index) : tiers_(index.tiers()) {
     finish_ended_tiers();  // tiers without entries at the start
   }
 
   void add(std::span<const std::uint8_t> entries) {
     while (!entries.empty()) {
-      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const codec::Index::Tier& tier = tiers_[out_.size()];
       const std::uint64_t take =
           std::min<std::uint64_t>(entries.size(), tier.first + tier.size - at_);
       stream_.update(entries.first(static_cast<std::size_t>(take)));
@@ -47,17 +47,17 @@ class TierChecksummer {
   void finish_ended_tiers() {
     while (out_.size() < tiers_.size() &&
            at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
-      const detail::Index::Tier& tier = tiers_[out_.size()];
+      const codec::Index::Tier& tier = tiers_[out_.size()];
       out_.push_back(TierChecksum{static_cast<std::uint32_t>(out_.size()), tier.w, tier.b, tier.sw,
                                   tier.sb, tier.first, tier.size, stream_.value()});
       stream_.reset();
     }
   }
 
-  std::span<const detail::Index::Tier> tiers_;
+  std::span<const codec::Index::Tier> tiers_;
   std::vector<TierChecksum> out_;
   std::uint64_t at_ = 0;  // entries added
-  detail::Checksum64Stream stream_;
+  codec::Checksum64Stream stream_;
 };
 
 constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksummed in order
@@ -65,7 +65,7 @@ constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksumm
 }  // namespace
 
 std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
       t, util::thread_count(threads),
@@ -77,7 +77,7 @@ std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
 }
 
 TierChecksums Table::tier_checksums(unsigned threads) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   TierChecksummer checksummer(t.index);
   if (t.loaded_entries) {
     checksummer.add(std::span(t.loaded_entries, t.header.entry_count));

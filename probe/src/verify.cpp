@@ -50,7 +50,7 @@
 #include <tuple>
 
 #include "block_decoder.hpp"
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
@@ -59,7 +59,7 @@ namespace pawntb {
 
 namespace {
 
-using detail::Index;
+using codec::Index;
 
 // THE RULE, stated here on its own. A byte is the plies to the end of the
 // game with its side to move (FORMAT.md 6.1), which wins exactly when the
@@ -162,7 +162,8 @@ class UnitMarks {
   void mark_unit(std::uint64_t u) {
     std::atomic<std::uint64_t>& word = bits_[u / 64];
     const std::uint64_t bit = std::uint64_t{1} << (u % 64);
-    if (!(word.load(std::memory_order_relaxed) & bit)) word.fetch_or(bit, std::memory_order_relaxed);
+    if (!(word.load(std::memory_order_relaxed) & bit))
+      word.fetch_or(bit, std::memory_order_relaxed);
   }
   std::uint64_t words_;
   std::unique_ptr<std::atomic<std::uint64_t>[]> bits_;
@@ -173,7 +174,7 @@ class UnitMarks {
 // holding at most `budget` bytes of units.
 class ValueImage {
  public:
-  ValueImage(const detail::TableData& t, unsigned threads) : t_(t), threads_(threads) {
+  ValueImage(const probe_detail::TableData& t, unsigned threads) : t_(t), threads_(threads) {
     if (t.loaded_entries) {
       values_ = t.loaded_entries;
       return;
@@ -209,7 +210,8 @@ class ValueImage {
   // merged, and their number.
   std::vector<UnitRange> units_of(std::vector<UnitRange> entry_ranges, std::uint64_t& count) const {
     std::vector<UnitRange> out;
-    for (UnitRange& r : entry_ranges) r = UnitRange{r.begin >> unit_shift_, ((r.end - 1) >> unit_shift_) + 1};
+    for (UnitRange& r : entry_ranges)
+      r = UnitRange{r.begin >> unit_shift_, ((r.end - 1) >> unit_shift_) + 1};
     std::sort(entry_ranges.begin(), entry_ranges.end(),
               [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
     count = 0;
@@ -253,11 +255,11 @@ class ValueImage {
     }
     held_ += adding;
     if (blocks.empty()) return;
-    const auto failures = detail::decode_block_list(
+    const auto failures = probe_detail::decode_block_list(
         t_, threads_,
         [&](std::uint32_t b, auto&) { return image_ + (std::uint64_t{b} << t_.block_shift); },
         static_cast<std::uint32_t>(blocks.size()), [&](std::uint64_t i) { return blocks[i]; });
-    for (const detail::BlockFailure& f : failures) {
+    for (const probe_detail::BlockFailure& f : failures) {
       if (damaged_.empty()) damaged_.assign(t_.header.block_count, 0);
       if (damaged_[f.block]) continue;
       damaged_[f.block] = 1;
@@ -290,7 +292,7 @@ class ValueImage {
     flush(use.units.end);
   }
 
-  const detail::TableData& t_;
+  const probe_detail::TableData& t_;
   unsigned threads_;
   const std::uint8_t* values_ = nullptr;
   std::uint8_t* image_ = nullptr;  // the mapping of a table not loaded at open
@@ -336,7 +338,7 @@ class TierMoves {
 // What a pass over a piece reads, and where it marks instead when `marks` is
 // set (the first pass over a piece of a tier that does not fit).
 struct Pass {
-  const detail::TableData& t;
+  const probe_detail::TableData& t;
   const std::uint8_t* values;
   const std::uint8_t* damaged;  // per block; nullptr if none is
   UnitMarks* marks;
@@ -354,9 +356,9 @@ struct SquareImages {
   std::array<std::uint64_t, kMaxSquares> flip{}, flip_mirror{};
   explicit SquareImages(Geometry g) {
     for (int s = 0; s < g.squares(); ++s) {
-      flip[static_cast<std::size_t>(s)] = detail::flip_rows(g, std::uint64_t{1} << s);
+      flip[static_cast<std::size_t>(s)] = game::flip_rows(g, std::uint64_t{1} << s);
       flip_mirror[static_cast<std::size_t>(s)] =
-          detail::mirror_files(g, flip[static_cast<std::size_t>(s)]);
+          game::mirror_files(g, flip[static_cast<std::size_t>(s)]);
     }
   }
 };
@@ -382,9 +384,9 @@ class Checker {
 
  private:
   static constexpr Geometry g_ = G::value;
-  static constexpr int kBytes = detail::board_bytes(g_);
-  static constexpr std::uint64_t kBoard = detail::board_mask(g_);
-  static constexpr std::uint64_t kGoal = detail::white_goal(g_);
+  static constexpr int kBytes = game::board_bytes(g_);
+  static constexpr std::uint64_t kBoard = game::board_mask(g_);
+  static constexpr std::uint64_t kGoal = game::white_goal(g_);
 
   bool damaged(std::uint64_t i) const { return pass_.damaged[i >> t_.block_shift] != 0; }
 
@@ -396,9 +398,9 @@ class Checker {
       // White's moves, the rules' bitboard steps (bitboard.hpp): a pawn
       // steps up onto an empty square, or diagonally up onto a black pawn.
       const std::uint64_t empty = kBoard & ~(white | black);
-      const std::uint64_t pushes = detail::white_pushes(g_, white) & empty;
-      const std::uint64_t left = detail::white_left_captures(g_, white) & black;
-      const std::uint64_t right = detail::white_right_captures(g_, white) & black;
+      const std::uint64_t pushes = game::white_pushes(g_, white) & empty;
+      const std::uint64_t left = game::white_left_captures(g_, white) & black;
+      const std::uint64_t right = game::white_right_captures(g_, white) & black;
       std::uint64_t step = 1;
       if ((pushes | left | right) & kGoal) {
         // A move onto row 0 wins at once. It depends on white's pawns and
@@ -434,7 +436,7 @@ class Checker {
       const int got = pass_.values[i];
       ++tally.checked;
       if (got != 1) {
-        const detail::Pawns p = index_.unrank(i);
+        const game::Pawns p = index_.unrank(i);
         mismatch(i, p.white, p.black, got, 1, tally);
         continue;
       }
@@ -468,8 +470,8 @@ class Checker {
 
   // A canonical entry without a win in one: its value from its successors'.
   template <Mode mode>
-  void check_entry(std::uint64_t i, std::uint64_t white, std::uint64_t black,
-                   std::uint64_t pushes, std::uint64_t left, std::uint64_t right, bool symmetric,
+  void check_entry(std::uint64_t i, std::uint64_t white, std::uint64_t black, std::uint64_t pushes,
+                   std::uint64_t left, std::uint64_t right, bool symmetric,
                    VerifyTally& tally) const {
     if constexpr (mode == Mode::careful) {
       if (damaged(i)) return;
@@ -542,7 +544,7 @@ class Checker {
   }
 
   const Pass& pass_;
-  const detail::TableData& t_;
+  const probe_detail::TableData& t_;
   const Index& index_;
   SquareImages squares_;
 };
@@ -568,7 +570,7 @@ void run_pass(const Pass& pass, std::uint64_t begin, std::uint64_t end, unsigned
 
 using RunPass = void (*)(const Pass&, std::uint64_t, std::uint64_t, unsigned,
                          std::vector<WorkerTally>&, const std::function<void(std::uint64_t)>&);
-constexpr auto kRunPass = detail::per_geometry([](auto g) { return &run_pass<decltype(g)>; });
+constexpr auto kRunPass = game::per_geometry([](auto g) { return &run_pass<decltype(g)>; });
 
 // Adds what the workers found in a piece to state, in index order.
 void merge(const std::vector<WorkerTally>& tallies, VerifyState& state) {
@@ -607,7 +609,7 @@ void add_damage(std::vector<BlockDamage>& found, VerifyState& state) {
 
 VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads,
                            const VerifyState& from, const VerifyCheckpoint& on_checkpoint) const {
-  const detail::TableData& t = *impl_;
+  const probe_detail::TableData& t = *impl_;
   const std::uint64_t n = t.header.entry_count;
   if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
     throw std::invalid_argument("the verify state is of another table");
@@ -622,7 +624,7 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     }
   };
   const unsigned threads_used = util::thread_count(threads);
-  const RunPass run = kRunPass[static_cast<std::size_t>(detail::geometry_number(t.header.geometry))];
+  const RunPass run = kRunPass[static_cast<std::size_t>(game::geometry_number(t.header.geometry))];
   ValueImage image(t, threads_used);
   const TierMoves tier_moves(t.index);
   const std::span<const Index::Tier> tiers = t.index.tiers();

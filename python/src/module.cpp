@@ -1,7 +1,7 @@
 // pawntb._pawntb: the probe library for Python, with pybind11. The package
 // pawntb (python/pawntb/__init__.py) re-exports these names; the exception
 // classes are defined in Python (python/pawntb/_errors.py) and raised from
-// here. Only the public headers of pawntb::probe and pawntb::format are used.
+// here. Only the public headers of pawntb::probe and pawntb::game are used.
 //
 // THREADS. Everything runs with the GIL held except opening a table, the
 // file checksum of info() and the work of probe_many(), which release it;

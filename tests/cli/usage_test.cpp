@@ -3,14 +3,17 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <boost/program_options.hpp>
 #include <cstdlib>
 #include <cstring>
 #include <map>
-#include <optional>
+#include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <sstream>
 #include <string>
+#include <typeinfo>
 #include <vector>
 
 #include "cli/commands.hpp"
@@ -212,55 +215,60 @@ TEST(CliUsage, BadOperandsAndValuesExitTwo) {
   }
 }
 
-// The parser in-process: what the options turn into.
+// The parser in-process: what the options turn into, each command's in its
+// own args.
 TEST(CliUsage, ParsesOptionsIntoTheirFields) {
   using namespace pawntb::cli;
   {
     const char* argv[] = {"pawntb", "probe", "--json", "--table", "t.pawntb", "a w", "-"};
-    Options o;
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(7, argv, o, out, err), ParseOutcome::ok) << err.str();
-    EXPECT_EQ(o.command, "probe");
+    ASSERT_EQ(parse_command_line(7, argv, line, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(line.command, &kProbe);
+    const auto& o = line.args_as<ProbeArgs>();
     EXPECT_TRUE(o.json);
     EXPECT_EQ(o.table, "t.pawntb");
     EXPECT_EQ(o.positions, (std::vector<std::string>{"a w", "-"}));
   }
   {
     const char* argv[] = {"pawntb", "generate", "--rows", "3", "--cols", "5"};
-    Options o;
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(6, argv, o, out, err), ParseOutcome::ok) << err.str();
+    ASSERT_EQ(parse_command_line(6, argv, line, out, err), ParseOutcome::ok) << err.str();
+    const auto& o = line.args_as<GenerateArgs>();
     EXPECT_EQ(o.rows, 3);
     EXPECT_EQ(o.cols, 5);
     EXPECT_EQ(o.pawns, 5);  // defaults to the number of columns
   }
   {
     const char* argv[] = {"pawntb", "info", "x.pawntb"};
-    Options o;
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(3, argv, o, out, err), ParseOutcome::ok) << err.str();
-    EXPECT_EQ(o.table, "x.pawntb");
+    ASSERT_EQ(parse_command_line(3, argv, line, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(line.args_as<InfoArgs>().table, "x.pawntb");
   }
   {
-    const char* argv[] = {"pawntb", "verify", "--table", "y.pawntb"};
-    Options o;
+    const char* argv[] = {"pawntb", "verify", "--table", "y.pawntb", "--memory", "2M"};
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
-    EXPECT_EQ(o.table, "y.pawntb");
+    ASSERT_EQ(parse_command_line(6, argv, line, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(line.args_as<VerifyArgs>().table, "y.pawntb");
+    EXPECT_EQ(line.args_as<VerifyArgs>().memory.bytes, 2u << 20);
   }
   {
     const char* argv[] = {"pawntb", "generate", "--threads", "3"};
-    Options o;
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(4, argv, o, out, err), ParseOutcome::ok) << err.str();
-    EXPECT_EQ(o.threads, 3u);
+    ASSERT_EQ(parse_command_line(4, argv, line, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(line.args_as<GenerateArgs>().threads, 3u);
   }
   {  // 0 goes to the library, which picks one per hardware thread
     const char* argv[] = {"pawntb", "generate"};
-    Options o;
+    CommandLine line;
     std::ostringstream out, err;
-    ASSERT_EQ(parse_command_line(2, argv, o, out, err), ParseOutcome::ok) << err.str();
-    EXPECT_EQ(o.threads, 0u);
+    ASSERT_EQ(parse_command_line(2, argv, line, out, err), ParseOutcome::ok) << err.str();
+    EXPECT_EQ(line.args_as<GenerateArgs>().threads, 0u);
+    EXPECT_THROW(static_cast<void>(line.args_as<ProbeArgs>()), std::bad_cast);
   }
 }
 
@@ -280,13 +288,13 @@ TEST(CliUsage, EveryOptionErrorNamesItsOption) {
   };
   int refused = 0;
   for (const cli::Command* command : cli::all_commands()) {
-    cli::Options scratch;
+    const std::unique_ptr<cli::CommandArgs> scratch = command->make_args();
     po::options_description desc;
     // --table as parse_command_line adds it.
     if (command->default_table != cli::DefaultTable::none) {
-      desc.add_options()("table", po::value(&scratch.table));
+      desc.add_options()("table", po::value(&scratch->table));
     }
-    if (command->add_options) command->add_options(desc, scratch);
+    if (command->add_options) command->add_options(desc, *scratch);
     for (const auto& option : desc.options()) {
       if (option->semantic()->max_tokens() == 0) continue;  // a switch takes no value
       const std::string name = "--" + option->long_name();
@@ -302,10 +310,10 @@ TEST(CliUsage, EveryOptionErrorNamesItsOption) {
         args.push_back(value ? name + "=" + *value : name);
         std::vector<const char*> argv;
         for (const std::string& a : args) argv.push_back(a.c_str());
-        cli::Options o;
+        cli::CommandLine line;
         std::ostringstream out, err;
         const cli::ParseOutcome outcome =
-            cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), o, out, err);
+            cli::parse_command_line(static_cast<int>(argv.size()), argv.data(), line, out, err);
         const std::string given = command->name + std::string(" ") + args.back();
         if (!value) {
           EXPECT_EQ(outcome, cli::ParseOutcome::fail) << given;

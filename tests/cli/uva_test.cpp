@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "cli/line_reader.hpp"
+#include "common/answers.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/position.hpp"
 #include "pawntb/probe.hpp"
@@ -215,20 +216,36 @@ TEST(CliUva, TooLargeCountSaysSo) {
 
 // A board that reads well but that the table cannot answer (white to move with
 // a pawn on its goal row; more pawns than K) is an input error: it is reported
-// with its line, the other cases are still answered, and the exit status is 2.
+// with its line and case number in probe's words (the square, the side and the
+// row; issue 28, bug 15), the other cases are still answered, and the exit
+// status is 2.
 TEST(CliUva, UnanswerableBoardIsAnInputError) {
-  const std::vector<std::string> bad_boards = {
-      board({"P...", "....", "....", "...."}),  // white on its goal row, white to move
-      board({"PPPP", "P...", "....", "...."}),  // 5 white pawns: more than K = 4
-      board({"pppp", ".p..", "....", "...."}),  // 5 black pawns
+  const std::vector<std::pair<std::string, std::string>> bad_boards = {
+      // white on its goal row, white to move
+      {board({"..P.", "....", "....", "...."}),
+       "invalid position: white pawn on c4 is on its goal row, with white to move"},
+      // 5 white pawns: more than K = 4
+      {board({"PPPP", "P...", "....", "...."}), "more than 4 pawns a side, the table's limit"},
+      {board({"pppp", ".p..", "....", "...."}), "more than 4 pawns a side, the table's limit"},
   };
-  for (const std::string& bad : bad_boards) {
+  for (const auto& [bad, problem] : bad_boards) {
     const RunResult r =
         run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + bad + "\n" + kGoodBoard2);
     EXPECT_EQ(r.out, kSampleAnswer) << bad;
-    EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+    EXPECT_EQ(r.err, "stdin:7: case 2: " + problem + "\n") << r;
     EXPECT_EQ(r.status, 2) << "board:\n" << bad << r;
   }
+  // Case numbers count every board, those answered from the read buffer, those
+  // read line by line and malformed ones: here the bad board is case 4.
+  const std::string malformed = board({".ppx", "....", ".PPP", "...."});
+  const RunResult r = run_with_input(
+      {"uva"}, "5\n" + kGoodBoard1 + "\n" + malformed + "\n" + kGoodBoard2 + "\n" +
+                   bad_boards[0].first + "\n" + kGoodBoard1);
+  EXPECT_EQ(r.out, "white (7)\nblack (2)\nwhite (7)\n") << r;
+  EXPECT_EQ(lines_of(r.err),
+            (std::vector<std::string>{"stdin:7: bad character 'x' in board: use P, p or .",
+                                      "stdin:17: case 4: " + bad_boards[0].second}))
+      << r;
 }
 
 TEST(CliUva, OverlongLineIsReported) {
@@ -561,8 +578,10 @@ TEST(UvaReader, CliAnswersAsLineByLineThroughManyGroups) {
     }
     const pawntb::ProbeResult r = table.probe(item.position);
     if (!r.ok()) {
-      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": " +
-                                pawntb::describe(r.status));
+      // The CLI's words for it (this test is about the reader, not the words).
+      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": case " +
+                                std::to_string(item.case_number) + ": " +
+                                pawntb::common::position_problem(table, item.position, r));
       continue;
     }
     expected_out +=

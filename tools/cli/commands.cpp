@@ -6,7 +6,7 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,  &kProbe,
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,
                                         &kPlay,     &kStats, &kServe,  &kTables};
 
 }  // namespace
@@ -22,8 +22,8 @@ const Command* find_command(std::string_view name) {
   return nullptr;
 }
 
-int run(const Options& o) {
-  const int status = find_command(o.command)->run(o);
+int run(const CommandLine& line) {
+  const int status = line.command->run(*line.args);
   check_stdout();
   return status;
 }

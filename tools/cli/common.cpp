@@ -1,6 +1,8 @@
 #include "common.hpp"
 
+#include <boost/program_options.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <stdexcept>
 
 namespace pawntb::cli {
@@ -76,11 +78,11 @@ std::string table_search_help(DefaultTable table) {
 }
 
 std::string validate_table_operand(const po::variables_map& given,
-                                   const std::vector<std::string>& operands, Options& o) {
+                                   const std::vector<std::string>& operands, CommandArgs& args) {
   if (operands.size() > 1) return "expected at most one table file";
   if (operands.empty()) return {};
   if (given.count("table")) return "give the table once: as --table FILE or as FILE";
-  o.table = operands.front();
+  args.table = operands.front();
   return {};
 }
 
@@ -88,27 +90,27 @@ namespace {
 constexpr unsigned kMaxThreads = 256;
 }
 
-void add_threads_option(po::options_description& desc, Options& o) {
-  desc.add_options()("threads,j", po::value(&o.threads)->default_value(0)->value_name("N"),
+void add_threads_option(po::options_description& desc, unsigned& threads) {
+  desc.add_options()("threads,j", po::value(&threads)->default_value(0)->value_name("N"),
                      ("threads, 0.." + std::to_string(kMaxThreads) + " (0: all cores)").c_str());
 }
 
-std::string check_threads(const Options& o) {
-  if (o.threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
+std::string check_threads(unsigned threads) {
+  if (threads > kMaxThreads) return "--threads must be 0.." + std::to_string(kMaxThreads);
   return {};
 }
 
-void add_memory_option(po::options_description& desc, Options& o, const std::string& what) {
+void add_memory_option(po::options_description& desc, MemoryArg& memory, const std::string& what) {
   desc.add_options()(
-      "memory", po::value(&o.memory)->value_name("SIZE"),
+      "memory", po::value(&memory.given)->value_name("SIZE"),
       ("most memory for " + what + ", e.g. 8G or 512M (default: 3/4 of the memory available)")
           .c_str());
 }
 
-std::string check_memory(const po::variables_map& given, Options& o) {
+std::string check_memory(const po::variables_map& given, MemoryArg& memory) {
   if (!given.count("memory")) return {};
-  o.memory_limit = parse_size(o.memory);
-  if (o.memory_limit == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
+  memory.bytes = parse_size(memory.given);
+  if (memory.bytes == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
   return {};
 }
 

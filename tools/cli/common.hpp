@@ -1,76 +1,34 @@
-// What the pawntb commands share: the command table's entry, opening a
-// table, number formatting and the progress line.
+// What the pawntb commands share: opening a table, the shared options,
+// number formatting. Light on purpose: each command file includes what
+// builds its options (boost/program_options.hpp) and what it prints with.
 #pragma once
 
-#include <boost/program_options.hpp>
 #include <cstdint>
-#include <filesystem>
-#include <iostream>
-#include <span>
 #include <string>
-#include <string_view>
+#include <vector>
 
 #include "commands.hpp"
 #include "pawntb/probe.hpp"
-#include "pawntb/util/atomic_file.hpp"
-#include "pawntb/util/progress_line.hpp"
 #include "pawntb/util/text.hpp"
 
 namespace pawntb::cli {
 
-// Which table a command uses without --table.
-enum class DefaultTable : std::uint8_t {
-  none,           // the command takes no table (no --table option)
-  four_by_four,   // the 4x4 table: Table::default_path()
-  by_board_size,  // for each position, the table of its board size: Table::find()
-};
-
-// One command: adding a command means defining one of these (next to its run
-// function) and listing it in kCommands (commands.cpp).
-struct Command {
-  const char* name;
-  const char* summary;   // one line in `pawntb --help`
-  const char* synopsis;  // "pawntb NAME [OPTIONS] ..."
-  const char* details;   // the --help text after the synopsis
-  // Without --table, which table the command uses; --help then says where
-  // it is looked for (table_search_help()).
-  DefaultTable default_table;
-  // Adds the command's options (besides --help, --version and --table),
-  // bound to fields of `o`. May be null.
-  void (*add_options)(boost::program_options::options_description& desc, Options& o);
-  // Checks the operands and option values once parsed and completes `o`.
-  // Returns a usage error message, or empty when all is well. May be null:
-  // then the command takes no operands.
-  std::string (*validate)(const boost::program_options::variables_map& given,
-                          const std::vector<std::string>& operands, Options& o);
-  int (*run)(const Options& o);
-};
-
-// The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats, kServe, kTables;
-
-// Every command, in the order `pawntb --help` lists them.
-std::span<const Command* const> all_commands();
-
-// The command called `name`, or null.
-const Command* find_command(std::string_view name);
-
-// A Command::validate for commands whose one optional operand is the table
-// file (the same as --table FILE).
+// For a command's validate when its one optional operand is the table file
+// (the same as --table FILE): sets args.table.
 std::string validate_table_operand(const boost::program_options::variables_map& given,
-                                   const std::vector<std::string>& operands, Options& o);
+                                   const std::vector<std::string>& operands, CommandArgs& args);
 
 // The --threads (-j) option of the commands that use several threads, bound
-// to o.threads (0: one per hardware thread, as in the library), and its check
+// to `threads` (0: one per hardware thread, as in the library), and its check
 // (a usage error message, or empty).
-void add_threads_option(boost::program_options::options_description& desc, Options& o);
-std::string check_threads(const Options& o);
+void add_threads_option(boost::program_options::options_description& desc, unsigned& threads);
+std::string check_threads(unsigned threads);
 
 // --memory SIZE, "most memory for WHAT, e.g. 8G or 512M (default: 3/4 of the
-// memory available)", and its check, which sets o.memory_limit.
-void add_memory_option(boost::program_options::options_description& desc, Options& o,
+// memory available)", and its check, which sets memory.bytes.
+void add_memory_option(boost::program_options::options_description& desc, MemoryArg& memory,
                        const std::string& what);
-std::string check_memory(const boost::program_options::variables_map& given, Options& o);
+std::string check_memory(const boost::program_options::variables_map& given, MemoryArg& memory);
 
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the
@@ -98,10 +56,6 @@ Table open_default_table(const std::string& given, Table::Load load = Table::Loa
 using util::duration_text;
 using util::with_commas;
 
-// Files written atomically (util/.../atomic_file.hpp): a reader, or a crash,
-// sees the old file or the new one; std::system_error names the file.
-using util::write_file_atomically;
-
 // Sixteen lowercase hex digits.
 std::string hex(std::uint64_t v);
 
@@ -113,8 +67,5 @@ std::string size_text(std::uint64_t bytes);
 
 // "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
 std::uint64_t parse_size(const std::string& text);
-
-// The progress line of long commands (util/.../progress_line.hpp).
-using util::ProgressLine;
 
 }  // namespace pawntb::cli

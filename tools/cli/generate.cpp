@@ -1,18 +1,20 @@
 #include <unistd.h>
 
+#include <boost/program_options.hpp>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "common.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/progress_line.hpp"
 
 namespace pawntb::cli {
 
@@ -160,7 +162,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptio
 // out of range), the output (rank 0), and where the work goes: in memory,
 // or unit by unit in a work directory when the ranks are several or the
 // table does not fit (FILE.work unless --work-dir).
-GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
+GenerateOptions check_parameters(const GenerateArgs& o, const MpiSession& mpi) {
   const Geometry g{o.rows, o.cols};
   const std::uint64_t in_memory = memory_needed(g, o.pawns);
   if (mpi.rank() == 0 && !o.plan) check_output(o.output);
@@ -168,7 +170,7 @@ GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
   options.geometry = g;
   options.max_pawns = o.pawns;
   options.threads = o.threads;
-  options.memory_limit = o.memory_limit ? o.memory_limit : default_memory_limit();
+  options.memory_limit = o.memory.bytes ? o.memory.bytes : default_memory_limit();
   options.work_dir = o.work_dir;
   options.keep_unit_files = o.keep_work_dir;
   if (options.work_dir.empty() && (mpi.ranks() > 1 || in_memory > options.memory_limit)) {
@@ -177,7 +179,7 @@ GenerateOptions check_parameters(const Options& o, const MpiSession& mpi) {
   return options;
 }
 
-int run_generate(const Options& o) {
+int run_generate(const GenerateArgs& o) {
   // Under mpirun, rank 0 schedules and prints; the other ranks solve units
   // and print nothing (rank 0 reports their failures).
   const MpiSession mpi;
@@ -222,7 +224,7 @@ int run_generate(const Options& o) {
   }
   stop_cleanly_on_signals(!plan.in_memory);
   const auto start = std::chrono::steady_clock::now();
-  ProgressLine progress("generate");
+  util::ProgressLine progress("generate");
   options.on_progress = [&](const Progress& p) {
     progress.update(p.stage, p.fraction_done, {p.units_done, p.units},
                     {p.positions_done, p.positions});
@@ -269,7 +271,7 @@ int run_generate(const Options& o) {
   return kOk;
 }
 
-void generate_options(po::options_description& desc, Options& o) {
+void generate_options(po::options_description& desc, GenerateArgs& o) {
   desc.add_options()("rows", po::value(&o.rows)->default_value(4)->value_name("R"),
                      "board rows, 3..8")("cols",
                                          po::value(&o.cols)->default_value(4)->value_name("C"),
@@ -287,12 +289,12 @@ void generate_options(po::options_description& desc, Options& o) {
       "plan", po::bool_switch(&o.plan),
       "print the plan (units, memory, disk, time) and stop: status 0 if it fits, 1 if not")(
       "json", po::bool_switch(&o.json), "with --plan: the plan as one JSON object");
-  add_memory_option(desc, o, "table values");
-  add_threads_option(desc, o);
+  add_memory_option(desc, o.memory, "table values");
+  add_threads_option(desc, o.threads);
 }
 
 std::string validate_generate(const po::variables_map& given,
-                              const std::vector<std::string>& operands, Options& o) {
+                              const std::vector<std::string>& operands, GenerateArgs& o) {
   if (!operands.empty()) return "unexpected argument '" + operands.front() + "'";
   if (!Geometry{o.rows, o.cols}.valid()) {
     return "--rows and --cols must each be " + std::to_string(kMinSide) + ".." +
@@ -302,8 +304,8 @@ std::string validate_generate(const po::variables_map& given,
   if (o.pawns < 1 || o.pawns > o.cols) {
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
-  if (std::string problem = check_threads(o); !problem.empty()) return problem;
-  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
+  if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
+  if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
   if (o.json && !o.plan) return "--json goes with --plan";
   if (!given.count("output")) {
@@ -324,9 +326,9 @@ std::string validate_generate(const po::variables_map& given,
 
 }  // namespace
 
-extern const Command kGenerate{
-    "generate",
-    "solve every position and write a table file",
+extern const Command kGenerate = command_entry<GenerateArgs, generate_options, validate_generate,
+                                               run_generate>(
+    "generate", "solve every position and write a table file",
     "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]\n"
     "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir] [--plan [--json]]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
@@ -353,9 +355,6 @@ extern const Command kGenerate{
     "writes the table, ranks 1..N-1 solve them, all in one work directory on a\n"
     "file system they share (FILE.work by default). --memory and --threads apply\n"
     "to each rank. A failed rank stops the run; the same command resumes it.",
-    DefaultTable::none,
-    generate_options,
-    validate_generate,
-    run_generate};
+    DefaultTable::none);
 
 }  // namespace pawntb::cli

@@ -1,3 +1,4 @@
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -97,7 +98,7 @@ void report_damage(const TableInfo& info, const std::vector<BlockDamage>& damage
 }
 
 // --tiers: every block is decoded first, then the checksums are printed.
-int run_info_tiers(const Options& o, const Table& table, std::uint64_t checksum,
+int run_info_tiers(const InfoArgs& o, const Table& table, std::uint64_t checksum,
                    const fs::path& listed_in) {
   const TierChecksums tiers = table.tier_checksums(o.threads);
   report_damage(table.info(), tiers.damaged_blocks);
@@ -114,7 +115,7 @@ int run_info_tiers(const Options& o, const Table& table, std::uint64_t checksum,
 
 // The header first (from a table opened on demand), then every block is
 // checked: a damaged block is reported after the header, on stderr.
-int run_info(const Options& o) {
+int run_info(const InfoArgs& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
   const std::uint64_t checksum = file_checksum(info.path);
@@ -136,16 +137,16 @@ int run_info(const Options& o) {
   return kOk;
 }
 
-void info_options(po::options_description& desc, Options& o) {
+void info_options(po::options_description& desc, InfoArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "the header and counts as one JSON object")(
       "tiers", po::bool_switch(&o.tiers),
       "instead, a checksum of each tier's values (tab-separated; with --json, a \"tiers\" array)");
-  add_threads_option(desc, o);
+  add_threads_option(desc, o.threads);
 }
 
 std::string validate_info(const po::variables_map& given, const std::vector<std::string>& operands,
-                          Options& o) {
-  if (std::string problem = check_threads(o); !problem.empty()) return problem;
+                          InfoArgs& o) {
+  if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
 }
 
@@ -169,13 +170,9 @@ constexpr char kInfoDetails[] =
 
 }  // namespace
 
-extern const Command kInfo{"info",
-                           "show a table's header, counts, sizes and checksums",
-                           "pawntb info [--table FILE | FILE] [--json] [--tiers] [--threads N]",
-                           kInfoDetails,
-                           DefaultTable::four_by_four,
-                           info_options,
-                           validate_info,
-                           run_info};
+extern const Command kInfo = command_entry<InfoArgs, info_options, validate_info, run_info>(
+    "info", "show a table's header, counts, sizes and checksums",
+    "pawntb info [--table FILE | FILE] [--json] [--tiers] [--threads N]", kInfoDetails,
+    DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

@@ -42,8 +42,8 @@ std::string help(const Command& command, const po::options_description& desc) {
 
 }  // namespace
 
-ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, std::ostream& out,
-                                std::ostream& err) {
+ParseOutcome parse_command_line(int argc, const char* const* argv, CommandLine& line,
+                                std::ostream& out, std::ostream& err) {
   if (argc < 2) {
     err << usage();
     return ParseOutcome::fail;
@@ -64,14 +64,16 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, s
         << usage();
     return ParseOutcome::fail;
   }
-  o.command = first;
+  line.command = command;
+  line.args = command->make_args();
+  CommandArgs& args = *line.args;
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("version,V", "show the version");
   if (command->default_table != DefaultTable::none) {
-    desc.add_options()("table,t", po::value(&o.table)->value_name("FILE"),
+    desc.add_options()("table,t", po::value(&args.table)->value_name("FILE"),
                        "table file (default: see above)");
   }
-  if (command->add_options) command->add_options(desc, o);
+  if (command->add_options) command->add_options(desc, args);
   po::options_description hidden;
   po::positional_options_description positional;
   std::vector<std::string> operands;
@@ -110,7 +112,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, Options& o, s
     if (!operands.empty()) return usage_error("unexpected argument '" + operands.front() + "'");
     return ParseOutcome::ok;
   }
-  const std::string problem = command->validate(given, operands, o);
+  const std::string problem = command->validate(given, operands, args);
   return problem.empty() ? ParseOutcome::ok : usage_error(problem);
 }
 

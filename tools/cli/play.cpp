@@ -2,6 +2,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cctype>
 #include <charconv>
 #include <cstdint>
@@ -411,7 +412,7 @@ std::string start_problem(const Table& table, const Position& p) {
   return describe(r.status);
 }
 
-int run_play(const Options& o) {
+int run_play(const PlayArgs& o) {
   // Without --position, the start of the table's board: the --table file's,
   // else the default table's (issue 28, bug 9).
   std::optional<Position> given;
@@ -437,7 +438,7 @@ int run_play(const Options& o) {
   return game.run(seed);
 }
 
-void play_options(po::options_description& desc, Options& o) {
+void play_options(po::options_description& desc, PlayArgs& o) {
   desc.add_options()("as", po::value(&o.play_as)->value_name("SIDE"),
                      "white or black (default: the side to move)")(
       "position", po::value(&o.first_position)->value_name("TEXT"),
@@ -447,7 +448,7 @@ void play_options(po::options_description& desc, Options& o) {
 }
 
 std::string validate_play(const po::variables_map& given, const std::vector<std::string>& operands,
-                          Options& o) {
+                          PlayArgs& o) {
   if (!operands.empty()) return "unexpected argument '" + printable(operands.front()) + "'";
   if (given.count("seed")) {
     // Checked here, not in a notifier, whose errors cannot name the option.
@@ -486,14 +487,9 @@ const std::string kDetails =
 
 }  // namespace
 
-extern const Command kPlay{
-    "play",
-    "play against perfect play in the terminal",
-    "pawntb play [--table FILE] [--as white|black] [--position TEXT] [--seed N]",
-    kDetails.c_str(),
-    DefaultTable::by_board_size,
-    play_options,
-    validate_play,
-    run_play};
+extern const Command kPlay = command_entry<PlayArgs, play_options, validate_play, run_play>(
+    "play", "play against perfect play in the terminal",
+    "pawntb play [--table FILE] [--as white|black] [--position TEXT] [--seed N]", kDetails.c_str(),
+    DefaultTable::by_board_size);
 
 }  // namespace pawntb::cli

@@ -1,3 +1,4 @@
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -138,7 +139,7 @@ class Tables {
   bool missing_ = false;
 };
 
-int run_probe(const Options& o) {
+int run_probe(const ProbeArgs& o) {
   Tables tables(o.table);
   Output out;
   ErrorLog errors(ErrorLog::kAll);
@@ -203,7 +204,7 @@ int run_probe(const Options& o) {
   return errors.count() ? kUsageError : kOk;
 }
 
-void probe_options(boost::program_options::options_description& desc, Options& o) {
+void probe_options(boost::program_options::options_description& desc, ProbeArgs& o) {
   namespace po = boost::program_options;
   desc.add_options()("json", po::bool_switch(&o.json), "one JSON object per line")(
       "moves", po::value(&o.moves)->value_name("LIST"),
@@ -212,7 +213,7 @@ void probe_options(boost::program_options::options_description& desc, Options& o
 }
 
 std::string validate_probe(const boost::program_options::variables_map&,
-                           const std::vector<std::string>& operands, Options& o) {
+                           const std::vector<std::string>& operands, ProbeArgs& o) {
   if (o.start && !operands.empty()) return "--start takes no POSITION";
   if (!o.start && operands.empty()) {
     return "expected positions, or - to read them from stdin, or --start";
@@ -223,9 +224,8 @@ std::string validate_probe(const boost::program_options::variables_map&,
 
 }  // namespace
 
-extern const Command kProbe{
-    "probe",
-    "answer positions given as arguments, or one per line with -",
+extern const Command kProbe = command_entry<ProbeArgs, probe_options, validate_probe, run_probe>(
+    "probe", "answer positions given as arguments, or one per line with -",
     "pawntb probe [--table FILE] [--json] [--moves LIST] POSITION... | - | --start",
     "Answers positions such as '.ppp/4/.PPP/4 w' (rows from the top, '/' between\n"
     "rows, digits for empty squares, then w or b). With - reads one per line from\n"
@@ -254,9 +254,6 @@ extern const Command kProbe{
     "             \"category\" (for the side to move after it), \"position\" (after it)}\n"
     "  line       the moves of best play to the end\n"
     "An error object has \"input\" (the text given) and \"error\" instead.",
-    DefaultTable::by_board_size,
-    probe_options,
-    validate_probe,
-    run_probe};
+    DefaultTable::by_board_size);
 
 }  // namespace pawntb::cli

@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <boost/program_options.hpp>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -22,7 +23,7 @@ namespace {
 using common::kMaxServeThreads;
 using common::ServeOptions;
 
-ServeOptions serve_options_of(const Options& o) {
+ServeOptions serve_options_of(const ServeArgs& o) {
   return {o.tables, o.host, o.port, o.threads, o.log};
 }
 
@@ -31,7 +32,7 @@ ServeOptions serve_options_of(const Options& o) {
 // zlib and brotli, and loading those would slow every other command (the
 // static pawntb starts in a fraction of the time). Same options, as
 // common/serve_options.hpp passes them.
-int run_serve(const Options& o) {
+int run_serve(const ServeArgs& o) {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
   const std::filesystem::path program = self.parent_path() / "pawntb-serve";
@@ -47,7 +48,7 @@ int run_serve(const Options& o) {
                            "to pawntb: install both, or copy both)");
 }
 
-void serve_options(boost::program_options::options_description& desc, Options& o) {
+void serve_options(boost::program_options::options_description& desc, ServeArgs& o) {
   namespace po = boost::program_options;
   const ServeOptions defaults;
   desc.add_options()("table,t", po::value(&o.tables)->value_name("FILE"),
@@ -64,16 +65,15 @@ void serve_options(boost::program_options::options_description& desc, Options& o
 }
 
 std::string validate_serve(const boost::program_options::variables_map&,
-                           const std::vector<std::string>& operands, Options& o) {
+                           const std::vector<std::string>& operands, ServeArgs& o) {
   if (!operands.empty()) return "unexpected argument '" + operands.front() + "'";
   return common::check(serve_options_of(o));
 }
 
 }  // namespace
 
-extern const Command kServe{
-    "serve",
-    "the web explorer: a board page and a JSON API on localhost",
+extern const Command kServe = command_entry<ServeArgs, serve_options, validate_serve, run_serve>(
+    "serve", "the web explorer: a board page and a JSON API on localhost",
     "pawntb serve [--table FILE]... [--host 127.0.0.1] [--port 8080] [--log] [--threads N]",
     "Serves the tables over HTTP: a page to explore positions at / and a JSON API\n"
     "under /api/v1/. Prints `pawntb serve: listening on http://HOST:PORT/` once\n"
@@ -91,9 +91,6 @@ extern const Command kServe{
     "skipped, said on stderr and listed by /api/v1/tables. A position is answered\n"
     "by the table of its board size with the most pawns. --log prints a line per\n"
     "request: the time (UTC), the client's address, the request and its status.",
-    DefaultTable::none,
-    serve_options,
-    validate_serve,
-    run_serve};
+    DefaultTable::none);
 
 }  // namespace pawntb::cli

@@ -1,3 +1,4 @@
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -6,6 +7,8 @@
 #include "common.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/progress_line.hpp"
 #include "pawntb/util/threads.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
@@ -67,8 +70,8 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
     throw std::runtime_error("cannot make the directory " + dir.string() +
                              (ec ? ": " + ec.message() : ""));
   }
-  write_file_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
-  write_file_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
+  util::write_file_atomically(dir / "distances.svg", stats::distance_histogram_svg(s));
+  util::write_file_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
 Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t memory) {
@@ -78,7 +81,7 @@ Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t
   return Table::open(table.info().path, Table::Load::all, threads);
 }
 
-int run_stats(const Options& o) {
+int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
   // Every block is read anyway: a table whose values fit under --memory is
   // decoded whole at open, on every thread. A larger one is decoded block by
@@ -86,9 +89,9 @@ int run_stats(const Options& o) {
   // walk goes in index order, and the other side to move of a tier's
   // positions is one other tier (FORMAT.md 6.2, 6.3), so the blocks in use
   // are those of two tiers at a time.
-  const std::uint64_t memory = o.memory_limit ? o.memory_limit : default_memory_limit();
+  const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : default_memory_limit();
   const Table table = open_stats_table(o.table, threads, memory);
-  ProgressLine progress("stats");
+  util::ProgressLine progress("stats");
   stats::StatsOptions options;
   options.threads = threads;
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
@@ -102,27 +105,26 @@ int run_stats(const Options& o) {
   return kOk;
 }
 
-void stats_options(po::options_description& desc, Options& o) {
+void stats_options(po::options_description& desc, StatsArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
       "svg", po::value(&o.svg_dir)->value_name("DIR"),
       "also write DIR/distances.svg and DIR/material.svg");
-  add_memory_option(desc, o, "decoded blocks");
-  add_threads_option(desc, o);
+  add_memory_option(desc, o.memory, "decoded blocks");
+  add_threads_option(desc, o.threads);
 }
 
 std::string validate_stats(const po::variables_map& given, const std::vector<std::string>& operands,
-                           Options& o) {
+                           StatsArgs& o) {
   if (given.count("svg") && o.svg_dir.empty()) return "--svg needs a directory";
-  if (std::string problem = check_threads(o); !problem.empty()) return problem;
-  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
+  if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
+  if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
 }
 
 }  // namespace
 
-extern const Command kStats{
-    "stats",
-    "a table's positions by distance and material, and its zugzwangs",
+extern const Command kStats = command_entry<StatsArgs, stats_options, validate_stats, run_stats>(
+    "stats", "a table's positions by distance and material, and its zugzwangs",
     "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
@@ -142,9 +144,6 @@ extern const Command kStats{
     "by material. A table whose values (one byte a position) fit under --memory is\n"
     "read whole at open; a larger one block by block, keeping at most --memory of\n"
     "them, with the same results. Progress is shown on a terminal.",
-    DefaultTable::four_by_four,
-    stats_options,
-    validate_stats,
-    run_stats};
+    DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

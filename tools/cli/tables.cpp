@@ -1,3 +1,4 @@
+#include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ nlohmann::ordered_json to_json(const Found& f) {
   return j;
 }
 
-int run_tables(const Options& o) {
+int run_tables(const TablesArgs& o) {
   std::vector<Found> found;
   for (const fs::path& path : Table::find_all()) found.push_back(examine(path));
   bool all_ok = true;
@@ -96,16 +97,15 @@ int run_tables(const Options& o) {
   return all_ok ? kOk : kRuntimeFailure;
 }
 
-void tables_options(po::options_description& desc, Options& o) {
+void tables_options(po::options_description& desc, TablesArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json),
                      "one JSON object: {\"search_path\": [...], \"tables\": [...]}");
 }
 
 }  // namespace
 
-extern const Command kTables{
-    "tables",
-    "list the tables the search path finds, and check that each opens",
+extern const Command kTables = command_entry<TablesArgs, tables_options, nullptr, run_tables>(
+    "tables", "list the tables the search path finds, and check that each opens",
     "pawntb tables [--json]",
     "Lists every table file along the search path, in the order the commands\n"
     "take them (for each board size, the first with the most pawns K is used):\n"
@@ -119,9 +119,6 @@ extern const Command kTables{
     "\"geometry\": {\"rows\", \"cols\", \"max_pawns\"}, \"entries\", \"checksum\"} or\n"
     "{\"path\", \"ok\": false, \"error\"}. `pawntb probe --help` shows the search\n"
     "path as it is here.",
-    DefaultTable::none,
-    tables_options,
-    nullptr,
-    run_tables};
+    DefaultTable::none);
 
 }  // namespace pawntb::cli

@@ -9,7 +9,7 @@
 #include <variant>
 
 #include "common.hpp"
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"
 
@@ -174,10 +174,9 @@ BoardRun parse_boards(std::string_view text, std::uint64_t line, std::span<UvaBo
 using BoardParser = BoardRun (*)(std::string_view text, std::uint64_t line,
                                  std::span<UvaBoard> out);
 
-// parse_boards for every geometry, by detail::geometry_number.
-constexpr auto kBoardParsers = detail::per_geometry([]<class G>(G) -> BoardParser {
-  return &parse_boards<G::value.rows, G::value.cols>;
-});
+// parse_boards for every geometry, by game::geometry_number.
+constexpr auto kBoardParsers = game::per_geometry(
+    []<class G>(G) -> BoardParser { return &parse_boards<G::value.rows, G::value.cols>; });
 
 }  // namespace
 
@@ -187,7 +186,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
   // Only boards within the count: the line-by-line reader reports the rest.
   if (boards_ >= count_ || !g_.valid()) return 0;
   const std::size_t max = std::min<std::uint64_t>(count_ - boards_, out.size());
-  const BoardRun run = kBoardParsers[detail::geometry_number(g_)](
+  const BoardRun run = kBoardParsers[game::geometry_number(g_)](
       in_.buffered(), in_.line_count() + 1, out.first(max));
   in_.consume(run.bytes, run.lines);
   boards_ += run.boards;
@@ -196,6 +195,7 @@ std::size_t UvaReader::next_boards(std::span<UvaBoard> out) {
 
 bool UvaReader::next(UvaItem& item) {
   item.note = false;
+  item.case_number = 0;
   if (stage_ == Stage::count) {
     stage_ = Stage::boards;
     if (read_count(item)) {
@@ -291,7 +291,7 @@ bool UvaReader::read_board(UvaItem& item) {
         "input after the " + count_of(count_, "counted case", "counted cases") + " is ignored";
     return true;
   }
-  ++boards_;
+  item.case_number = ++boards_;
   // A board is up to `rows` consecutive non-blank lines.
   int have = 0;
   for (;;) {

@@ -18,6 +18,7 @@ struct UvaError {
   std::uint64_t line;   // 1-based line the problem was found on
   std::string message;  // what is wrong
   bool note = false;    // a remark on valid input, not an error
+  std::uint64_t case_number = 0;  // the malformed board's case (1-based), 0 if not a board
 };
 
 // A board to answer or a problem with the input.
@@ -26,6 +27,7 @@ struct UvaItem {
   Position position;       // the board, white to move, when error is empty
   std::string error;       // what is wrong, or empty for a board
   bool note = false;       // error is a remark on valid input, not an error
+  std::uint64_t case_number = 0;  // 1-based: the board's place among the cases; 0 if no board
 };
 
 // A board parsed straight from the read buffer, white to move.
@@ -90,7 +92,7 @@ std::uint64_t read_uva(LineReader& in, Geometry g, Sink& sink) {
       sink.add_board(UvaBoard{item.line, item.position.white, item.position.black});
     } else {
       errors += item.note ? 0 : 1;
-      sink.add_error(UvaError{item.line, item.error, item.note});
+      sink.add_error(UvaError{item.line, item.error, item.note, item.case_number});
     }
   }
 }

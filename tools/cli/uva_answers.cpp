@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "common/answers.hpp"
+
 namespace pawntb::cli {
 
 UvaAnswers::UvaAnswers(const Table& table) : table_(table) {
@@ -27,6 +29,7 @@ void UvaAnswers::add_board(const UvaBoard& board) {
 
 void UvaAnswers::add_error(const UvaError& error) {
   answer();
+  if (error.case_number) cases_done_ = error.case_number;
   if (error.note) {
     errors_.note(stdin_line(error.line), error.message);
   } else {
@@ -51,9 +54,13 @@ void UvaAnswers::answer() {
       out_.write(lines_[static_cast<int>(r.winner)][r.plies]);
     } else {
       check_table(table_, r);
-      errors_.report(stdin_line(boards_[i].line), describe(r.status));
+      // In probe's words, which name the square (one text for both).
+      errors_.report(stdin_line(boards_[i].line),
+                     "case " + std::to_string(cases_done_ + i + 1) + ": " +
+                         common::position_problem(table_, positions_[i], r));
     }
   }
+  cases_done_ += size_;
   size_ = 0;
 }
 

@@ -48,6 +48,8 @@ class UvaAnswers {
   std::array<std::array<ShortLine, 256>, 2> lines_;  // [winner][plies]: "white (7)\n"
   std::array<UvaBoard, kGroup> boards_;
   std::size_t size_ = 0;  // boards waiting
+  // Cases before the waiting boards: boards answered and malformed ones.
+  std::uint64_t cases_done_ = 0;
   std::array<Position, kGroup> positions_;
   std::array<ProbeResult, kGroup> results_;
   Output out_;

@@ -1,3 +1,4 @@
+#include <boost/program_options.hpp>
 #include <charconv>
 #include <chrono>
 #include <cmath>
@@ -10,6 +11,8 @@
 #include "common.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/progress_line.hpp"
 
 namespace pawntb::cli {
 
@@ -104,8 +107,8 @@ SavedState read_state(const std::filesystem::path& path, const TableInfo& info) 
 // Opened on demand, so that a damaged block does not stop the check: every
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
-int run_verify(const Options& o) {
-  const std::uint64_t memory = o.memory_limit ? o.memory_limit : default_memory_limit();
+int run_verify(const VerifyArgs& o) {
+  const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : default_memory_limit();
   const Table table = open_default_table(o.table, Table::Load::on_demand, 1, memory);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();
@@ -133,11 +136,11 @@ int run_verify(const Options& o) {
       }
       last_save = now;
       const double seconds = std::chrono::duration<double>(now - start).count();
-      write_file_atomically(o.resume,
-                            state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
+      util::write_file_atomically(o.resume,
+                                  state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
     };
   }
-  ProgressLine progress("verify");
+  util::ProgressLine progress("verify");
   const VerifyReport report = verify(
       table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads, from,
       save);
@@ -162,43 +165,40 @@ int run_verify(const Options& o) {
   return kOk;
 }
 
-void verify_options(po::options_description& desc, Options& o) {
-  add_memory_option(desc, o, "decoded values");
+void verify_options(po::options_description& desc, VerifyArgs& o) {
+  add_memory_option(desc, o.memory, "decoded values");
   desc.add_options()(
       "resume", po::value(&o.resume)->value_name("FILE"),
       "keep the progress in FILE (JSON, rewritten every 30 s) and carry on from it if it "
       "exists");
-  add_threads_option(desc, o);
+  add_threads_option(desc, o.threads);
 }
 
 std::string validate_verify(const po::variables_map& given,
-                            const std::vector<std::string>& operands, Options& o) {
-  if (std::string problem = check_threads(o); !problem.empty()) return problem;
-  if (std::string problem = check_memory(given, o); !problem.empty()) return problem;
+                            const std::vector<std::string>& operands, VerifyArgs& o) {
+  if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
+  if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
   return validate_table_operand(given, operands, o);
 }
 
 }  // namespace
 
-extern const Command kVerify{
-    "verify",
-    "check every checksum and every value of a table",
-    "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE]",
-    "Checks every checksum, then re-derives every value from its successors.\n"
-    "Every damaged block is reported (stderr) and the others are still checked.\n"
-    "Results go to stdout. Exits 0 only if everything holds.\n"
-    "\n"
-    "The check goes tier by tier, as `pawntb generate` solves: it decodes a tier\n"
-    "and the earlier tiers its moves lead to in bulk, keeping at most --memory of\n"
-    "decoded values (the least recently used are dropped). Give it room for the\n"
-    "largest tier with those it leads to (what `pawntb generate` needed): a tier\n"
-    "that does not fit is checked in pieces, in the same memory but slower.\n"
-    "With --resume FILE, a check that is stopped loses at most its last minute:\n"
-    "run the same command again to carry on.",
-    DefaultTable::four_by_four,
-    verify_options,
-    validate_verify,
-    run_verify};
+extern const Command kVerify =
+    command_entry<VerifyArgs, verify_options, validate_verify, run_verify>(
+        "verify", "check every checksum and every value of a table",
+        "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE]",
+        "Checks every checksum, then re-derives every value from its successors.\n"
+        "Every damaged block is reported (stderr) and the others are still checked.\n"
+        "Results go to stdout. Exits 0 only if everything holds.\n"
+        "\n"
+        "The check goes tier by tier, as `pawntb generate` solves: it decodes a tier\n"
+        "and the earlier tiers its moves lead to in bulk, keeping at most --memory of\n"
+        "decoded values (the least recently used are dropped). Give it room for the\n"
+        "largest tier with those it leads to (what `pawntb generate` needed): a tier\n"
+        "that does not fit is checked in pieces, in the same memory but slower.\n"
+        "With --resume FILE, a check that is stopped loses at most its last minute:\n"
+        "run the same command again to carry on.",
+        DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

@@ -6,8 +6,8 @@
 #include <bit>
 #include <memory>
 
-#include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/index.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 
@@ -15,11 +15,11 @@ namespace pawntb::stats {
 
 namespace {
 
-using detail::Index;
+using codec::Index;
 
-constexpr int kSide = detail::kMaxPawns + 1;  // pawns a side: 0..8
-constexpr std::uint64_t kChunk = 1 << 18;     // entries a worker takes at a time
-constexpr std::size_t kBatch = 512;           // positions per probe_many
+constexpr int kSide = codec::kMaxPawns + 1;  // pawns a side: 0..8
+constexpr std::uint64_t kChunk = 1 << 18;    // entries a worker takes at a time
+constexpr std::size_t kBatch = 512;          // positions per probe_many
 
 // What one worker learns about the white-to-move entries of one material;
 // the black-to-move positions are their colour flips, folded in at the end.
@@ -179,10 +179,10 @@ TableStats compute_stats(const Table& table, const StatsOptions& options) {
   // The position with key 2 * index (white to move) or 2 * index + 1 (the
   // colour flip of that entry: black to move).
   auto position_text = [&](std::uint64_t key) {
-    const detail::Pawns p = index.unrank(key / 2);
+    const game::Pawns p = index.unrank(key / 2);
     if (key % 2 == 0) return format_position(Position{g, p.white, p.black, Side::white});
     return format_position(
-        Position{g, detail::flip_rows(g, p.black), detail::flip_rows(g, p.white), Side::black});
+        Position{g, game::flip_rows(g, p.black), game::flip_rows(g, p.white), Side::black});
   };
 
   TableStats s;

@@ -33,7 +33,7 @@
 
 namespace pawntb {
 
-namespace detail {
+namespace probe_detail {
 struct TableData;  // the opened table (probe/src/table_impl.hpp)
 }
 
@@ -264,8 +264,8 @@ class Table {
   TierChecksums tier_checksums(unsigned threads = 1) const;
 
  private:
-  explicit Table(std::shared_ptr<const detail::TableData> data);
-  std::shared_ptr<const detail::TableData> impl_;
+  explicit Table(std::shared_ptr<const probe_detail::TableData> data);
+  std::shared_ptr<const probe_detail::TableData> impl_;
 };
 
 // XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the

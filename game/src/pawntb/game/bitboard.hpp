@@ -9,7 +9,7 @@
 
 #include "pawntb/position.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::game {
 
 // The pawns of a position as two bitboards.
 struct Pawns {
@@ -252,4 +252,4 @@ constexpr std::uint64_t unsqueeze(std::uint64_t x, std::uint64_t mask) {
 static_assert(squeeze(0b1010, 0b1110) == 0b101);
 static_assert(unsqueeze(0b101, 0b1110) == 0b1010);
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::game

@@ -10,10 +10,22 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "pawntb/detail/index.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/codec/index.hpp"
+#include "pawntb/codec/values.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::board_bytes;
+using game::BoardSymmetry;
+using game::geometry_number;
+using game::kByteGatherScatter;
+using game::low_bits;
+using game::per_geometry;
+using game::row_mask;
+using game::white_can_move;
+using game::white_left_captures;
+using game::white_pushes;
+using game::white_right_captures;
 
 // What an entry is; the first that applies of win_in_one, mirror_image,
 // no_move, stored.
@@ -222,4 +234,4 @@ inline std::uint64_t stored_count(const Index& index, const BoardSymmetry& symme
   return count;
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

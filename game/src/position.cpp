@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <bit>
 
-#include "pawntb/detail/bitboard.hpp"
-#include "pawntb/detail/values.hpp"
+#include "pawntb/game/bitboard.hpp"
+#include "pawntb/game/rules.hpp"
 
 namespace pawntb {
 
-using detail::black_goal;
-using detail::board_mask;
-using detail::white_goal;
+using game::black_goal;
+using game::board_mask;
+using game::white_goal;
 
 const char* side_name(Side s) {
   return s == Side::white ? "white" : "black";
@@ -25,8 +25,8 @@ namespace {
 // The position seen from the other side: rows flipped and colours swapped.
 // Black's moves in p are white's moves in colour_flip(p).
 Position colour_flip(const Position& p) {
-  return Position{p.geometry, detail::flip_rows(p.geometry, p.black),
-                  detail::flip_rows(p.geometry, p.white), opponent(p.to_move)};
+  return Position{p.geometry, game::flip_rows(p.geometry, p.black),
+                  game::flip_rows(p.geometry, p.white), opponent(p.to_move)};
 }
 
 // White's moves in a white-to-move view, ordered by from-square then to-square.
@@ -37,9 +37,9 @@ MoveList white_moves(Geometry g, std::uint64_t white, std::uint64_t black) {
     const int from = std::countr_zero(w);
     const std::uint64_t pawn = 1ULL << from;
     // Targets in increasing square order: up-left, straight, up-right.
-    const std::uint64_t targets = (detail::white_left_captures(g, pawn) & black) |
-                                  (detail::white_pushes(g, pawn) & empty) |
-                                  (detail::white_right_captures(g, pawn) & black);
+    const std::uint64_t targets = (game::white_left_captures(g, pawn) & black) |
+                                  (game::white_pushes(g, pawn) & empty) |
+                                  (game::white_right_captures(g, pawn) & black);
     for (std::uint64_t t = targets; t; t &= t - 1) {
       list.moves[list.size++] =
           Move{static_cast<std::uint8_t>(from), static_cast<std::uint8_t>(std::countr_zero(t))};
@@ -63,7 +63,7 @@ Status classify(const Position& p) {
   const Position v = p.to_move == Side::white ? p : colour_flip(p);
   if (v.white & white_goal(g)) return Status::invalid;  // mover already on its goal
   if (v.black & black_goal(g)) return Status::over;     // opponent reached its goal
-  return detail::white_can_move(g, v.white, v.black) ? Status::playable : Status::over;
+  return game::white_can_move(g, v.white, v.black) ? Status::playable : Status::over;
 }
 
 GameEnd game_end(const Position& p) {

@@ -6,9 +6,14 @@
 #include <cstdint>
 #include <optional>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/rules.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::mirror_files;
+using game::Pawns;
+using game::white_goal;
+using game::white_targets;
 
 // An entry is one byte: the plies to the end of the game, 0..2*K*(rows-1)
 // (at most 112: every ply lowers phi, generator/src/solve.cpp). The side to
@@ -39,24 +44,6 @@ struct ValueFold {
     return static_cast<Plies>(worst_loss + 1);  // 0 when there was no move
   }
 };
-
-// Every square a white pawn can move to (white to move): pushes onto empty
-// squares and diagonal captures of black pawns.
-constexpr std::uint64_t white_targets(Geometry g, std::uint64_t white, std::uint64_t black) {
-  const std::uint64_t empty = board_mask(g) & ~(white | black);
-  return (white_pushes(g, white) & empty) |
-         ((white_left_captures(g, white) | white_right_captures(g, white)) & black);
-}
-
-constexpr bool white_can_move(Geometry g, std::uint64_t white, std::uint64_t black) {
-  return white_targets(g, white, black) != 0;
-}
-
-// Whether white wins in 1 (a push or capture onto row 0). It depends only on
-// white's pawns and black's pawns on row 0, which the index relies on.
-constexpr bool wins_in_one(Geometry g, std::uint64_t white, std::uint64_t black) {
-  return (white_targets(g, white, black) & white_goal(g)) != 0;
-}
 
 // The value of an indexed white-to-move position when a filler rule decides it
 // (win in 1 if a pawn reaches row 0 now, loss in 0 with no legal move).
@@ -89,4 +76,4 @@ constexpr bool is_filler(Geometry g, std::uint64_t white, std::uint64_t black) {
   return !is_canonical(g, white, black) || value_by_rule(g, white, black).has_value();
 }
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec

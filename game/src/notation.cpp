@@ -6,7 +6,7 @@
 #include <optional>
 #include <span>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 
 namespace pawntb {
 
@@ -237,15 +237,14 @@ std::string invalid_reason(const Position& p) {
            std::to_string(kMinSide) + " to " + std::to_string(kMaxSide) +
            ", with at most 64 squares";
   }
-  if ((p.white | p.black) & ~detail::board_mask(g)) {
+  if ((p.white | p.black) & ~game::board_mask(g)) {
     return "a pawn lies off the " + to_string(g) + " board";
   }
   if (const std::uint64_t both = p.white & p.black) {
     return "a white and a black pawn are both on " + square_name(g, std::countr_zero(both));
   }
   const std::uint64_t mover = p.to_move == Side::white ? p.white : p.black;
-  const std::uint64_t goal =
-      p.to_move == Side::white ? detail::white_goal(g) : detail::black_goal(g);
+  const std::uint64_t goal = p.to_move == Side::white ? game::white_goal(g) : game::black_goal(g);
   if (const std::uint64_t arrived = mover & goal) {
     const std::string side = side_name(p.to_move);
     return side + " pawn on " + square_name(g, std::countr_zero(arrived)) +

@@ -93,10 +93,17 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/detail/bitboard.hpp"
+#include "pawntb/game/bitboard.hpp"
 #include "pawntb/position.hpp"
 
-namespace pawntb::detail {
+namespace pawntb::codec {
+
+using game::black_goal;
+using game::board_bytes;
+using game::board_mask;
+using game::low_bits;
+using game::Pawns;
+using game::white_goal;
 
 inline constexpr int kMaxPawns = kMaxSide;  // K <= cols <= 8
 
@@ -570,4 +577,4 @@ class Index {
   std::vector<std::uint64_t> tier_firsts_;   // tiers_[t].first
 };
 
-}  // namespace pawntb::detail
+}  // namespace pawntb::codec
