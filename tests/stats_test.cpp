@@ -302,15 +302,22 @@ TEST(StatsSvg, DistanceHistogram) {
   EXPECT_NE(svg.find(last), std::string::npos);
 }
 
-TEST(StatsSvg, NarrowBarsGetShortLabels) {
+// The distance histogram of a 6x6 table with `distances` distances, all
+// empty but these three: wins in 1 ply, losses in 2, wins in 3.
+std::string histogram_of(std::size_t distances, std::uint64_t wins_in_1, std::uint64_t losses_in_2,
+                         std::uint64_t wins_in_3) {
   stats::TableStats s;
   s.geometry = {6, 6};
   s.max_pawns = 6;
-  s.distances.resize(40);
-  s.distances[1].wins = 1234567;
-  s.distances[2].losses = 999;
-  s.distances[3].wins = 123456789012;
-  const std::string svg = stats::distance_histogram_svg(s);
+  s.distances.resize(distances);
+  s.distances[1].wins = wins_in_1;
+  s.distances[2].losses = losses_in_2;
+  s.distances[3].wins = wins_in_3;
+  return stats::distance_histogram_svg(s);
+}
+
+TEST(StatsSvg, NarrowBarsGetShortLabels) {
+  const std::string svg = histogram_of(40, 1234567, 999, 123456789012);
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(occurrences(svg, "<rect class=\"win\""), 2u);
   EXPECT_EQ(occurrences(svg, "<rect class=\"loss\""), 1u);
@@ -323,14 +330,7 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
 // counts are: the scale is logarithmic (issue 28: bars of a few positions
 // were 0 px tall).
 TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
-  stats::TableStats s;
-  s.geometry = {6, 6};
-  s.max_pawns = 6;
-  s.distances.resize(5);
-  s.distances[1].wins = 1;
-  s.distances[2].losses = 3;
-  s.distances[3].wins = 123456789012;
-  const std::string svg = stats::distance_histogram_svg(s);
+  const std::string svg = histogram_of(5, 1, 3, 123456789012);
   const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
                        "height=\"([0-9.]+)\"");
   std::vector<double> heights;

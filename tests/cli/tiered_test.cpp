@@ -43,6 +43,22 @@ std::vector<std::string> generate_args(const std::string& rows, const std::strin
           "--output", output.string(), "--work-dir", work.string()};
 }
 
+// A run unit by unit to kill and resume (args: its output and work
+// directory in a temporary directory), and the table an uninterrupted run
+// makes in memory, which the resumed run must equal byte for byte.
+struct ResumedRun {
+  ResumedRun(const std::string& rows, const std::string& cols)
+      : args(generate_args(rows, cols, output, work)),
+        reference_made(
+            run_cli({"generate", "--rows", rows, "--cols", cols, "--output", reference.string()})) {
+  }
+  TempDir dir;
+  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
+  const fs::path work = dir / "work";
+  const std::vector<std::string> args;
+  const RunResult reference_made;  // status 0: `reference` is there
+};
+
 // A table made in memory and unit by unit, on one or two threads, is the
 // same byte for byte, and the work directory is gone afterwards.
 TEST(CliTiered, SameTableAsInMemory) {
@@ -174,27 +190,23 @@ int kill_and_resume(const std::vector<std::string>& args, const fs::path& dir,
 // again with the same arguments, a run still makes the table of an
 // uninterrupted run, byte for byte.
 TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
-  TempDir dir;
-  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
-  const fs::path work = dir / "work";
-  const RunResult whole =
-      run_cli({"generate", "--rows", "5", "--cols", "4", "--output", reference.string()});
-  ASSERT_EQ(whole.status, 0) << whole;
+  const ResumedRun run("5", "4");
+  ASSERT_EQ(run.reference_made.status, 0) << run.reference_made;
   const int units = 2288;  // of 5x4 with K = 4 (the plan line says so)
   std::mt19937 rng(20261123);
   int kills = 0;
   for (int round = 0; round < 4; ++round) {
     const int after = std::uniform_int_distribution<int>(1, units - 1)(rng);
-    kills += kill_and_resume(generate_args("5", "4", output, work), dir.path(),
-                             [&] { return unit_files(work) >= after; }, 1, 3000, rng);
+    kills += kill_and_resume(
+        run.args, run.dir.path(), [&] { return unit_files(run.work) >= after; }, 1, 3000, rng);
   }
   EXPECT_GT(kills, 0);
-  const RunResult last = run_cli(generate_args("5", "4", output, work));
+  const RunResult last = run_cli(run.args);
   ASSERT_EQ(last.status, 0) << last;
   if (kills > 0) {
     EXPECT_TRUE(contains(last.err, "resuming")) << last;
   }
-  EXPECT_EQ(bytes_of(output), bytes_of(reference)) << "the resumed table differs";
+  EXPECT_EQ(bytes_of(run.output), bytes_of(run.reference)) << "the resumed table differs";
 }
 
 // Killed while the table is assembled (table.partial exists: before or
@@ -202,20 +214,16 @@ TEST(CliTiered, ResumesAfterKillsAtRandomPoints) {
 // the assembly and makes the same table. 4x5 has 130 blocks, so the
 // assembly checkpoints a few times.
 TEST(CliTiered, ResumesAfterKillsWhileAssembling) {
-  TempDir dir;
-  const fs::path reference = dir / "reference.pawntb", output = dir / "resumed.pawntb";
-  const fs::path work = dir / "work";
-  const RunResult whole =
-      run_cli({"generate", "--rows", "4", "--cols", "5", "--output", reference.string()});
-  ASSERT_EQ(whole.status, 0) << whole;
+  const ResumedRun run("4", "5");
+  ASSERT_EQ(run.reference_made.status, 0) << run.reference_made;
   std::mt19937 rng(20261127);
-  const int kills =
-      kill_and_resume(generate_args("4", "5", output, work), dir.path(),
-                      [&] { return fs::exists(work / "table.partial"); }, 5, 200000, rng);
+  const int kills = kill_and_resume(
+      run.args, run.dir.path(), [&] { return fs::exists(run.work / "table.partial"); }, 5, 200000,
+      rng);
   EXPECT_GT(kills, 0);
-  const RunResult last = run_cli(generate_args("4", "5", output, work));
+  const RunResult last = run_cli(run.args);
   ASSERT_EQ(last.status, 0) << last;
-  EXPECT_EQ(bytes_of(output), bytes_of(reference)) << "the resumed table differs";
+  EXPECT_EQ(bytes_of(run.output), bytes_of(run.reference)) << "the resumed table differs";
 }
 
 // A unit file cut short and one with a changed byte are solved again, and
