@@ -3,6 +3,7 @@
 #include "pawntb/codec/index.hpp"
 
 #include <algorithm>
+#include <type_traits>
 #include <utility>
 
 namespace pawntb::codec {
@@ -379,6 +380,14 @@ void Index::BlockWalk::enter_slice(const Slice* slice) {
     white_ |= white_rows_[ur] << (r * cols);
     if (r > 0) black_off_row_0_ += s.black[ur];
   }
+}
+
+std::uint64_t Index::heap_bytes() const {
+  const auto bytes = [](const auto& v) {
+    return std::uint64_t{v.capacity()} * sizeof(typename std::decay_t<decltype(v)>::value_type);
+  };
+  return bytes(profile_of_key_) + bytes(key_part_) + bytes(row_digits_) + bytes(slice_start_) +
+         bytes(slices_) + bytes(slice_firsts_) + bytes(tiers_) + bytes(tier_firsts_);
 }
 
 }  // namespace pawntb::codec

@@ -8,12 +8,12 @@
 // of groups read before and kept in case a later unit reads them too (the
 // most recently used first; the units of one tier and black profile read the
 // same groups), never more than the limit. The plan refuses up front when
-// the largest unit and its groups do not fit: memory_needed = max over units
-// of (entries + entries of its groups) + the fixed overhead (kOverhead: the
-// index tables, zstd, the writer's batch). While solving, the cache's room
-// is the limit less the rest of the process as measured (cache_limit()): on
-// 6x6 that rest outgrew kOverhead, and the peak resident memory passed
-// --memory 12G by 7 MiB.
+// the largest unit and its groups do not fit beside the rest of the process
+// (THE MEMORY MODEL in memory.hpp: memory_needed is the whole process's
+// peak). While solving, the cache's room is the limit less the rest of the
+// process as measured, or as modelled if that is more (cache_limit()): on
+// 6x6 the measured rest once outgrew a fixed 48 MiB allowance, and the peak
+// resident memory passed --memory 12G by 7 MiB.
 //
 // RESUME. A unit is finished when its file is whole: written atomically, it
 // is either absent or complete, and a file that fails any check (a torn or
@@ -52,12 +52,8 @@ namespace fs = std::filesystem;
 using codec::Index;
 using codec::Plies;
 
-// Bytes besides the values: the index tables, zstd's contexts and buffers,
-// the writer's batch, the program itself.
-constexpr std::uint64_t kOverhead = 48ULL << 20;
-// What solving and writing one unit holds besides its values: the chunk
-// tallies (24 bytes per 2^14 entries), the 4 MiB I/O buffer, zstd's contexts.
-constexpr std::uint64_t kUnitScratch = 16ULL << 20;
+// The least default limit (default_memory_limit()).
+constexpr std::uint64_t kLeastDefaultLimit = 48ULL << 20;
 constexpr std::uint64_t kMiB = 1 << 20;
 
 // Disk figures per entry, measured (FORMAT.md, "Appendix: scheduling"): the
@@ -132,6 +128,36 @@ std::uint64_t unit_entries(const GenerateOptions& options) {
   return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
 }
 
+// THE MEMORY MODEL (memory.hpp) unit by unit, but for the values of the unit
+// being solved and of the groups it reads.
+struct UnitMemory {
+  std::uint64_t structures = 0;    // the process base, the index, graph and plan, the summaries
+  std::uint64_t unit_scratch = 0;  // the solver's tallies, unit files' I/O: the largest unit's
+  std::uint64_t assembly = 0;      // the assembly's peak: structures, a slice, the writer, reads
+  // The peak of a run whose units hold at most `values` bytes with their groups.
+  std::uint64_t peak(std::uint64_t values) const {
+    return std::max(structures + unit_scratch + values, assembly);
+  }
+};
+
+UnitMemory unit_memory(const Index& index, const generator_detail::TierGraph& graph,
+                       const generator_detail::UnitPlan& units, unsigned threads) {
+  std::uint64_t largest_unit = 0, largest_slice = 0;
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    largest_unit = std::max(largest_unit, units.unit(u).entries);
+  }
+  for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
+  UnitMemory m;
+  m.structures = generator_detail::kProcessBase + index.heap_bytes() + graph.heap_bytes() +
+                 units.heap_bytes() + units.size() * sizeof(generator_detail::TierSummary);
+  const std::uint64_t read = generator_detail::WorkDir::read_bytes(largest_unit);
+  m.unit_scratch =
+      generator_detail::solver_scratch_bytes(largest_unit) + read + generator_detail::WorkDir::write_bytes();
+  m.assembly = m.structures + largest_slice +
+               generator_detail::TableWriter::memory_bytes(index.size(), threads) + read;
+  return m;
+}
+
 // The nearest directory of `path` that exists (for the free space of a work
 // directory not made yet).
 fs::path existing_directory(fs::path path) {
@@ -147,7 +173,7 @@ fs::path existing_directory(fs::path path) {
 }  // namespace
 
 std::uint64_t default_memory_limit() {
-  return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kOverhead);
+  return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kLeastDefaultLimit);
 }
 
 WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) {
@@ -169,7 +195,8 @@ WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) 
 }
 
 GenerationPlan plan_generation(const GenerateOptions& options) {
-  const std::uint64_t in_memory = memory_needed(options.geometry, options.max_pawns);  // checks
+  const std::uint64_t in_memory =
+      memory_needed(options.geometry, options.max_pawns, options.threads);  // checks
   const Index index(options.geometry, options.max_pawns);
   const generator_detail::TierGraph graph(index);
   GenerationPlan plan;
@@ -190,7 +217,8 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
     plan.largest_unit = std::max(plan.largest_unit, units.unit(u).entries);
     plan.largest_unit_reads = std::max(plan.largest_unit_reads, units.values_needed(u));
   }
-  plan.memory_needed = plan.largest_unit_reads + kOverhead;
+  plan.memory_needed = unit_memory(index, graph, units, util::thread_count(options.threads))
+                           .peak(plan.largest_unit_reads);
   const auto n = static_cast<double>(index.size());
   plan.work_dir_bytes = static_cast<std::uint64_t>(n * kWorkDirBytesPerEntry);
   // The peak while assembling, plus the largest unit's file (at a byte an
@@ -263,6 +291,7 @@ class UnitRun {
         units_(index_, graph_, unit_entries(options)),
         work_(options.work_dir, index_, units_, work_dir_leftovers()),
         threads_(util::thread_count(options.threads)),
+        memory_(unit_memory(index_, graph_, units_, threads_)),
         summaries_(units_.size()) {}
 
   // Solves the unfinished units: in order, or on rank 0 of several, by
@@ -389,10 +418,11 @@ class UnitRun {
   }
 
   // The bytes of values that fit under the limit: the limit less the rest of
-  // the process, measured (at least kOverhead; it includes what the allocator
-  // keeps), less one unit's scratch.
+  // the process and one unit's scratch, the rest as measured (it includes
+  // what the allocator keeps) or as modelled if that is more.
   std::uint64_t room_for_values() const {
-    const std::uint64_t reserved = std::max(kOverhead, rest_of_process() + kUnitScratch);
+    const std::uint64_t reserved =
+        std::max(memory_.structures, rest_of_process()) + memory_.unit_scratch;
     return plan_.memory_limit > reserved ? plan_.memory_limit - reserved : 0;
   }
 
@@ -402,9 +432,9 @@ class UnitRun {
     return resident > cached ? resident - cached : 0;
   }
 
-  // The plan checked that each unit and its groups fit beside kOverhead;
-  // when the measured rest of the process leaves less, the run goes on above
-  // the limit rather than fail, and says so once.
+  // The plan checked that each unit and its groups fit beside the modelled
+  // rest of the process; when the measured rest leaves less, the run goes on
+  // above the limit rather than fail, and says so once.
   void notice_over_limit(std::size_t u, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
@@ -442,6 +472,7 @@ class UnitRun {
   const generator_detail::UnitPlan units_;
   const generator_detail::WorkDir work_;
   const unsigned threads_;
+  const UnitMemory memory_;
   std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
   std::uint64_t units_done_ = 0;        // units finished so far

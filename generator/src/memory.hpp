@@ -1,4 +1,27 @@
-// The memory this process may still use, for the generator's plans.
+// The memory this process may still use, and what a run needs, for the
+// generator's plans.
+//
+// THE MEMORY MODEL. What a run holds at its peak, as resident memory: the
+// figure `generate --plan` prints (memory_needed) and that the run is
+// checked against (--memory). Each term is the size of what the code
+// allocates, but for the process base, which is measured:
+//   in memory:    base + index + graph + N + writer(N, T)
+//   unit by unit: base + index + graph + plan + summaries
+//                 + max(V + tallies(E) + write, S + writer(N, T)) + read(E)
+// with N the entries, T the threads, V the most values a unit holds with the
+// groups it reads (largest_unit_reads), E the largest unit's entries and S
+// the largest slice's (the assembly holds one slice); index, graph, plan:
+// their heap_bytes(); summaries: a TierSummary per unit; writer:
+// TableWriter::memory_bytes (the table writer's batch, frames and contexts);
+// read, write: WorkDir::read_bytes and write_bytes (unit files' buffers and
+// contexts); tallies: the solver's chunk list and tallies, 48 bytes per 2^14
+// entries. One index lives at a time: the plan's is freed before the run
+// builds its own.
+//   Example: 5x5 in memory on 2 threads: base 6.5 MiB, index and graph
+// 1,474,880 bytes, N = 182,544,682 bytes, writer 11,476,160 bytes:
+// 202,311,466 bytes (192.9 MiB) in all, where the peak resident set measured
+// 196,616 KiB (192.0 MiB; 2026-11-27). Checked on several boards by
+// CliGenerate.PlanMemoryIsThePeak (tests/cli/generate_test.cpp).
 #pragma once
 
 #include <unistd.h>
@@ -8,6 +31,21 @@
 #include <string>
 
 namespace pawntb::generator_detail {
+
+// The program, its shared libraries (MPI's among them), the C++ runtime and
+// what `pawntb generate` holds besides the model's terms (its options, the
+// read-back of the written table): the peak resident set of `pawntb generate
+// --rows 3 --cols 3 --threads 1`, 8,020 KiB, less its writer's 1.5 MiB
+// (2026-11-27, commit 98acac1, a Release build with MPI). A build without
+// MPI, linked statically, starts smaller: the plan is then a little high.
+inline constexpr std::uint64_t kProcessBase = std::uint64_t{13} << 19;  // 6.5 MiB
+
+// The solver's chunk list and tallies (tier_solver.cpp): 48 bytes for each
+// chunk of 2^14 entries.
+constexpr std::uint64_t solver_scratch_bytes(std::uint64_t entries) {
+  return (entries + (1 << 14) - 1) / (1 << 14) * 48;
+}
+static_assert(solver_scratch_bytes(874'800'000) == 2'562'912);  // 7x6's largest unit: 2.4 MiB
 
 // Bytes of memory available to this process (MemAvailable in /proc/meminfo);
 // 0 if unknown.

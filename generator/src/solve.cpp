@@ -12,6 +12,7 @@
 #include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
+#include "table_writer.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb {
@@ -23,7 +24,7 @@ using codec::Plies;
 
 }  // namespace
 
-std::uint64_t memory_needed(Geometry g, int max_pawns) {
+std::uint64_t memory_needed(Geometry g, int max_pawns, unsigned threads) {
   if (!Index::valid_parameters(g, max_pawns)) {
     throw GenerateError("unsupported parameters: " + to_string(g) +
                         " with K = " + std::to_string(max_pawns) +
@@ -36,19 +37,22 @@ std::uint64_t memory_needed(Geometry g, int max_pawns) {
         " is too large to index (more than 2^62 positions, or more than 2^23 pairs of row "
         "profiles)");
   }
-  // The value byte of every entry, and for the writer at most two copies of
-  // the compressed file (the frames and the file image), each no larger than
-  // the values. The level masks and the writer's buffers fit in the 64 MiB.
+  // THE MEMORY MODEL (memory.hpp), in memory: a value byte per entry, the
+  // writer streams the file a batch at a time.
+  const generator_detail::TierGraph graph(index);
+  const std::uint64_t rest =
+      generator_detail::kProcessBase + index.heap_bytes() + graph.heap_bytes() +
+      generator_detail::TableWriter::memory_bytes(index.size(), util::thread_count(threads));
   std::uint64_t bytes = 0;
-  if (__builtin_mul_overflow(index.size(), std::uint64_t{3}, &bytes)) return UINT64_MAX;
-  return bytes + (64 << 20);
+  if (__builtin_add_overflow(index.size(), rest, &bytes)) return UINT64_MAX;
+  return bytes;
 }
 
 namespace {
 
 // Refuses a run that needs more memory than is available.
-void check_memory(Geometry g, int max_pawns) {
-  const std::uint64_t need = memory_needed(g, max_pawns);
+void check_memory(Geometry g, int max_pawns, unsigned threads) {
+  const std::uint64_t need = memory_needed(g, max_pawns, threads);
   const std::uint64_t have = generator_detail::available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + to_string(g) + " with K = " +
@@ -60,7 +64,7 @@ void check_memory(Geometry g, int max_pawns) {
 }  // namespace
 
 SolvedTable solve(const GenerateOptions& options) {
-  check_memory(options.geometry, options.max_pawns);
+  check_memory(options.geometry, options.max_pawns, options.threads);
   SolvedTable table;
   table.geometry = options.geometry;
   table.max_pawns = options.max_pawns;

@@ -74,6 +74,11 @@ class TableWriter {
   std::function<void(std::uint32_t blocks, std::uint64_t offset)> on_batch;
 
   static std::uint32_t block_entries();
+  // The most bytes a writer of a table of `entries` entries holds on
+  // `threads` threads, for the memory plan (memory.hpp): the batch, its
+  // blocks' frames, and a zstd context and a block's stored values for each
+  // thread that compresses (one per block of the batch at most).
+  static std::uint64_t memory_bytes(std::uint64_t entries, unsigned threads);
   // XXH3-64 of the block index entries written so far.
   std::uint64_t index_checksum() const { return index_checksum_.value(); }
 

@@ -11,6 +11,7 @@ namespace pawntb::generator_detail {
 
 using codec::Index;
 using codec::is_canonical;
+using codec::kMaxPawns;
 using codec::mover_wins;
 using codec::Plies;
 using codec::ValueFold;
@@ -106,8 +107,16 @@ class TierWork {
   }
 
   // Solves the entries [first, first + out.size()) of the tier into out.
+  // The positions that need their successors are taken kBatch at a time:
+  // first every successor is ranked and its child value prefetched, then
+  // the values are folded. A child value is a random byte of a child tier
+  // of up to gigabytes, so its load is mostly a cache miss (and a TLB miss);
+  // ranked apart from the folds, the loads of a batch overlap instead of
+  // each waiting behind the branches of the fold before it
+  // (docs/benchmarks.md, "Where the solver's time goes").
   ChunkTally solve(std::uint64_t first, std::span<Plies> out) const {
     ChunkTally tally;
+    Batch batch;
     Index::Cursor cursor(index_, first);
     const std::uint64_t end = out.size();
     for (std::uint64_t i = 0;;) {
@@ -121,15 +130,8 @@ class TierWork {
       } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
         out[i] = 0;  // a mirror image (never read) or no legal move (lost)
       } else {
-        const Plies value = solve_entry(white, black);
-        out[i] = value;
-        if (mover_wins(value)) {
-          // The mirror image, a separate entry unless the position is
-          // symmetric, has the same value.
-          const bool symmetric =
-              mirror_files(g_, white) == white && mirror_files(g_, black) == black;
-          tally.win_count += symmetric ? 1 : 2;
-        }
+        batch.add(i, white, black, *this);
+        if (batch.full()) batch.fold(out, tally);
       }
       i += done;
       if (i >= end) break;
@@ -139,6 +141,7 @@ class TierWork {
         cursor.next();
       }
     }
+    batch.fold(out, tally);
     // The chunk's largest value and where it first is.
     const auto longest = std::max_element(out.begin(), out.end());
     tally.max_plies = *longest;
@@ -147,8 +150,59 @@ class TierWork {
   }
 
  private:
-  // The value of a position from its successors' values.
-  Plies solve_entry(std::uint64_t white, std::uint64_t black) const {
+  // Positions per batch: enough loads in flight to cover a miss, few enough
+  // that a batch's successors stay in the first-level cache. Measured
+  // (docs/benchmarks.md).
+  static constexpr std::size_t kBatch = 32;
+  // A pawn has at most 3 moves (a step and two captures).
+  static constexpr std::size_t kMaxMoves = 3 * kMaxPawns;
+
+  // Positions ranked but not folded yet: where each goes in the chunk, its
+  // successors' values (pointers into the child tiers), and whether it is
+  // symmetric (its mirror image is itself).
+  class Batch {
+   public:
+    bool full() const { return positions_ == kBatch; }
+
+    void add(std::uint64_t at, std::uint64_t white, std::uint64_t black, const TierWork& work) {
+      at_[positions_] = static_cast<std::uint32_t>(at);
+      symmetric_[positions_] = mirror_files(g_, white) == white && mirror_files(g_, black) == black;
+      const std::size_t before = successors_;
+      successors_ = static_cast<std::size_t>(
+          work.successors(white, black, values_.data() + successors_) - values_.data());
+      moves_[positions_] = static_cast<std::uint8_t>(successors_ - before);
+      ++positions_;
+    }
+
+    // The values of the batch's positions into out; empties the batch.
+    void fold(std::span<Plies> out, ChunkTally& tally) {
+      const Plies* const* next = values_.data();
+      for (std::size_t p = 0; p < positions_; ++p) {
+        ValueFold fold;
+        for (const Plies* const* stop = next + moves_[p]; next != stop; ++next) fold.add(**next);
+        const Plies value = fold.value();
+        out[at_[p]] = value;
+        // The mirror image, a separate entry unless the position is
+        // symmetric, has the same value.
+        if (mover_wins(value)) tally.win_count += symmetric_[p] ? 1 : 2;
+      }
+      positions_ = successors_ = 0;
+    }
+
+   private:
+    std::size_t positions_ = 0, successors_ = 0;
+    std::array<std::uint32_t, kBatch> at_{};  // chunks hold at most kChunkEntries
+    std::array<std::uint8_t, kBatch> moves_{};
+    std::array<bool, kBatch> symmetric_{};
+    std::array<const Plies*, kBatch * kMaxMoves> values_{};
+  };
+  static_assert(kChunkEntries <= UINT32_MAX && kMaxMoves <= UINT8_MAX);
+
+  // Where the values of a position's successors are, each prefetched, into
+  // `to`; returns the end of what it wrote. A successor without black pawns
+  // (lost in 0) points to a zero.
+  const Plies** successors(std::uint64_t white, std::uint64_t black, const Plies** to) const {
+    static constexpr Plies kLost = 0;
     const std::uint64_t empty = board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
     // and their mirror images for the canonical choice.
@@ -156,26 +210,25 @@ class TierWork {
     const std::uint64_t flip_black = flip_rows(g_, black);
     const std::uint64_t mirror_white = mirror_files(g_, flip_white);
     const std::uint64_t mirror_black = mirror_files(g_, flip_black);
-    ValueFold fold;
     for (std::uint64_t pawns = white; pawns; pawns &= pawns - 1) {
       const int from = std::countr_zero(pawns);
       const std::uint64_t targets = (maps_.push[from] & empty) | (maps_.captures[from] & black);
       for (std::uint64_t t = targets; t; t &= t - 1) {
-        const int to = std::countr_zero(t);
+        const int to_square = std::countr_zero(t);
         // The successor from black's side is (flip(B'), flip(W')) with
         // B' = B minus `to` and W' = W minus `from` plus `to`. flip_rows and
         // mirror_files move each square independently, so they distribute
         // over single squares. After the move the mover is black: the
         // successor's "white" pawns are black's.
-        const std::uint64_t next_white = flip_black & ~maps_.flip[to];
+        const std::uint64_t next_white = flip_black & ~maps_.flip[to_square];
         if (!next_white) {
-          fold.add(0);  // black has no pawns left: lost in 0
+          *to++ = &kLost;  // black has no pawns left: lost in 0
           continue;
         }
-        const std::uint64_t next_black = flip_white ^ maps_.flip[from] ^ maps_.flip[to];
-        const std::uint64_t mirror_next_white = mirror_black & ~maps_.flip_mirror[to];
+        const std::uint64_t next_black = flip_white ^ maps_.flip[from] ^ maps_.flip[to_square];
+        const std::uint64_t mirror_next_white = mirror_black & ~maps_.flip_mirror[to_square];
         const std::uint64_t mirror_next_black =
-            mirror_white ^ maps_.flip_mirror[from] ^ maps_.flip_mirror[to];
+            mirror_white ^ maps_.flip_mirror[from] ^ maps_.flip_mirror[to_square];
         // No move here reaches row 0 (wins in one were decided above). A
         // capture's child tier is by the captured pawn's row.
         const bool take_mirror =
@@ -185,11 +238,14 @@ class TierWork {
                                     ? index_.rank_in<G>(mirror_next_white, mirror_next_black)
                                     : index_.rank_in<G>(next_white, next_black);
         const TierValues& child =
-            children_[(black >> to & 1) ? static_cast<std::size_t>(to / g_.cols) : 0];
-        fold.add(child.values[i - child.first]);
+            children_[(black >> to_square & 1) ? static_cast<std::size_t>(to_square / g_.cols)
+                                               : 0];
+        const Plies* const value = child.values.data() + (i - child.first);
+        __builtin_prefetch(value);
+        *to++ = value;
       }
     }
-    return fold.value();
+    return to;
   }
 
   static constexpr Geometry g_ = G::value;

@@ -34,6 +34,8 @@ class TierGraph {
   const TierChildren& children(std::size_t tier) const { return children_[tier]; }
   // The child tiers of `tier`, each once, in increasing order.
   std::vector<std::size_t> child_list(std::size_t tier) const;
+  // Bytes it holds, for the memory plan (memory.hpp).
+  std::uint64_t heap_bytes() const { return children_.capacity() * sizeof(TierChildren); }
 
  private:
   std::vector<TierChildren> children_;

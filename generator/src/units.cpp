@@ -85,4 +85,11 @@ std::uint64_t UnitPlan::values_needed(std::size_t u) const {
   return total;
 }
 
+std::uint64_t UnitPlan::heap_bytes() const {
+  return units_.capacity() * sizeof(Unit) +
+         (slices_.capacity() + unit_of_slice_.capacity() + place_of_slice_.capacity()) *
+             sizeof(std::uint32_t) +
+         tier_units_.capacity() * sizeof(std::size_t);
+}
+
 }  // namespace pawntb::generator_detail

@@ -27,9 +27,9 @@
 // the same groups. (The mirror image of a successor has the same profiles.)
 //
 //   Memory of unit u = its entries + the entries of its groups,
-// one byte each. The plan's memory_needed is the largest such sum plus a
-// fixed overhead; see FORMAT.md, "Appendix: scheduling", for every board's
-// counts.
+// one byte each. The plan's memory_needed is the largest such sum plus the
+// rest of the process (memory.hpp); see FORMAT.md, "Appendix: scheduling",
+// for every board's counts.
 //
 // WORKED EXAMPLE (4x4, K = 4). Black profile B = (1, 1, 0) (one pawn on row
 // 0 and one on row 1; rows 0..2), white pawns on rows 2 and 3: tier
@@ -110,6 +110,8 @@ class UnitPlan {
   std::array<Group, kMaxSide> groups(std::size_t u) const;
   // Unit u's entries and its groups' entries: the values it holds.
   std::uint64_t values_needed(std::size_t u) const;
+  // Bytes it holds, for the memory plan (memory.hpp).
+  std::uint64_t heap_bytes() const;
 
  private:
   const Index& index_;

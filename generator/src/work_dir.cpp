@@ -38,6 +38,10 @@ namespace fs = std::filesystem;
 // the scheduling appendix), where all values took 1.6 times on 5x5.
 constexpr int kUnitCompressionLevel = 1;
 constexpr std::size_t kIoChunk = std::size_t{4} << 20;  // bytes per read
+// zstd 1.5's estimates: ZSTD_estimateCStreamSize(1), and
+// ZSTD_estimateDStreamSize for level 1's window (2^19).
+constexpr std::uint64_t kCompressStreamBytes = 1'369'505;
+constexpr std::uint64_t kDecompressStreamBytes = 1'013'560;
 
 constexpr char kManifestName[] = "pawntb-work.txt";
 
@@ -238,21 +242,31 @@ std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* wh
 void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
   const std::size_t unit = units_.unit_of_slice(s);
   const fs::path path = unit_path(unit);
-  const util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  struct stat st {};
-  if (!file.valid() || ::fstat(file.get(), &st) != 0) {
-    throw GenerateError("cannot open the unit file " + path.string() + ": " + std::strerror(errno));
+  std::string reason;
+  if (open_unit_ != unit) {
+    open_unit_ = SIZE_MAX;
+    open_file_ = util::FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    struct stat st {};
+    if (!open_file_.valid() || ::fstat(open_file_.get(), &st) != 0) {
+      throw GenerateError("cannot open the unit file " + path.string() + ": " +
+                          std::strerror(errno));
+    }
+    UnitFile f;
+    reason = read_unit_file(open_file_.get(), static_cast<std::uint64_t>(st.st_size), index_,
+                            units_, unit, f);
+    if (reason.empty()) {
+      open_unit_ = unit;
+      open_slices_ = std::move(f.slices);
+    }
   }
-  UnitFile f;
-  std::string reason = read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_,
-                                      units_, unit, f);
-  const DiskUnitSlice* r = reason.empty() ? &f.slices[units_.place_of_slice(s)] : nullptr;
+  const DiskUnitSlice* r = reason.empty() ? &open_slices_[units_.place_of_slice(s)] : nullptr;
   if (r && r->stored.get() > out.size()) reason = "slice records do not match the unit";
   if (reason.empty()) {
-    reason = decode_frame(decompress_.get(), file.get(), *r,
+    reason = decode_frame(decompress_.get(), open_file_.get(), *r,
                           out.subspan(out.size() - r->stored.get()));
   }
   if (!reason.empty()) {
+    open_unit_ = SIZE_MAX;
     throw GenerateError(path.string() + ": " + reason +
                         "; run the same command again to solve the unit again");
   }
@@ -261,6 +275,7 @@ void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
 
 void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
                          const TierSummary& summary) const {
+  if (open_unit_ == unit) open_unit_ = SIZE_MAX;
   const Unit& u = units_.unit(unit);
   DiskUnitHeader h{};
   h.magic = kUnitMagic;
@@ -291,8 +306,16 @@ void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
       r.first.set(s.first);
       r.size.set(s.size);
       r.frame_offset.set(offset);
+      // The frame's size told up front lets zstd size its tables by it: a
+      // small slice then costs no clearing of tables made for megabytes.
+      std::uint64_t to_store = 0;
+      for_each_span(index_, *symmetry_, s.first, s.first + s.size,
+                    [&](std::uint64_t, std::uint64_t n, EntryKind kind) {
+                      if (kind == EntryKind::stored) to_store += n;
+                    });
       ZSTD_CCtx_reset(zstd, ZSTD_reset_session_only);
       ZSTD_CCtx_setParameter(zstd, ZSTD_c_compressionLevel, kUnitCompressionLevel);
+      ZSTD_CCtx_setPledgedSrcSize(zstd, to_store);
       // The stored values, gathered a staging buffer at a time.
       Checksum64Stream checksum;
       std::uint64_t stored = 0;
@@ -430,6 +453,17 @@ void WorkDir::write_checkpoint(const AssemblyCheckpoint& c) const {
     sink.write_at(0, std::span(reinterpret_cast<const std::uint8_t*>(text.data()), text.size()));
     return std::uint64_t{text.size()};
   });
+}
+
+// Reading: a read chunk (a frame is smaller than its values, plus a
+// header), to check a file a scratch buffer as large, the context.
+std::uint64_t WorkDir::read_bytes(std::uint64_t unit_entries) {
+  return 2 * std::min<std::uint64_t>(kIoChunk, unit_entries + 64) + kDecompressStreamBytes;
+}
+
+// Writing: the staging buffer, an output chunk, the context.
+std::uint64_t WorkDir::write_bytes() {
+  return kIoChunk / 4 + ZSTD_CStreamOutSize() + kCompressStreamBytes;
 }
 
 }  // namespace pawntb::generator_detail

@@ -17,6 +17,7 @@
 #include "pawntb/codec/layout.hpp"
 #include "pawntb/codec/stored.hpp"
 #include "pawntb/codec/values.hpp"
+#include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 #include "table_writer.hpp"
 #include "tier_solver.hpp"
@@ -115,6 +116,12 @@ class WorkDir {
   // damaged.
   void read_slice(std::size_t s, std::span<Plies> out) const;
 
+  // The most bytes of buffers and zstd state that reading and checking unit
+  // files of at most `unit_entries` entries holds, and that writing one
+  // holds besides, for the memory plan (memory.hpp).
+  static std::uint64_t read_bytes(std::uint64_t unit_entries);
+  static std::uint64_t write_bytes();
+
   // Bytes of the unit files and the table being assembled now in the
   // directory; files_bytes(dir) for a directory not opened (0 if none).
   std::uint64_t bytes_used() const { return files_bytes(dir_); }
@@ -136,6 +143,13 @@ class WorkDir {
   std::unique_ptr<const BoardSymmetry> symmetry_;  // 32 KiB: for the filler
   mutable util::ZstdCompressor compress_;
   mutable util::ZstdDecompressor decompress_;
+  // The unit file read_slice read last, kept open with its checked slice
+  // records: a group reads the slices of a unit one after another, and each
+  // would otherwise open the file and check all its records again. A unit
+  // file does not change once whole; write_unit forgets it.
+  mutable std::size_t open_unit_ = SIZE_MAX;
+  mutable util::FileDescriptor open_file_;
+  mutable std::vector<DiskUnitSlice> open_slices_;
 };
 
 }  // namespace pawntb::generator_detail

@@ -172,6 +172,52 @@ TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
   }
 }
 
+// The plan's memory figure is the run's peak, the process included (issue
+// 28, bug 14: `generate --rows 3 --cols 3 --memory 32M` was refused as
+// needing 49 MiB, where the run peaks at 8 MiB). On boards from 3x3 to 6x4 in
+// memory, and on 4x5 unit by unit under just the memory its plan asks for,
+// memory_needed_bytes is at most 30 % above the measured peak resident set
+// and at most 10 % below it. Under the sanitizers the peak also holds their
+// shadow memory and quarantine, which no plan counts: there only the upper
+// bound is checked.
+TEST(CliGenerate, PlanMemoryIsThePeak) {
+  TempDir dir;
+  struct Case {
+    std::vector<std::string> board;
+    bool unit_by_unit = false;
+  };
+  const std::vector<Case> cases = {
+      {{"--rows", "3", "--cols", "3"}}, {{"--rows", "4", "--cols", "4"}},
+      {{"--rows", "5", "--cols", "4"}}, {{"--rows", "4", "--cols", "5"}},
+      {{"--rows", "6", "--cols", "4"}}, {{"--rows", "4", "--cols", "5"}, true},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args{"generate", "--threads", "2"};
+    args.insert(args.end(), c.board.begin(), c.board.end());
+    const fs::path output = dir / "table.pawntb";
+    args.insert(args.end(), {"-o", output.string()});
+    if (c.unit_by_unit) args.insert(args.end(), {"--work-dir", (dir / "work").string()});
+    std::vector<std::string> plan_args = args;
+    plan_args.insert(plan_args.end(), {"--plan", "--json"});
+    const RunResult plan = run_cli(plan_args);
+    ASSERT_EQ(plan.status, 0) << plan;
+    const nlohmann::json p = nlohmann::json::parse(plan.out);
+    const auto needed = p.at("memory_needed_bytes").get<std::uint64_t>();
+    EXPECT_EQ(p.at("work_dir").is_null(), !c.unit_by_unit) << plan;
+    if (c.unit_by_unit) args.insert(args.end(), {"--memory", std::to_string(needed)});
+    const RunResult run = run_cli(args);
+    ASSERT_EQ(run.status, 0) << run;
+    const double peak = static_cast<double>(run.peak_rss_kib) * 1024;
+    const std::string context = plan.out + "peak " + std::to_string(run.peak_rss_kib) + " KiB\n";
+    EXPECT_LE(static_cast<double>(needed), 1.3 * peak) << context;
+    if (!PAWNTB_CLI_SANITIZED) {
+      EXPECT_GE(static_cast<double>(needed), 0.9 * peak) << context;
+    }
+    std::printf("%s", context.c_str());  // the figures, for the record
+    fs::remove(output);
+  }
+}
+
 TEST(CliGenerate, UnsupportedParametersAreRefused) {
   TempDir dir;
   const std::vector<std::vector<std::string>> cases = {

@@ -423,14 +423,47 @@ TEST(CliTable, TablesListsWhatTheSearchPathFinds) {
 
   const RunResult text = run_cli({"tables"}, options);
   EXPECT_EQ(text.status, 1) << text;
-  EXPECT_TRUE(contains(text.out, (dir / "3x3-k3.pawntb").string() + " ")) << text;
+  EXPECT_TRUE(contains(text.out, "  " + (dir / "3x3-k3.pawntb").string() + "\n")) << text;
   EXPECT_TRUE(contains(text.out, "  1,028  ")) << text;
-  EXPECT_TRUE(contains(text.out, "  error\n")) << text;
+  EXPECT_TRUE(contains(text.out, "  error   " + (dir / "3x4-k4.pawntb").string() + "\n")) << text;
 
   // Only good tables: exit 0. And `pawntb --help` lists the command.
   fs::remove(dir / "3x4-k4.pawntb");
   EXPECT_EQ(run_cli({"tables"}, options).status, 0);
   EXPECT_TRUE(contains(run_cli({"--help"}).out, "\n  tables ")) << "--help does not list tables";
+}
+
+// The text view keeps its columns whatever the paths' lengths: the path comes
+// last, whole, and every row's fields start where the header's do.
+TEST(CliTable, TablesTextKeepsItsColumnsWithLongPaths) {
+  TempDir top;
+  const fs::path dir = top / (std::string(70, 'd') + "/" + std::string(40, 'e'));
+  fs::create_directories(dir);
+  fs::copy_file(kDataDir / "3x3-k3.pawntb", dir / "3x3-k3.pawntb");
+  write_file(dir / "3x4-k4.pawntb", "");  // damaged
+  RunOptions options;
+  options.cwd = top.path();
+  options.table_env = dir.string();
+  const RunResult r = run_cli({"tables"}, options);
+  EXPECT_EQ(r.status, 1) << r;
+  const std::vector<std::string> lines = lines_of(r.out);
+  ASSERT_GE(lines.size(), 3u) << r;
+  const std::string& header = lines[0];
+  const std::size_t path_at = header.find("path");
+  ASSERT_EQ(path_at, header.size() - 4) << "the path is not the last column: " << header;
+  const std::vector<std::pair<std::string, std::string>> rows = {
+      {(dir / "3x3-k3.pawntb").string(), "ok"}, {(dir / "3x4-k4.pawntb").string(), "error"}};
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const std::string& line = lines[i + 1];
+    const auto& [path, status] = rows[i];
+    EXPECT_EQ(line.substr(std::min(path_at, line.size())), path) << r;
+    EXPECT_EQ(line.find(status, header.find("status")), header.find("status")) << r;
+    EXPECT_EQ(line.find_first_not_of(' ', header.find("board")), header.find("board")) << r;
+  }
+  EXPECT_EQ(lines[1].find("3x3"), header.find("board")) << r;
+  EXPECT_EQ(lines[1].find(pawntb::cli::hex(pawntb::file_checksum(kDataDir / "3x3-k3.pawntb"))),
+            header.find("checksum"))
+      << r;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string_view>
@@ -22,6 +23,11 @@ std::ostream& operator<<(std::ostream& os, const RunResult& r) {
   return os << "status " << r.status << (r.signaled ? " (signal)" : "") << "\n--- stdout ---\n"
             << r.out << "--- stderr ---\n"
             << r.err << "--------------";
+}
+
+std::string cli_path() {
+  const char* other = std::getenv("PAWNTB_TEST_CLI");
+  return other && *other ? other : PAWNTB_CLI;
 }
 
 RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options) {
@@ -40,7 +46,7 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
   for (std::string& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
 
-  std::vector<std::string> arg_strings{PAWNTB_RSS_LAUNCHER, rss_path.string(), PAWNTB_CLI};
+  std::vector<std::string> arg_strings{PAWNTB_RSS_LAUNCHER, rss_path.string(), cli_path()};
   arg_strings.insert(arg_strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : arg_strings) argv.push_back(s.data());
@@ -112,7 +118,7 @@ RunResult run_cli(const std::vector<std::string>& args, const RunOptions& option
   result.out = read_file(out_path);
   result.err = read_file(err_path);
   EXPECT_NE(result.status, 125) << "the child could not set up its files";
-  EXPECT_NE(result.status, 127) << "cannot execute " << PAWNTB_CLI;
+  EXPECT_NE(result.status, 127) << "cannot execute " << cli_path();
   return result;
 }
 

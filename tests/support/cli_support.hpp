@@ -42,6 +42,11 @@ struct RunOptions {
   bool input_through_pipe = false;  // stdin a pipe the input is written into, not a file
 };
 
+// The pawntb executable run_cli runs: $PAWNTB_TEST_CLI if set (to run the
+// suites against another build, such as one from before a fix), else the
+// one this build made.
+std::string cli_path();
+
 // Runs the pawntb executable with `args`, stdin from `options.input`, and
 // stdout and stderr captured separately (through files, so no pipe can fill
 // up). A hung child is killed after kHangGuard (support/hang_guard.hpp). It runs

@@ -164,7 +164,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptio
 // table does not fit (FILE.work unless --work-dir).
 GenerateOptions check_parameters(const GenerateArgs& o, const MpiSession& mpi) {
   const Geometry g{o.rows, o.cols};
-  const std::uint64_t in_memory = memory_needed(g, o.pawns);
+  const std::uint64_t in_memory = memory_needed(g, o.pawns, o.threads);
   if (mpi.rank() == 0 && !o.plan) check_output(o.output);
   GenerateOptions options;
   options.geometry = g;
@@ -211,7 +211,8 @@ int run_generate(const GenerateArgs& o) {
       std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving unit by unit in "
                 << options.work_dir.string() << "\n";
     } else if (o.work_dir.empty()) {
-      std::cerr << "pawntb generate: the table needs " << size_text(memory_needed(options.geometry, o.pawns))
+      std::cerr << "pawntb generate: the table needs "
+                << size_text(memory_needed(options.geometry, o.pawns, o.threads))
                 << " in memory, more than the limit; solving it unit by unit in "
                 << options.work_dir.string() << "\n";
     }
@@ -236,7 +237,9 @@ int run_generate(const GenerateArgs& o) {
   restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const Table check = Table::open(output);  // reads back what was written
+  // Reads back what was written: the header and block index are checked; no
+  // block is decoded, so that the run stays within the memory it planned.
+  const Table check = Table::open(output, Table::Load::on_demand);
   const TableInfo& info = check.info();
   std::string work_dir_fate = "kept";
   if (!plan.in_memory && !o.keep_work_dir) {

@@ -69,15 +69,17 @@ int run_tables(const TablesArgs& o) {
     for (const Found& f : found) j["tables"].push_back(to_json(f));
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   } else {
-    std::printf("%-32s  %-5s  %2s  %13s  %-16s  %s\n", "path", "board", "K", "entries", "checksum",
-                "status");
+    // The path last and whole, so that a long one keeps the columns.
+    std::printf("%-5s  %2s  %17s  %-16s  %-6s  %s\n", "board", "K", "entries", "checksum",
+                "status", "path");
     for (const Found& f : found) {
       if (f.info) {
-        std::printf("%-32s  %-5s  %2d  %13s  %-16s  ok\n", f.path.c_str(),
-                    to_string(f.info->geometry).c_str(), f.info->max_pawns,
-                    with_commas(f.info->entries).c_str(), hex(f.checksum).c_str());
+        std::printf("%-5s  %2d  %17s  %-16s  %-6s  %s\n", to_string(f.info->geometry).c_str(),
+                    f.info->max_pawns, with_commas(f.info->entries).c_str(),
+                    hex(f.checksum).c_str(), "ok", f.path.c_str());
       } else {
-        std::printf("%-32s  %-5s  %2s  %13s  %-16s  error\n", f.path.c_str(), "-", "-", "-", "-");
+        std::printf("%-5s  %2s  %17s  %-16s  %-6s  %s\n", "-", "-", "-", "-", "error",
+                    f.path.c_str());
       }
     }
   }
@@ -110,9 +112,10 @@ extern const Command kTables = command_entry<TablesArgs, tables_options, nullptr
     "Lists every table file along the search path, in the order the commands\n"
     "take them (for each board size, the first with the most pawns K is used):\n"
     "$PAWNTB_TABLE when it names a file, then in each directory the files named\n"
-    "RxC-kK.pawntb. For each: its path, board, K, entries and checksum (XXH3-64\n"
-    "of the whole file, as data/checksums.txt lists it), and whether it opens\n"
-    "(its header and block index checked; `pawntb verify` checks every value).\n"
+    "RxC-kK.pawntb. For each: its board, K, entries, checksum (XXH3-64 of the\n"
+    "whole file, as data/checksums.txt lists it), whether it opens (its header\n"
+    "and block index checked; `pawntb verify` checks every value), and its path,\n"
+    "last, so that a long one keeps the columns.\n"
     "A file that does not open is listed with status error, its reason is on\n"
     "stderr, and the exit status is 1. --json gives one object: \"search_path\"\n"
     "(the directories, in order) and \"tables\", each {\"path\", \"ok\": true,\n"

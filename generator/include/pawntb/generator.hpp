@@ -64,9 +64,10 @@ struct GenerationPlan {
   std::uint64_t tiers = 0;
   std::uint64_t units = 0;         // work units (0 in memory)
   std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or the default)
-  // Bytes in memory at the peak: in memory, memory_needed(); unit by unit,
-  // the unit whose values and the child slices it reads are the most, plus
-  // a fixed overhead (the run never holds more).
+  // Bytes in memory at the peak, the process included (resident memory, as
+  // --memory counts it): in memory, memory_needed(); unit by unit, the unit
+  // whose values and the child slices it reads are the most, the tables of
+  // the index and the plan, buffers (the model in generator/src/memory.hpp).
   std::uint64_t memory_needed = 0;
   std::uint64_t largest_tier = 0;        // entries
   std::uint64_t largest_unit = 0;        // entries
@@ -188,11 +189,13 @@ struct SolvedTable {
   std::uint64_t longest_index = 0;  // an index with value max_plies
 };
 
-// Bytes of memory a solve and write of these parameters needs at most: 3 per
-// entry (the values, and room for the compressed file twice) plus 64 MiB.
-// Thread-safe.
+// Bytes of memory the process holds at its peak when it solves the table in
+// memory and writes it on `threads` threads (0: every core), as `pawntb
+// generate` does: a byte per entry, the index, the table writer's buffers
+// and contexts, and the process itself (the model in
+// generator/src/memory.hpp). Thread-safe.
 // Throws GenerateError for parameters out of range or a board too large to index.
-std::uint64_t memory_needed(Geometry g, int max_pawns);
+std::uint64_t memory_needed(Geometry g, int max_pawns, unsigned threads = 0);
 
 // Solves the whole domain on options.threads threads. Thread-safe: independent
 // calls may run concurrently. Throws GenerateError if the parameters are out of

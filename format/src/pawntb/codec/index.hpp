@@ -293,6 +293,10 @@ class Index {
   std::span<const Slice> slices_of(std::size_t tier) const {
     return std::span(slices_).subspan(tiers_[tier].first_slice, tiers_[tier].slice_count);
   }
+  // Bytes of the slice, tier and row tables (their vectors' capacity), for
+  // the generator's memory plan (generator/src/memory.hpp).
+  std::uint64_t heap_bytes() const;
+
   // The number of the tier that holds entry i; requires i < size().
   std::size_t tier_of(std::uint64_t i) const {
     return static_cast<std::size_t>(std::upper_bound(tier_firsts_.begin(), tier_firsts_.end(), i) -
