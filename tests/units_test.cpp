@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
+
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/generator.hpp"
 #include "support/test_support.hpp"
@@ -26,9 +29,17 @@ void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) 
   const generator_detail::UnitPlan units(index, graph, unit_entries);
   std::uint64_t covered = 0, moves = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
-    const auto groups = units.groups(u);
+    const std::vector<generator_detail::Group> read = units.groups(u);
     for (const std::uint32_t s : units.slices(u)) {
       const Index::Slice& slice = index.slices()[s];
+      const auto groups = units.slice_groups(s);
+      // The slice's groups are among those its unit reads.
+      for (const generator_detail::Group& group : groups) {
+        if (!group.exists) continue;
+        EXPECT_TRUE(std::any_of(read.begin(), read.end(), [&](const auto& r) {
+          return r.first == group.first && r.size == group.size;
+        })) << to_string(g) << " unit " << u;
+      }
       covered += slice.size;
       for (std::uint64_t i = slice.first; i < slice.first + slice.size; ++i) {
         const auto p = index.unrank(i);
@@ -74,34 +85,65 @@ TEST(Units, EverySuccessorIsInTheGroupItsUnitReads) {
   expect_successors_in_groups(Geometry{4, 5}, 3, 1000);
 }
 
-// Units hold at most unit_entries unless one slice is larger, share a tier
-// and a black profile, and are numbered tier by tier.
+// Units hold at most unit_entries unless one slice is larger, hold
+// consecutive tiers of one layer, tile the index in index order, and hold
+// with their groups no more than the most one black profile of one tier
+// holds with its groups (V1, units.hpp).
 TEST(Units, RespectTheirBoundsAndOrder) {
-  const Index index(Geometry{5, 4}, 4);
-  const generator_detail::TierGraph graph(index);
-  const generator_detail::UnitPlan units(index, graph, 500);
-  std::size_t last_tier = 0;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    const generator_detail::Unit& unit = units.unit(u);
-    EXPECT_GE(unit.tier, last_tier);
-    last_tier = unit.tier;
-    EXPECT_GE(u, units.tier_begin(unit.tier));
-    EXPECT_LT(u, units.tier_begin(unit.tier + 1));
-    const auto slices = units.slices(u);
-    EXPECT_TRUE(unit.entries <= 500 || slices.size() == 1) << u;
-    std::uint64_t entries = 0;
-    for (std::size_t i = 0; i < slices.size(); ++i) {
-      const Index::Slice& s = index.slices()[slices[i]];
-      entries += s.size;
-      EXPECT_EQ(s.black_profile, index.slices()[slices[0]].black_profile);
-      EXPECT_EQ(units.unit_of_slice(slices[i]), u);
-      EXPECT_EQ(units.place_of_slice(slices[i]), i);
-      EXPECT_EQ(index.tier_of(s.first), unit.tier);
-      if (i > 0) {
-        EXPECT_GT(s.white_profile, index.slices()[slices[i - 1]].white_profile);
-      }
+  for (const std::uint64_t unit_entries : {std::uint64_t{500}, generator_detail::kUnitEntries}) {
+    const Index index(Geometry{5, 4}, 4);
+    const generator_detail::TierGraph graph(index);
+    const generator_detail::UnitPlan units(index, graph, unit_entries);
+    // V1 from the parts' definition: the runs of white profiles of one tier
+    // and black profile, cut where they pass unit_entries.
+    std::uint64_t most = 0;
+    std::size_t parts = 0;
+    std::map<std::pair<std::size_t, std::uint16_t>, std::uint64_t> run;  // entries of the open run
+    for (std::size_t s = 0; s < index.slices().size(); ++s) {
+      const Index::Slice& slice = index.slices()[s];
+      const std::size_t t = index.tier_of(slice.first);
+      std::uint64_t& open = run[{t, slice.black_profile}];
+      if (open > 0 && open + slice.size > unit_entries) open = 0;
+      parts += open == 0;
+      open += slice.size;
+      std::uint64_t values = open;
+      for (const generator_detail::Group& g : units.slice_groups(s)) values += g.size;
+      most = std::max(most, values);
     }
-    EXPECT_EQ(entries, unit.entries);
+    std::size_t last_tier = 0;
+    for (std::size_t u = 0; u < units.size(); ++u) {
+      const generator_detail::Unit& unit = units.unit(u);
+      EXPECT_GE(unit.tier, last_tier);
+      EXPECT_LE(unit.tier, unit.last_tier);
+      last_tier = unit.last_tier;
+      const Index::Tier& first = index.tiers()[unit.tier];
+      for (std::size_t t = unit.tier; t <= unit.last_tier; ++t) {
+        const Index::Tier& k = index.tiers()[t];
+        EXPECT_EQ(k.w + k.b, first.w + first.b) << u;
+        EXPECT_EQ(k.sw + k.sb, first.sw + first.sb) << u;
+      }
+      const auto slices = units.slices(u);
+      EXPECT_TRUE(unit.entries <= unit_entries || slices.size() == 1) << u;
+      std::uint64_t entries = 0, reads = 0;
+      for (std::size_t i = 0; i < slices.size(); ++i) {
+        const Index::Slice& s = index.slices()[slices[i]];
+        entries += s.size;
+        EXPECT_EQ(units.unit_of_slice(slices[i]), u);
+        EXPECT_EQ(units.place_of_slice(slices[i]), i);
+        EXPECT_EQ(units.tier_of_slice(slices[i]), index.tier_of(s.first));
+        EXPECT_GE(index.tier_of(s.first), unit.tier);
+        EXPECT_LE(index.tier_of(s.first), unit.last_tier);
+        if (i > 0) {
+          EXPECT_GT(slices[i], slices[i - 1]);
+        }
+      }
+      for (const generator_detail::Group& g : units.groups(u)) reads += g.size;
+      EXPECT_EQ(entries, unit.entries);
+      EXPECT_EQ(units.values_needed(u), entries + reads) << u;
+      EXPECT_LE(units.values_needed(u), most) << u;
+    }
+    // Fewer units than parts: parts are merged.
+    EXPECT_LT(units.size(), parts) << unit_entries;
   }
 }
 
@@ -128,11 +170,13 @@ TEST(Units, WorkedExample) {
     return n;
   };
   bool found = false;
-  for (std::size_t u = units.tier_begin(tier); u < units.tier_begin(tier + 1); ++u) {
-    const Index::Slice& first = index.slices()[units.slices(u)[0]];
-    if (first.black != generator_detail::RowCounts{1, 1, 0, 0}) continue;
+  for (std::size_t s = 0; s < index.slices().size(); ++s) {
+    if (units.tier_of_slice(s) != tier ||
+        index.slices()[s].black != generator_detail::RowCounts{1, 1, 0, 0}) {
+      continue;
+    }
     found = true;
-    const auto groups = units.groups(u);
+    const auto groups = units.slice_groups(s);
     EXPECT_TRUE(groups[0].exists && groups[1].exists && !groups[2].exists);
     EXPECT_EQ(groups[0].tier, tier_number(2, 2, 1, 2));
     EXPECT_EQ(groups[1].tier, tier_number(1, 2, 0, 2));

@@ -149,7 +149,8 @@ UnitMemory unit_memory(const Index& index, const generator_detail::TierGraph& gr
   for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
   UnitMemory m;
   m.structures = generator_detail::kProcessBase + index.heap_bytes() + graph.heap_bytes() +
-                 units.heap_bytes() + units.size() * sizeof(generator_detail::TierSummary);
+                 units.heap_bytes() + units.size() * sizeof(generator_detail::TierSummary) +
+                 generator_detail::WorkDir::records_bytes(index.slices().size(), units.size());
   const std::uint64_t read = generator_detail::WorkDir::read_bytes(largest_unit);
   m.unit_scratch =
       generator_detail::solver_scratch_bytes(largest_unit) + read + generator_detail::WorkDir::write_bytes();
@@ -189,7 +190,8 @@ WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) 
   }
   for (std::size_t u = 0; u < units.size(); ++u) {
     out.units.push_back(
-        WorkUnit{units.unit(u).tier, units.unit(u).entries, units.values_needed(u)});
+        WorkUnit{units.unit(u).tier, units.unit(u).last_tier, units.unit(u).entries,
+                 units.values_needed(u)});
   }
   return out;
 }
@@ -311,7 +313,9 @@ class UnitRun {
     if (generator_detail::rank_count() > 1) {
       return generator_detail::manage_units(generator_detail::ScheduledRun{
           graph_, index_.tiers().size(), units_.size(),
-          [&](std::size_t t) { return units_.tier_begin(t); },
+          [&](std::size_t u) {
+            return std::pair{units_.unit(u).tier, units_.unit(u).last_tier};
+          },
           [&](std::size_t u) {
             const bool whole = finished(u);
             if (whole) count_finished(u, false);
@@ -346,11 +350,10 @@ class UnitRun {
   // ranks, for rank 0's schedule).
   generator_detail::TierSummary solve(std::size_t u) {
     const generator_detail::Unit& unit = units_.unit(u);
-    const auto groups = units_.groups(u);
+    const std::vector<generator_detail::Group> groups = units_.groups(u);
     std::set<std::uint64_t> keep;
     std::uint64_t missing = 0;
     for (const generator_detail::Group& g : groups) {
-      if (!g.exists) continue;
       keep.insert(g.first);
       if (!cache_.has(g.first)) missing += g.size;
     }
@@ -358,7 +361,7 @@ class UnitRun {
     const std::uint64_t held = unit.entries + missing + cache_.bytes();
     if (held > room_for_values()) notice_over_limit(u, held);
     for (const generator_detail::Group& g : groups) {
-      if (!g.exists || cache_.has(g.first)) continue;
+      if (cache_.has(g.first)) continue;
       generator_detail::TierBuffer values(g.size);
       for (std::size_t s = g.first_slice; s < g.first_slice + g.slice_count; ++s) {
         const Index::Slice& slice = index_.slices()[s];
@@ -366,21 +369,22 @@ class UnitRun {
       }
       cache_.add(g.first, std::move(values));
     }
-    std::array<generator_detail::TierValues, kMaxSide> children{};
-    for (std::size_t x = 0; x < kMaxSide; ++x) {
-      if (groups[x].exists) {
-        children[x] = generator_detail::TierValues{groups[x].first, cache_.values(groups[x].first)};
-      }
-    }
+    // Each slice with the groups of its tier and black profile.
     std::vector<generator_detail::EntryRange> ranges;
     for (const std::uint32_t s : units_.slices(u)) {
-      ranges.push_back(
-          generator_detail::EntryRange{index_.slices()[s].first, index_.slices()[s].size});
+      generator_detail::EntryRange r{units_.tier_of_slice(s), index_.slices()[s].first,
+                                     index_.slices()[s].size, {}};
+      const auto slice_groups = units_.slice_groups(s);
+      for (std::size_t x = 0; x < kMaxSide; ++x) {
+        const generator_detail::Group& g = slice_groups[x];
+        if (g.exists) r.children[x] = generator_detail::TierValues{g.first, cache_.values(g.first)};
+      }
+      ranges.push_back(r);
     }
     generator_detail::TierBuffer out(unit.entries);
     summaries_[u] =
-        generator_detail::solve_ranges(index_, graph_, unit.tier, ranges, children, out.span(),
-                                       threads_, [&](std::uint64_t done) { report(done); });
+        generator_detail::solve_ranges(index_, graph_, ranges, out.span(), threads_,
+                                       [&](std::uint64_t done) { report(done); });
     work_.write_unit(u, out.span(), summaries_[u]);
     return summaries_[u];
   }
@@ -390,9 +394,12 @@ class UnitRun {
 
  private:
   std::string name(std::size_t u) const {
-    const std::size_t t = units_.unit(u).tier;
-    return std::to_string(u) + " (tier " + std::to_string(t) + " " +
-           tier_name(index_.tiers()[t]) + ", " + work_.unit_path(u).string() + ")";
+    const std::size_t t = units_.unit(u).tier, last = units_.unit(u).last_tier;
+    const std::string tiers =
+        t == last ? "tier " + std::to_string(t) + " " + tier_name(index_.tiers()[t])
+                  : "tiers " + std::to_string(t) + " " + tier_name(index_.tiers()[t]) + " to " +
+                        std::to_string(last) + " " + tier_name(index_.tiers()[last]);
+    return std::to_string(u) + " (" + tiers + ", " + work_.unit_path(u).string() + ")";
   }
 
   // Whether unit u's file is whole; a damaged one is reported and removed.

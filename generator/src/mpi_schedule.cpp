@@ -5,9 +5,9 @@
 // work directory (on a cluster, a shared file system). A rank is given a work
 // unit (units.hpp) at a time. The manager looks at the work directory as a
 // run of one rank does (a whole unit file is a finished unit, a damaged one
-// is removed), then keeps the tier DAG: a unit is ready when every unit of
-// its tier's child tiers (TierGraph::child_list) is finished, as the groups
-// it reads may come from any of them. It tells every worker to start, and
+// is removed), then keeps the tier DAG: a unit is ready when every unit
+// holding a child tier (TierGraph::child_list) of one of its tiers is
+// finished, as the groups it reads may come from any of them. It tells every worker to start, and
 // each worker opens the work directory (which removes temporary files a
 // killed run left) and answers "ready"; only then is any unit handed out, so
 // that no worker removes another's temporary file. Then the manager hands
@@ -182,35 +182,30 @@ std::uint64_t manage_units(const ScheduledRun& run) {
   const std::size_t n = run.units;
   std::vector<bool> done(n);
   std::size_t left = 0;
-  std::vector<std::size_t> tier_left(run.tiers);  // unfinished units of each tier
-  for (std::size_t t = 0; t < run.tiers; ++t) {
-    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) {
-      done[u] = run.finished(u);
-      tier_left[t] += !done[u];
-    }
-    left += tier_left[t];
+  std::vector<std::size_t> tier_left(run.tiers);  // unfinished units holding each tier
+  for (std::size_t u = 0; u < n; ++u) {
+    done[u] = run.finished(u);
+    const auto [first, last] = run.unit_tiers(u);
+    for (std::size_t t = first; t <= last; ++t) tier_left[t] += !done[u];
+    left += !done[u];
   }
-  std::vector<std::size_t> waiting(run.tiers);  // unfinished child tiers
-  std::vector<std::vector<std::size_t>> parents(run.tiers);
+  // Each unfinished unit's unfinished child tiers, and the units that wait
+  // for each tier.
+  std::vector<std::size_t> waiting(n);
+  std::vector<std::vector<std::size_t>> waiters(run.tiers);
   std::set<std::size_t> ready;  // lowest number first: the order of a run of one rank
-  const auto release = [&](std::size_t t) {
-    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) {
-      if (!done[u]) ready.insert(u);
-    }
-  };
-  for (std::size_t t = 0; t < run.tiers; ++t) {
-    if (tier_left[t] == 0) continue;
-    for (const std::size_t c : run.graph.child_list(t)) {
-      if (tier_left[c] != 0) {
-        ++waiting[t];
-        parents[c].push_back(t);
+  for (std::size_t u = 0; u < n; ++u) {
+    if (done[u]) continue;
+    const auto [first, last] = run.unit_tiers(u);
+    std::set<std::size_t> children;
+    for (std::size_t t = first; t <= last; ++t) {
+      for (const std::size_t c : run.graph.child_list(t)) {
+        if (tier_left[c] != 0) children.insert(c);
       }
     }
-    if (waiting[t] == 0) release(t);
-  }
-  std::vector<std::size_t> tier_of(n);
-  for (std::size_t t = 0; t < run.tiers; ++t) {
-    for (std::size_t u = run.tier_begin(t); u < run.tier_begin(t + 1); ++u) tier_of[u] = t;
+    for (const std::size_t c : children) waiters[c].push_back(u);
+    waiting[u] = children.size();
+    if (waiting[u] == 0) ready.insert(u);
   }
 
   std::map<int, std::uint64_t> busy;  // rank -> its unit (kNoTier: opening)
@@ -248,9 +243,11 @@ std::uint64_t manage_units(const ScheduledRun& run) {
       } catch (...) {
         if (!error) error = std::current_exception();
       }
-      if (--tier_left[tier_of[u]] == 0) {
-        for (const std::size_t p : parents[tier_of[u]]) {
-          if (--waiting[p] == 0) release(p);
+      const auto [first, last] = run.unit_tiers(u);
+      for (std::size_t t = first; t <= last; ++t) {
+        if (--tier_left[t] != 0) continue;
+        for (const std::size_t p : waiters[t]) {
+          if (--waiting[p] == 0) ready.insert(p);
         }
       }
       idle.push_back(m.from);

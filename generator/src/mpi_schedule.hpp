@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "tier_solver.hpp"
 
@@ -22,8 +23,8 @@ int rank_count();
 struct ScheduledRun {
   const TierGraph& graph;
   std::size_t tiers = 0, units = 0;
-  // The units of tier t are [tier_begin(t), tier_begin(t + 1)).
-  std::function<std::size_t(std::size_t)> tier_begin;
+  // The tiers of unit u: [first, last] (a tier may be in several units).
+  std::function<std::pair<std::size_t, std::size_t>(std::size_t)> unit_tiers;
   // Whether unit u's file is whole, recording its summary (a damaged one is
   // reported and removed); called once per unit, in order, before any work.
   std::function<bool(std::size_t)> finished;
@@ -35,8 +36,8 @@ struct ScheduledRun {
 
 // Rank 0 of several: schedules the run over ranks 1..N-1 until every unit
 // is finished and tells them to stop; returns the number of units they
-// solved. A unit is ready once every unit of its tier's child tiers is
-// finished. If a rank fails, hands out no more units, waits for the units
+// solved. A unit is ready once every unit holding a child tier of one of its
+// tiers is finished. If a rank fails, hands out no more units, waits for the units
 // under way, stops every rank and throws GenerateError naming the rank and
 // the unit. Call from the thread that made the MpiSession.
 std::uint64_t manage_units(const ScheduledRun& run);

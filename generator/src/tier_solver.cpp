@@ -98,15 +98,10 @@ struct ChunkTally {
 template <class G>
 class TierWork {
  public:
-  TierWork(const Index& index, const TierGraph& graph, std::size_t tier,
-           const std::array<TierValues, kMaxSide>& children)
-      : index_(index), maps_(g_), children_(children) {
-    for (std::size_t x = 0; x < kMaxSide; ++x) {
-      if (!graph.children(tier).exists[x]) children_[x] = TierValues{};
-    }
-  }
+  explicit TierWork(const Index& index) : index_(index), maps_(g_) {}
 
-  // Solves the entries [first, first + out.size()) of the tier into out.
+  // Solves the entries [first, first + out.size()) of one tier into out,
+  // with `children` the values its moves reach (EntryRange).
   // The positions that need their successors are taken kBatch at a time:
   // first every successor is ranked and its child value prefetched, then
   // the values are folded. A child value is a random byte of a child tier
@@ -114,7 +109,8 @@ class TierWork {
   // ranked apart from the folds, the loads of a batch overlap instead of
   // each waiting behind the branches of the fold before it
   // (docs/benchmarks.md, "Where the solver's time goes").
-  ChunkTally solve(std::uint64_t first, std::span<Plies> out) const {
+  ChunkTally solve(std::uint64_t first, std::span<Plies> out,
+                   const std::array<TierValues, kMaxSide>& children) const {
     ChunkTally tally;
     Batch batch;
     Index::Cursor cursor(index_, first);
@@ -130,7 +126,7 @@ class TierWork {
       } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
         out[i] = 0;  // a mirror image (never read) or no legal move (lost)
       } else {
-        batch.add(i, white, black, *this);
+        batch.add(i, white, black, *this, children);
         if (batch.full()) batch.fold(out, tally);
       }
       i += done;
@@ -164,12 +160,14 @@ class TierWork {
    public:
     bool full() const { return positions_ == kBatch; }
 
-    void add(std::uint64_t at, std::uint64_t white, std::uint64_t black, const TierWork& work) {
+    void add(std::uint64_t at, std::uint64_t white, std::uint64_t black, const TierWork& work,
+             const std::array<TierValues, kMaxSide>& children) {
       at_[positions_] = static_cast<std::uint32_t>(at);
       symmetric_[positions_] = mirror_files(g_, white) == white && mirror_files(g_, black) == black;
       const std::size_t before = successors_;
       successors_ = static_cast<std::size_t>(
-          work.successors(white, black, values_.data() + successors_) - values_.data());
+          work.successors(white, black, children, values_.data() + successors_) -
+          values_.data());
       moves_[positions_] = static_cast<std::uint8_t>(successors_ - before);
       ++positions_;
     }
@@ -201,7 +199,9 @@ class TierWork {
   // Where the values of a position's successors are, each prefetched, into
   // `to`; returns the end of what it wrote. A successor without black pawns
   // (lost in 0) points to a zero.
-  const Plies** successors(std::uint64_t white, std::uint64_t black, const Plies** to) const {
+  const Plies** successors(std::uint64_t white, std::uint64_t black,
+                           const std::array<TierValues, kMaxSide>& children,
+                           const Plies** to) const {
     static constexpr Plies kLost = 0;
     const std::uint64_t empty = board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
@@ -238,7 +238,7 @@ class TierWork {
                                     ? index_.rank_in<G>(mirror_next_white, mirror_next_black)
                                     : index_.rank_in<G>(next_white, next_black);
         const TierValues& child =
-            children_[(black >> to_square & 1) ? static_cast<std::size_t>(to_square / g_.cols)
+            children[(black >> to_square & 1) ? static_cast<std::size_t>(to_square / g_.cols)
                                                : 0];
         const Plies* const value = child.values.data() + (i - child.first);
         __builtin_prefetch(value);
@@ -251,26 +251,33 @@ class TierWork {
   static constexpr Geometry g_ = G::value;
   const Index& index_;
   SquareMaps maps_;
-  std::array<TierValues, kMaxSide> children_;
 };
 
 template <class G>
-TierSummary solve_ranges_with(const Index& index, const TierGraph& graph, std::size_t tier,
-                              std::span<const EntryRange> ranges,
-                              const std::array<TierValues, kMaxSide>& children,
-                              std::span<Plies> out, unsigned threads,
+TierSummary solve_ranges_with(const Index& index, const TierGraph& graph,
+                              std::span<const EntryRange> ranges, std::span<Plies> out,
+                              unsigned threads,
                               const std::function<void(std::uint64_t)>& on_done) {
-  const TierWork<G> work(index, graph, tier, children);
-  // The chunks, in index order: (range, its first entry, where its values go).
+  const TierWork<G> work(index);
+  // Each range's children, but those its tier does not have.
+  std::vector<std::array<TierValues, kMaxSide>> children(ranges.size());
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    for (std::size_t x = 0; x < kMaxSide; ++x) {
+      if (graph.children(ranges[r].tier).exists[x]) children[r][x] = ranges[r].children[x];
+    }
+  }
+  // The chunks, in index order: (its first entry, where its values go, its
+  // range).
   struct Chunk {
     std::uint64_t first = 0, at = 0, size = 0;
+    std::size_t range = 0;
   };
   std::vector<Chunk> chunks;
   std::uint64_t at = 0;
-  for (const EntryRange& r : ranges) {
-    for (std::uint64_t begin = 0; begin < r.size; begin += kChunkEntries) {
-      const std::uint64_t n = std::min(kChunkEntries, r.size - begin);
-      chunks.push_back(Chunk{r.first + begin, at, n});
+  for (std::size_t r = 0; r < ranges.size(); ++r) {
+    for (std::uint64_t begin = 0; begin < ranges[r].size; begin += kChunkEntries) {
+      const std::uint64_t n = std::min(kChunkEntries, ranges[r].size - begin);
+      chunks.push_back(Chunk{ranges[r].first + begin, at, n, r});
       at += n;
     }
   }
@@ -278,7 +285,7 @@ TierSummary solve_ranges_with(const Index& index, const TierGraph& graph, std::s
   std::atomic<std::uint64_t> finished{0};
   util::parallel_for("tier solve", threads, chunks.size(), [&](std::uint64_t c, unsigned worker) {
     const Chunk& chunk = chunks[c];
-    tallies[c] = work.solve(chunk.first, out.subspan(chunk.at, chunk.size));
+    tallies[c] = work.solve(chunk.first, out.subspan(chunk.at, chunk.size), children[chunk.range]);
     const std::uint64_t done = finished.fetch_add(chunk.size) + chunk.size;
     if (worker == 0 && on_done) on_done(done);
   });
@@ -301,19 +308,18 @@ constexpr auto kSolveRangesWith =
 
 }  // namespace
 
-TierSummary solve_ranges(const Index& index, const TierGraph& graph, std::size_t tier,
-                         std::span<const EntryRange> ranges,
-                         const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+TierSummary solve_ranges(const Index& index, const TierGraph& graph,
+                         std::span<const EntryRange> ranges, std::span<Plies> out,
                          unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
   return kSolveRangesWith[static_cast<std::size_t>(geometry_number(index.geometry()))](
-      index, graph, tier, ranges, children, out, threads, on_done);
+      index, graph, ranges, out, threads, on_done);
 }
 
 TierSummary solve_tier(const Index& index, const TierGraph& graph, std::size_t tier,
                        const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
                        unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
-  const EntryRange whole{index.tiers()[tier].first, index.tiers()[tier].size};
-  return solve_ranges(index, graph, tier, std::span(&whole, 1), children, out, threads, on_done);
+  const EntryRange whole{tier, index.tiers()[tier].first, index.tiers()[tier].size, children};
+  return solve_ranges(index, graph, std::span(&whole, 1), out, threads, on_done);
 }
 
 }  // namespace pawntb::generator_detail

@@ -54,24 +54,25 @@ struct TierSummary {
   std::uint64_t longest_index = 0;  // the first index holding max_plies
 };
 
-// Consecutive entries [first, first + size) of one tier.
+// Consecutive entries [first, first + size) of tier `tier`, with children[x]
+// holding the values of graph.children(tier).tier[x] (where it exists;
+// others ignored) that these entries' moves reach: the whole child tier, or
+// a group (units.hpp).
 struct EntryRange {
+  std::size_t tier = 0;
   std::uint64_t first = 0, size = 0;
+  std::array<TierValues, kMaxSide> children{};
 };
 
-// Solves the entries `ranges` (in index order, all of tier `tier` of
-// `index`) into out, the ranges' values one after another (out.size() is
-// the sum of their sizes), with children[x] holding the values of
-// graph.children(tier).tier[x] (where it exists; others ignored) that these
-// entries' moves reach: the whole child tier, or the unit's group
-// (units.hpp). On `threads` threads (>= 1). Entries a rule decides get
-// their value (win in one 1, no move 0); mirror images hold 0 unless they
-// win in one. `on_done(entries)`, if set, is called from the calling thread
-// now and then with the entries finished so far. Thread-safe for distinct
-// outputs.
-TierSummary solve_ranges(const Index& index, const TierGraph& graph, std::size_t tier,
-                         std::span<const EntryRange> ranges,
-                         const std::array<TierValues, kMaxSide>& children, std::span<Plies> out,
+// Solves the entries `ranges` (in index order; no range reads another's
+// entries) into out, the ranges' values one after another (out.size() is
+// the sum of their sizes), on `threads` threads (>= 1). Entries a rule
+// decides get their value (win in one 1, no move 0); mirror images hold 0
+// unless they win in one. `on_done(entries)`, if set, is called from the
+// calling thread now and then with the entries finished so far. Thread-safe
+// for distinct outputs.
+TierSummary solve_ranges(const Index& index, const TierGraph& graph,
+                         std::span<const EntryRange> ranges, std::span<Plies> out,
                          unsigned threads, const std::function<void(std::uint64_t)>& on_done);
 
 // solve_ranges over the whole tier: out holds its size() values.

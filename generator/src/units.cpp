@@ -3,17 +3,28 @@
 #include <algorithm>
 #include <map>
 #include <type_traits>
+#include <unordered_set>
 
 namespace pawntb::generator_detail {
+
+namespace {
+
+// A part (PARTS in units.hpp): its tier, entries, and its slices, a run of
+// UnitPlan's slice list.
+struct Part {
+  std::size_t tier = 0;
+  std::uint64_t entries = 0;
+  std::uint32_t first_slice = 0, slice_count = 0;
+};
+
+}  // namespace
 
 UnitPlan::UnitPlan(const Index& index, const TierGraph& graph, std::uint64_t unit_entries)
     : index_(index), graph_(graph), unit_entries_(std::max<std::uint64_t>(unit_entries, 1)) {
   const auto all = index.slices();
-  unit_of_slice_.resize(all.size());
-  place_of_slice_.resize(all.size());
   slices_.reserve(all.size());
+  std::vector<Part> parts;
   for (std::size_t t = 0; t < index.tiers().size(); ++t) {
-    tier_units_.push_back(units_.size());
     const Index::Tier& tier = index.tiers()[t];
     // The tier's slices by black profile, each list in index order (white
     // profile order).
@@ -22,31 +33,79 @@ UnitPlan::UnitPlan(const Index& index, const TierGraph& graph, std::uint64_t uni
       by_black[all[s].black_profile].push_back(static_cast<std::uint32_t>(s));
     }
     for (const auto& [black, list] : by_black) {
+      bool open = false;  // a part of this tier and black profile is open
       for (const std::uint32_t s : list) {
-        const bool fits = !units_.empty() && units_.back().tier == t &&
-                          all[slices_.back()].black_profile == black &&
-                          units_.back().entries + all[s].size <= unit_entries_;
-        if (!fits) {
-          units_.push_back(Unit{t, 0, static_cast<std::uint32_t>(slices_.size()), 0});
+        if (!open || parts.back().entries + all[s].size > unit_entries_) {
+          parts.push_back(Part{t, 0, static_cast<std::uint32_t>(slices_.size()), 0});
+          open = true;
         }
-        Unit& u = units_.back();
-        unit_of_slice_[s] = static_cast<std::uint32_t>(units_.size() - 1);
-        place_of_slice_[s] = u.slice_count;
-        u.entries += all[s].size;
-        ++u.slice_count;
+        parts.back().entries += all[s].size;
+        ++parts.back().slice_count;
         slices_.push_back(s);
       }
     }
   }
-  tier_units_.push_back(units_.size());
+  const auto groups_of_part = [&](const Part& p) {
+    return groups_of(p.tier, all[slices_[p.first_slice]].black);
+  };
+  // V1: the most a part holds with its groups.
+  std::uint64_t most = 0;
+  for (const Part& p : parts) {
+    std::uint64_t values = p.entries;
+    for (const Group& g : groups_of_part(p)) values += g.size;
+    most = std::max(most, values);
+  }
+  // Units: runs of parts of one layer, while they fit (UNITS in units.hpp).
+  const auto layer = [&](std::size_t t) {
+    const Index::Tier& k = index.tiers()[t];
+    return layer_of(k.w, k.b, k.sw, k.sb);
+  };
+  std::unordered_set<std::uint64_t> read;  // the last unit's groups, by first entry
+  tier_of_slice_.resize(all.size());
+  for (const Part& part : parts) {
+    const auto groups = groups_of_part(part);
+    // Entries of the part's groups that the last unit does not read yet.
+    const auto added = [&] {
+      std::uint64_t n = 0;
+      for (const Group& g : groups) n += g.exists && read.count(g.first) == 0 ? g.size : 0;
+      return n;
+    };
+    const bool fits = !units_.empty() && layer(units_.back().tier) == layer(part.tier) &&
+                      units_.back().entries + part.entries <= unit_entries_ &&
+                      units_.back().values + part.entries + added() <= most;
+    if (!fits) {
+      units_.push_back(Unit{part.tier, part.tier, 0, 0, part.first_slice, 0});
+      read.clear();
+    }
+    Unit& u = units_.back();
+    u.values += part.entries + added();
+    for (const Group& g : groups) {
+      if (g.exists) read.insert(g.first);
+    }
+    u.last_tier = part.tier;
+    u.entries += part.entries;
+    u.slice_count += part.slice_count;
+    for (std::uint32_t i = part.first_slice; i < part.first_slice + part.slice_count; ++i) {
+      tier_of_slice_[slices_[i]] = static_cast<std::uint32_t>(part.tier);
+    }
+  }
+  // Each unit's slices into index order.
+  unit_of_slice_.resize(all.size());
+  place_of_slice_.resize(all.size());
+  for (std::size_t u = 0; u < units_.size(); ++u) {
+    const auto begin = slices_.begin() + units_[u].first_slice;
+    std::sort(begin, begin + units_[u].slice_count);
+    for (std::uint32_t i = 0; i < units_[u].slice_count; ++i) {
+      unit_of_slice_[begin[i]] = static_cast<std::uint32_t>(u);
+      place_of_slice_[begin[i]] = i;
+    }
+  }
 }
 
-std::array<Group, kMaxSide> UnitPlan::groups(std::size_t u) const {
+std::array<Group, kMaxSide> UnitPlan::groups_of(std::size_t tier, const RowCounts& black) const {
   std::array<Group, kMaxSide> out{};
-  const Unit& unit = units_[u];
   const int rows = index_.geometry().rows;
-  const RowCounts& black = index_.slices()[slices_[unit.first_slice]].black;
-  const TierChildren& children = graph_.children(unit.tier);
+  const TierChildren& children = graph_.children(tier);
   for (int x = 0; x <= rows - 2; ++x) {
     const auto ux = static_cast<std::size_t>(x);
     if (!children.exists[ux] || (x >= 1 && black[ux] == 0)) continue;
@@ -79,17 +138,29 @@ std::array<Group, kMaxSide> UnitPlan::groups(std::size_t u) const {
   return out;
 }
 
-std::uint64_t UnitPlan::values_needed(std::size_t u) const {
-  std::uint64_t total = units_[u].entries;
-  for (const Group& g : groups(u)) total += g.size;
-  return total;
+std::array<Group, kMaxSide> UnitPlan::slice_groups(std::size_t s) const {
+  return groups_of(tier_of_slice_[s], index_.slices()[s].black);
+}
+
+std::vector<Group> UnitPlan::groups(std::size_t u) const {
+  std::vector<Group> out;
+  for (const std::uint32_t s : slices(u)) {
+    for (const Group& g : slice_groups(s)) {
+      if (g.exists) out.push_back(g);
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const Group& a, const Group& b) { return a.first < b.first; });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const Group& a, const Group& b) { return a.first == b.first; }),
+            out.end());
+  return out;
 }
 
 std::uint64_t UnitPlan::heap_bytes() const {
   return units_.capacity() * sizeof(Unit) +
-         (slices_.capacity() + unit_of_slice_.capacity() + place_of_slice_.capacity()) *
-             sizeof(std::uint32_t) +
-         tier_units_.capacity() * sizeof(std::size_t);
+         (slices_.capacity() + unit_of_slice_.capacity() + place_of_slice_.capacity() +
+          tier_of_slice_.capacity()) *
+             sizeof(std::uint32_t);
 }
 
 }  // namespace pawntb::generator_detail

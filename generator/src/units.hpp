@@ -1,14 +1,14 @@
-// Work units: pieces of a tier small enough that one, with what it reads of
-// its child tiers, fits a small memory. A unit is what a run solves, writes,
-// resumes and (under MPI) hands to a rank.
+// Work units: pieces of the index small enough that one, with what it reads
+// of earlier tiers, fits a small memory. A unit is what a run solves, writes
+// to one file, resumes and (under MPI) hands to a rank.
 //
-// UNITS. A unit is one tier t, one black profile B, and a run of
+// PARTS. A part is one tier t, one black profile B, and a run of
 // consecutive white profiles W_1 < ... < W_m such that the slices (W_i, B)
 // of t hold at most unit_entries entries together (a single slice larger
-// than that is a unit alone). Units are numbered in order of (tier, black
-// profile, first white profile), so all units of a tier are consecutive.
+// than that is a part alone). Parts are in order of (tier, black profile,
+// first white profile).
 //
-// WHAT A UNIT READS. A white move in a position of slice (W, B) of tier
+// WHAT A PART READS. A white move in a position of slice (W, B) of tier
 // (w, b, sw, sb) takes a pawn from row r to row r-1 and may capture the
 // black pawn on row x = r-1. Its successor, seen from black, is
 //   (flip(B'), flip(W'))     with B' = B less the captured pawn,
@@ -19,12 +19,27 @@
 // which depends on B and x only, never on W or on which pawn moved. The
 // capture row also fixes the child tier (TIERS in index.hpp): x = 0 (no
 // capture) gives (b, w, sb, sw + 1), x >= 1 gives (b - 1, w, sb - x, sw + 1).
-// In each child tier, then, every successor of every position of the unit
+// In each child tier, then, every successor of every position of the part
 // has one white profile, and the slices of a tier are ordered by white
-// profile first: they are one contiguous run of slices, the unit's GROUP in
-// that child tier. A unit reads at most R-1 groups (one per capture row that
-// holds a black pawn, and the step), and units of the same (tier, B) read
-// the same groups. (The mirror image of a successor has the same profiles.)
+// profile first: they are one contiguous run of slices, the part's GROUP in
+// that child tier (the groups of (t, B), groups_of). A part reads at most
+// R-1 groups (one per capture row that holds a black pawn, and the step).
+// (The mirror image of a successor has the same profiles.)
+//
+// UNITS. A unit is a run of consecutive parts of one LAYER, the tiers with
+// the same pawn count w + b and advancement sum sw + sb. By TIERS every
+// successor has fewer pawns, or as many and a larger sum: no tier reads a
+// tier of its own layer, so the parts of a unit are solved together, each
+// with its own groups, and a unit depends on earlier layers only. A layer's
+// tiers are consecutive in index order (the TIER ORDER sorts by w + b, then
+// by sw + sb). The run grows, part by part, while
+//   entries <= unit_entries   and   entries + reads <= V1,
+// with reads the entries of the union of the groups of its parts (groups of
+// distinct parts are the same or disjoint: one white profile of one child
+// tier), and V1 the most that one part holds with its groups. So the largest
+// unit with its reads, what the memory plan counts, is that of the parts
+// alone, while the many small parts of a board (a few slices each) make a
+// few larger units, and files. A unit's slices are kept in index order.
 //
 //   Memory of unit u = its entries + the entries of its groups,
 // one byte each. The plan's memory_needed is the largest such sum plus the
@@ -39,6 +54,9 @@
 // pawn: in tier (1, 2, 0, 2) the white profile is (0, 0, 1). No black pawn
 // is on row 2, so no capture there. Pinned by the static_asserts below and,
 // with the groups' entries, by Units.WorkedExample (generator_test.cpp).
+// Tier (2, 2, 1, 1) is in layer (4, 2), with (2, 2, 2, 0), (2, 2, 0, 2) and
+// the rest of 4 pawns and sum 2; its children (2, 2, 1, 2) and
+// (1, 2, 0, 2) are in layers (4, 3) and (3, 2), both earlier.
 #pragma once
 
 #include <array>
@@ -71,6 +89,18 @@ static_assert(successor_white_counts({0, 2, 1, 3, 0}, 5, 3) == RowCounts{0, 2, 1
 // The most entries a unit holds unless one slice is larger: 16 MiB of values.
 inline constexpr std::uint64_t kUnitEntries = std::uint64_t{1} << 24;
 
+// A tier's layer (UNITS above): tiers of one layer never read each other,
+// and the layer of every child is another one.
+struct Layer {
+  int pawns = 0, advancement = 0;
+  constexpr bool operator==(const Layer&) const = default;
+};
+constexpr Layer layer_of(int w, int b, int sw, int sb) { return Layer{w + b, sw + sb}; }
+// The worked example: (2, 2, 1, 1) and its children by a step and by a
+// capture on row 1.
+static_assert(layer_of(2, 2, 1, 1) == Layer{4, 2});
+static_assert(!(layer_of(2, 2, 1, 2) == Layer{4, 2}) && !(layer_of(1, 2, 0, 2) == Layer{4, 2}));
+
 // A contiguous run of entries of one tier that a unit reads: the slices of
 // a child tier with one white profile.
 struct Group {
@@ -80,9 +110,12 @@ struct Group {
   bool exists = false;
 };
 
+// A unit: the tiers [tier, last_tier] (consecutive, of one layer) hold its
+// slices.
 struct Unit {
-  std::size_t tier = 0;
+  std::size_t tier = 0, last_tier = 0;
   std::uint64_t entries = 0;
+  std::uint64_t values = 0;       // its entries and its groups' (values_needed)
   std::uint32_t first_slice = 0;  // into UnitPlan::slices(): its slices, in index order
   std::uint32_t slice_count = 0;
 };
@@ -99,28 +132,32 @@ class UnitPlan {
   std::span<const std::uint32_t> slices(std::size_t u) const {
     return std::span(slices_).subspan(units_[u].first_slice, units_[u].slice_count);
   }
-  // The units of tier t: [tier_begin(t), tier_begin(t + 1)).
-  std::size_t tier_begin(std::size_t t) const { return tier_units_[t]; }
   // The unit holding slice s, and s's place among its slices.
   std::size_t unit_of_slice(std::size_t s) const { return unit_of_slice_[s]; }
   std::uint32_t place_of_slice(std::size_t s) const { return place_of_slice_[s]; }
+  // The tier holding slice s.
+  std::size_t tier_of_slice(std::size_t s) const { return tier_of_slice_[s]; }
 
-  // What unit u reads, by capture row as TierChildren (exists false where
-  // its tier has no such child or B has no pawn on that row).
-  std::array<Group, kMaxSide> groups(std::size_t u) const;
+  // What the positions of slice s read, by capture row as TierChildren
+  // (exists false where its tier has no such child or its black profile has
+  // no pawn on that row): groups_of its tier and black profile.
+  std::array<Group, kMaxSide> slice_groups(std::size_t s) const;
+  // Every group unit u reads, each once, in index order.
+  std::vector<Group> groups(std::size_t u) const;
   // Unit u's entries and its groups' entries: the values it holds.
-  std::uint64_t values_needed(std::size_t u) const;
+  std::uint64_t values_needed(std::size_t u) const { return units_[u].values; }
   // Bytes it holds, for the memory plan (memory.hpp).
   std::uint64_t heap_bytes() const;
 
  private:
+  std::array<Group, kMaxSide> groups_of(std::size_t tier, const RowCounts& black) const;
+
   const Index& index_;
   const TierGraph& graph_;
   std::uint64_t unit_entries_;
   std::vector<Unit> units_;
   std::vector<std::uint32_t> slices_;
-  std::vector<std::size_t> tier_units_;  // tiers + 1
-  std::vector<std::uint32_t> unit_of_slice_, place_of_slice_;
+  std::vector<std::uint32_t> unit_of_slice_, place_of_slice_, tier_of_slice_;
 };
 
 }  // namespace pawntb::generator_detail

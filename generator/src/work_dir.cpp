@@ -47,7 +47,7 @@ constexpr char kManifestName[] = "pawntb-work.txt";
 
 std::string manifest_text(const Index& index, const UnitPlan& units) {
   std::ostringstream out;
-  out << "pawntb work directory 2\n"
+  out << "pawntb work directory 3\n"
       << "geometry " << to_string(index.geometry()) << "\n"
       << "pawns " << index.max_pawns() << "\n"
       << "entries " << index.size() << "\n"
@@ -173,7 +173,8 @@ WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftov
       units_(units),
       symmetry_(std::make_unique<const BoardSymmetry>(index.geometry())),
       compress_(ZSTD_createCCtx()),
-      decompress_(ZSTD_createDCtx()) {
+      decompress_(ZSTD_createDCtx()),
+      records_(units.size()) {
   if (!compress_ || !decompress_) throw std::bad_alloc();
   std::error_code ec;
   fs::create_directories(dir_, ec);
@@ -239,43 +240,77 @@ std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* wh
   return TierSummary{f.header.win_count.get(), f.header.max_plies, f.header.longest_index.get()};
 }
 
+int WorkDir::open_unit(std::size_t unit) const {
+  for (OpenFile& f : open_) {
+    if (f.unit == unit) {
+      f.last_use = ++clock_;
+      return f.file.get();
+    }
+  }
+  OpenFile& slot = *std::min_element(open_.begin(), open_.end(), [](const auto& a, const auto& b) {
+    return a.last_use < b.last_use;
+  });
+  slot.unit = SIZE_MAX;
+  const fs::path path = unit_path(unit);
+  util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  struct stat st {};
+  if (!file.valid() || ::fstat(file.get(), &st) != 0) {
+    throw GenerateError("cannot open the unit file " + path.string() + ": " +
+                        std::strerror(errno));
+  }
+  Records& r = records_[unit];
+  // Records read before stand while the header is the same bytes (its
+  // checksum covers the records' checksum).
+  DiskUnitHeader h{};
+  if (r.slices.empty() ||
+      !read_at(file.get(), std::span(reinterpret_cast<std::uint8_t*>(&h), sizeof h), 0) ||
+      std::memcmp(&h, &r.header, sizeof h) != 0 ||
+      static_cast<std::uint64_t>(st.st_size) != h.file_size.get()) {
+    r = Records{};
+    UnitFile f;
+    const std::string reason = read_unit_file(
+        file.get(), static_cast<std::uint64_t>(st.st_size), index_, units_, unit, f);
+    if (!reason.empty()) {
+      throw GenerateError(path.string() + ": " + reason +
+                          "; run the same command again to solve the unit again");
+    }
+    r.header = f.header;
+    r.slices = std::move(f.slices);
+  }
+  slot.unit = unit;
+  slot.file = std::move(file);
+  slot.last_use = ++clock_;
+  return slot.file.get();
+}
+
+void WorkDir::forget(std::size_t unit) const {
+  for (OpenFile& f : open_) {
+    if (f.unit == unit) f = OpenFile{};
+  }
+  records_[unit] = Records{};
+}
+
 void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
   const std::size_t unit = units_.unit_of_slice(s);
-  const fs::path path = unit_path(unit);
+  const int file = open_unit(unit);
+  const DiskUnitSlice& r = records_[unit].slices[units_.place_of_slice(s)];
   std::string reason;
-  if (open_unit_ != unit) {
-    open_unit_ = SIZE_MAX;
-    open_file_ = util::FileDescriptor(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    struct stat st {};
-    if (!open_file_.valid() || ::fstat(open_file_.get(), &st) != 0) {
-      throw GenerateError("cannot open the unit file " + path.string() + ": " +
-                          std::strerror(errno));
-    }
-    UnitFile f;
-    reason = read_unit_file(open_file_.get(), static_cast<std::uint64_t>(st.st_size), index_,
-                            units_, unit, f);
-    if (reason.empty()) {
-      open_unit_ = unit;
-      open_slices_ = std::move(f.slices);
-    }
-  }
-  const DiskUnitSlice* r = reason.empty() ? &open_slices_[units_.place_of_slice(s)] : nullptr;
-  if (r && r->stored.get() > out.size()) reason = "slice records do not match the unit";
-  if (reason.empty()) {
-    reason = decode_frame(decompress_.get(), open_file_.get(), *r,
-                          out.subspan(out.size() - r->stored.get()));
+  if (r.stored.get() > out.size() || r.size.get() != out.size()) {
+    reason = "slice records do not match the unit";
+  } else {
+    reason = decode_frame(decompress_.get(), file, r, out.subspan(out.size() - r.stored.get()));
   }
   if (!reason.empty()) {
-    open_unit_ = SIZE_MAX;
-    throw GenerateError(path.string() + ": " + reason +
+    forget(unit);
+    throw GenerateError(unit_path(unit).string() + ": " + reason +
                         "; run the same command again to solve the unit again");
   }
-  put_back_filler(index_, *symmetry_, r->first.get(), r->stored.get(), out);
+  put_back_filler(index_, *symmetry_, r.first.get(), r.stored.get(), out);
 }
 
 void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
                          const TierSummary& summary) const {
-  if (open_unit_ == unit) open_unit_ = SIZE_MAX;
+  forget(unit);
   const Unit& u = units_.unit(unit);
   DiskUnitHeader h{};
   h.magic = kUnitMagic;
@@ -459,6 +494,11 @@ void WorkDir::write_checkpoint(const AssemblyCheckpoint& c) const {
 // header), to check a file a scratch buffer as large, the context.
 std::uint64_t WorkDir::read_bytes(std::uint64_t unit_entries) {
   return 2 * std::min<std::uint64_t>(kIoChunk, unit_entries + 64) + kDecompressStreamBytes;
+}
+
+// Every unit's header and its vector, and every slice's record.
+std::uint64_t WorkDir::records_bytes(std::uint64_t slices, std::uint64_t units) {
+  return units * sizeof(Records) + slices * sizeof(DiskUnitSlice);
 }
 
 // Writing: the staging buffer, an output chunk, the context.

@@ -5,6 +5,7 @@
 // checkpoint. format/FORMAT.md, "Appendix: the work directory", has the bytes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -44,7 +45,7 @@ struct DiskUnitHeader {
   std::uint8_t max_plies;                 // TierSummary
   std::array<std::uint8_t, 2> reserved1;  // zero
   Le32 unit;                              // its number
-  Le32 tier;                              // its tier's number
+  Le32 tier;                              // its first tier's number
   Le32 slice_count;
   Le32 reserved2;  // zero
   Le64 entries;    // its entries, the sum of its slices' sizes
@@ -71,7 +72,7 @@ struct DiskUnitSlice {
 static_assert(sizeof(DiskUnitSlice) == 48 && alignof(DiskUnitSlice) == 1);
 
 inline constexpr std::array<std::uint8_t, 8> kUnitMagic = {'P', 'A', 'W', 'N', 'U', 'N', 'I', 'T'};
-inline constexpr std::uint16_t kUnitFileVersion = 1;
+inline constexpr std::uint16_t kUnitFileVersion = 2;
 
 // Where assembling the table has got to (FORMAT.md, the work directory's
 // appendix): blocks [0, blocks) are in table.partial, durably, their frames
@@ -118,9 +119,12 @@ class WorkDir {
 
   // The most bytes of buffers and zstd state that reading and checking unit
   // files of at most `unit_entries` entries holds, and that writing one
-  // holds besides, for the memory plan (memory.hpp).
+  // holds besides, for the memory plan (memory.hpp); and the most that the
+  // checked headers and slice records of the files read hold, for `slices`
+  // slices in `units` units.
   static std::uint64_t read_bytes(std::uint64_t unit_entries);
   static std::uint64_t write_bytes();
+  static std::uint64_t records_bytes(std::uint64_t slices, std::uint64_t units);
 
   // Bytes of the unit files and the table being assembled now in the
   // directory; files_bytes(dir) for a directory not opened (0 if none).
@@ -143,13 +147,30 @@ class WorkDir {
   std::unique_ptr<const BoardSymmetry> symmetry_;  // 32 KiB: for the filler
   mutable util::ZstdCompressor compress_;
   mutable util::ZstdDecompressor decompress_;
-  // The unit file read_slice read last, kept open with its checked slice
-  // records: a group reads the slices of a unit one after another, and each
+  // The unit files read_slice read last, kept open, and the checked header
+  // and slice records of every unit file read: a group reads a slice of
+  // each of several units one after another (the slices of a tier are
+  // ordered by white profile, and units by black profile), and the assembly
+  // goes through the units of a tier once per white profile; each read
   // would otherwise open the file and check all its records again. A unit
   // file does not change once whole; write_unit forgets it.
-  mutable std::size_t open_unit_ = SIZE_MAX;
-  mutable util::FileDescriptor open_file_;
-  mutable std::vector<DiskUnitSlice> open_slices_;
+  struct OpenFile {
+    std::size_t unit = SIZE_MAX;
+    util::FileDescriptor file;
+    std::uint64_t last_use = 0;
+  };
+  struct Records {
+    DiskUnitHeader header{};
+    std::vector<DiskUnitSlice> slices;  // empty: not read
+  };
+  static constexpr std::size_t kOpenFiles = 16;
+  // The open file of `unit`, its records in records_[unit]; throws
+  // GenerateError naming the file.
+  int open_unit(std::size_t unit) const;
+  void forget(std::size_t unit) const;
+  mutable std::array<OpenFile, kOpenFiles> open_;
+  mutable std::vector<Records> records_;
+  mutable std::uint64_t clock_ = 0;
 };
 
 }  // namespace pawntb::generator_detail

@@ -95,14 +95,14 @@ TEST(Mpi, SameTableAsInMemory) {
 TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   TempDir dir;
   const fs::path reference = dir / "reference.pawntb", output = dir / "out.pawntb";
-  const fs::path work = dir / "work", blocker = work / "unit-0000300.zst";
+  const fs::path work = dir / "work", blocker = work / "unit-0000060.zst";
   ASSERT_EQ(run_cli({"generate", "--output", reference.string()}).status, 0);
   fs::create_directories(blocker / "in-the-way");
   const auto args = generate_args("4", "4", output, work);
   const RunResult failed = run_mpi(3, args);
   EXPECT_EQ(failed.status, 1) << failed;
   EXPECT_TRUE(std::regex_search(failed.err,
-                                std::regex("rank [12] failed on unit 300 \\(tier .*unit-0000300\\.zst")))
+                                std::regex("rank [12] failed on unit 60 \\(tiers? .*unit-0000060\\.zst")))
       << failed;
   EXPECT_TRUE(contains(failed.err, "run the same command to resume")) << failed;
   EXPECT_FALSE(contains(failed.out, "generated ")) << failed;
@@ -111,7 +111,7 @@ TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   for (const auto& entry : fs::directory_iterator(work)) {
     kept += entry.path().filename().string().rfind("unit-", 0) == 0;
   }
-  EXPECT_GT(kept, 100) << "finished units were not kept";
+  EXPECT_GT(kept, 30) << "finished units were not kept";  // of the 60 before the blocker
 
   fs::remove_all(blocker);
   const RunResult resumed = run_mpi(3, args);

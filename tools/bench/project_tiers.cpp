@@ -7,9 +7,9 @@
 //
 // The units come from the generator's own plan (pawntb::describe_units). The
 // N-machine time simulates the MPI manager (generator/src/mpi_schedule.cpp):
-// each machine solves one unit at a time, a unit is ready once every unit of
-// its tier's child tiers is done, and a free machine takes the ready unit
-// that comes first. A unit takes entries / RATE. This leaves out the time to
+// each machine solves one unit at a time, a unit is ready once every unit
+// holding a child tier of one of its tiers is done, and a free machine takes
+// the ready unit that comes first. A unit takes entries / RATE. This leaves out the time to
 // read the slices a unit reads from a shared disk, so it is a lower bound
 // where the disk is slow.
 #include <algorithm>
@@ -28,19 +28,22 @@ namespace {
 // (divide by the rate for seconds).
 double simulate(const pawntb::WorkUnits& w, int machines) {
   const std::size_t tiers = w.tier_entries.size();
-  std::vector<std::vector<std::size_t>> parents(tiers), units_of(tiers);
-  std::vector<std::size_t> waiting(tiers), left(tiers);
-  for (std::size_t u = 0; u < w.units.size(); ++u) {
-    units_of[w.units[u].tier].push_back(u);
-    ++left[w.units[u].tier];
+  // Units holding each tier; for each tier, the units waiting for it; each
+  // unit's unfinished child tiers.
+  std::vector<std::size_t> left(tiers), waiting(w.units.size());
+  std::vector<std::vector<std::size_t>> waiters(tiers);
+  for (const pawntb::WorkUnit& u : w.units) {
+    for (std::size_t t = u.tier; t <= u.last_tier; ++t) ++left[t];
   }
   std::set<std::size_t> ready;
-  for (std::size_t t = 0; t < tiers; ++t) {
-    for (const std::size_t c : w.tier_children[t]) {
-      parents[c].push_back(t);
-      ++waiting[t];
+  for (std::size_t u = 0; u < w.units.size(); ++u) {
+    std::set<std::size_t> children;
+    for (std::size_t t = w.units[u].tier; t <= w.units[u].last_tier; ++t) {
+      children.insert(w.tier_children[t].begin(), w.tier_children[t].end());
     }
-    if (waiting[t] == 0) ready.insert(units_of[t].begin(), units_of[t].end());
+    for (const std::size_t c : children) waiters[c].push_back(u);
+    waiting[u] = children.size();
+    if (waiting[u] == 0) ready.insert(u);
   }
   using Event = std::pair<double, std::size_t>;  // (finish time, unit)
   std::priority_queue<Event, std::vector<Event>, std::greater<>> running;
@@ -59,10 +62,11 @@ double simulate(const pawntb::WorkUnits& w, int machines) {
     now = finish;
     ++free;
     ++done;
-    const std::size_t t = w.units[u].tier;
-    if (--left[t] != 0) continue;
-    for (const std::size_t parent : parents[t]) {
-      if (--waiting[parent] == 0) ready.insert(units_of[parent].begin(), units_of[parent].end());
+    for (std::size_t t = w.units[u].tier; t <= w.units[u].last_tier; ++t) {
+      if (--left[t] != 0) continue;
+      for (const std::size_t p : waiters[t]) {
+        if (--waiting[p] == 0) ready.insert(p);
+      }
     }
   }
   return now;
@@ -107,7 +111,9 @@ int main(int argc, char** argv) {
   const std::size_t tiers = w.tier_entries.size();
   std::vector<double> path(tiers), largest_in(tiers);
   for (const pawntb::WorkUnit& u : w.units) {
-    largest_in[u.tier] = std::max(largest_in[u.tier], static_cast<double>(u.entries));
+    for (std::size_t t = u.tier; t <= u.last_tier; ++t) {
+      largest_in[t] = std::max(largest_in[t], static_cast<double>(u.entries));
+    }
   }
   double critical = 0, positions = 0;
   for (std::size_t t = 0; t < tiers; ++t) {

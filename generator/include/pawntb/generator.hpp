@@ -102,13 +102,14 @@ GenerationPlan plan_generation(const GenerateOptions& options);
 void check_plan(const GenerationPlan& plan, const GenerateOptions& options);
 
 // The units of a generation unit by unit, for projections
-// (tools/bench/project_tiers): each unit's tier and entries, and the entries
-// it holds while solved (its own and those it reads); each tier's entries
-// and its children (the tiers its moves reach, which must be finished before
-// any of its units is solved). Units and tiers in solving order. Throws
+// (tools/bench/project_tiers): each unit's tiers (consecutive, of one layer,
+// generator/src/units.hpp) and entries, and the entries it holds while
+// solved (its own and those it reads); each tier's entries and its children
+// (the tiers its moves reach, which must be finished before any unit
+// holding it is solved). Units and tiers in solving order. Throws
 // GenerateError for parameters out of range.
 struct WorkUnit {
-  std::size_t tier = 0;
+  std::size_t tier = 0, last_tier = 0;  // its tiers: [tier, last_tier]
   std::uint64_t entries = 0, reads = 0;
 };
 struct WorkUnits {
