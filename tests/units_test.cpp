@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 #include "pawntb/game/bitboard.hpp"
@@ -17,6 +18,16 @@ namespace {
 
 using namespace pawntb_test;
 using codec::Index;
+
+// The number of tier (w, b, sw, sb) of `index`.
+std::size_t number_of_tier(const Index& index, int w, int b, int sw, int sb) {
+  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
+    const Index::Tier& x = index.tiers()[t];
+    if (x.w == w && x.b == b && x.sw == sw && x.sb == sb) return t;
+  }
+  ADD_FAILURE() << "no tier";
+  return 0;
+}
 
 // Every move of every position of every unit (units of at most
 // `unit_entries` entries, so that tiers are cut into several) is made here
@@ -155,12 +166,7 @@ TEST(Units, WorkedExample) {
   const generator_detail::TierGraph graph(index);
   const generator_detail::UnitPlan units(index, graph);
   const auto tier_number = [&](int w, int b, int sw, int sb) {
-    for (std::size_t t = 0; t < index.tiers().size(); ++t) {
-      const Index::Tier& x = index.tiers()[t];
-      if (x.w == w && x.b == b && x.sw == sw && x.sb == sb) return t;
-    }
-    ADD_FAILURE() << "no tier";
-    return std::size_t{0};
+    return number_of_tier(index, w, b, sw, sb);
   };
   const std::size_t tier = tier_number(2, 2, 1, 1);
   // The entries of a tier's slices with these white pawns per row.
@@ -186,6 +192,39 @@ TEST(Units, WorkedExample) {
     EXPECT_GT(groups[1].size, 0u);
   }
   EXPECT_TRUE(found);
+}
+
+// The packing example of units.hpp: on 3x3, layer (3, 2) is one unit of 63
+// entries reading 12 (75 in all), under V1 = 108, that of tier
+// (3, 3, 1, 1); 34 units.
+TEST(Units, PackingExample) {
+  const Index index(Geometry{3, 3}, 3);
+  const generator_detail::TierGraph graph(index);
+  const generator_detail::UnitPlan units(index, graph);
+  const auto tier_number = [&](int w, int b, int sw, int sb) {
+    return number_of_tier(index, w, b, sw, sb);
+  };
+  const std::size_t first = tier_number(1, 2, 0, 2), last = tier_number(3, 0, 2, 0);
+  const std::size_t u = units.unit_of_slice(index.tiers()[first].first_slice);
+  EXPECT_EQ(units.unit(u).tier, first);
+  EXPECT_EQ(units.unit(u).last_tier, last);
+  EXPECT_EQ(last - first, 4u);
+  for (const auto& k : {std::array{1, 2, 1, 1}, std::array{2, 1, 1, 1}, std::array{2, 1, 2, 0}}) {
+    const std::size_t t = tier_number(k[0], k[1], k[2], k[3]);
+    EXPECT_TRUE(t > first && t < last);
+  }
+  EXPECT_EQ(units.unit(u).entries, 63u);
+  EXPECT_EQ(units.values_needed(u), 75u);
+  std::uint64_t most = 0;
+  for (std::size_t v = 0; v < units.size(); ++v) most = std::max(most, units.values_needed(v));
+  EXPECT_EQ(most, 108u);
+  const std::size_t big = tier_number(3, 3, 1, 1);
+  std::uint64_t big_values = index.tiers()[big].size;
+  for (const generator_detail::Group& g : units.slice_groups(index.tiers()[big].first_slice)) {
+    big_values += g.size;
+  }
+  EXPECT_EQ(big_values, 108u);
+  EXPECT_EQ(units.size(), 34u);
 }
 
 // A board solved with units of a few entries (cutting every tier into many)

@@ -6,8 +6,8 @@
 //
 // MEMORY. The values of the unit being solved, of the groups it reads, and
 // of groups read before and kept in case a later unit reads them too (the
-// most recently used first; the units of one tier and black profile read the
-// same groups), never more than the limit. The plan refuses up front when
+// most recently used first; units of the same layer that hold one tier read
+// some of the same groups), never more than the limit. The plan refuses up front when
 // the largest unit and its groups do not fit beside the rest of the process
 // (THE MEMORY MODEL in memory.hpp: memory_needed is the whole process's
 // peak). While solving, the cache's room is the limit less the rest of the
@@ -142,9 +142,11 @@ struct UnitMemory {
 
 UnitMemory unit_memory(const Index& index, const generator_detail::TierGraph& graph,
                        const generator_detail::UnitPlan& units, unsigned threads) {
-  std::uint64_t largest_unit = 0, largest_slice = 0;
+  std::uint64_t largest_unit = 0, largest_slice = 0, scratch = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
     largest_unit = std::max(largest_unit, units.unit(u).entries);
+    scratch = std::max(scratch, generator_detail::solver_scratch_bytes(
+                                    units.unit(u).entries, units.unit(u).slice_count));
   }
   for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
   UnitMemory m;
@@ -153,7 +155,7 @@ UnitMemory unit_memory(const Index& index, const generator_detail::TierGraph& gr
                  generator_detail::WorkDir::records_bytes(index.slices().size(), units.size());
   const std::uint64_t read = generator_detail::WorkDir::read_bytes(largest_unit);
   m.unit_scratch =
-      generator_detail::solver_scratch_bytes(largest_unit) + read + generator_detail::WorkDir::write_bytes();
+      scratch + read + generator_detail::WorkDir::write_bytes();
   m.assembly = m.structures + largest_slice +
                generator_detail::TableWriter::memory_bytes(index.size(), threads) + read;
   return m;

@@ -6,16 +6,17 @@
 // checked against (--memory). Each term is the size of what the code
 // allocates, but for the process base, which is measured:
 //   in memory:    base + index + graph + N + writer(N, T)
-//   unit by unit: base + index + graph + plan + summaries
-//                 + max(V + tallies(E) + write, S + writer(N, T)) + read(E)
+//   unit by unit: base + index + graph + plan + summaries + records
+//                 + max(V + tallies + write, S + writer(N, T)) + read(E)
 // with N the entries, T the threads, V the most values a unit holds with the
 // groups it reads (largest_unit_reads), E the largest unit's entries and S
 // the largest slice's (the assembly holds one slice); index, graph, plan:
-// their heap_bytes(); summaries: a TierSummary per unit; writer:
+// their heap_bytes(); summaries: a TierSummary per unit; records: the unit
+// files' checked headers and slice records (WorkDir::records_bytes); writer:
 // TableWriter::memory_bytes (the table writer's batch, frames and contexts);
 // read, write: WorkDir::read_bytes and write_bytes (unit files' buffers and
-// contexts); tallies: the solver's chunk list and tallies, 48 bytes per 2^14
-// entries. One index lives at a time: the plan's is freed before the run
+// contexts); tallies: the solver's chunk list, tallies and ranges
+// (solver_scratch_bytes), the most of any unit. One index lives at a time: the plan's is freed before the run
 // builds its own.
 //   Example: 5x5 in memory on 2 threads: base 6.5 MiB, index and graph
 // 1,474,880 bytes, N = 182,544,682 bytes, writer 11,476,160 bytes:
@@ -40,12 +41,16 @@ namespace pawntb::generator_detail {
 // MPI, linked statically, starts smaller: the plan is then a little high.
 inline constexpr std::uint64_t kProcessBase = std::uint64_t{13} << 19;  // 6.5 MiB
 
-// The solver's chunk list and tallies (tier_solver.cpp): 48 bytes for each
-// chunk of 2^14 entries.
-constexpr std::uint64_t solver_scratch_bytes(std::uint64_t entries) {
-  return (entries + (1 << 14) - 1) / (1 << 14) * 48;
+// The solver's scratch for a unit of `entries` entries in `ranges` slices
+// (tier_solver.cpp, generate.cpp): 56 bytes a chunk (its place, 32, and its
+// tally, 24) for each 2^14 entries and each slice (a slice starts a chunk),
+// and 408 bytes a slice (its EntryRange, 216, and the solver's copy of its
+// children, 192: kMaxSide = 8 TierValues of 24 bytes).
+constexpr std::uint64_t solver_scratch_bytes(std::uint64_t entries, std::uint64_t ranges) {
+  return ((entries + (1 << 14) - 1) / (1 << 14) + ranges) * 56 + ranges * 408;
 }
-static_assert(solver_scratch_bytes(874'800'000) == 2'562'912);  // 7x6's largest unit: 2.4 MiB
+// 7x6's largest unit, one slice: 2.8 MiB.
+static_assert(solver_scratch_bytes(874'800'000, 1) == 2'990'528);
 
 // Bytes of memory available to this process (MemAvailable in /proc/meminfo);
 // 0 if unknown.

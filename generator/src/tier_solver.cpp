@@ -281,6 +281,9 @@ TierSummary solve_ranges_with(const Index& index, const TierGraph& graph,
       at += n;
     }
   }
+  // The memory plan counts these (solver_scratch_bytes, memory.hpp).
+  static_assert(sizeof(Chunk) == 32 && sizeof(ChunkTally) == 24);
+  static_assert(sizeof(EntryRange) == 216 && sizeof(children[0]) == 192);
   std::vector<ChunkTally> tallies(chunks.size());
   std::atomic<std::uint64_t> finished{0};
   util::parallel_for("tier solve", threads, chunks.size(), [&](std::uint64_t c, unsigned worker) {

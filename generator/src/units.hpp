@@ -54,9 +54,16 @@
 // pawn: in tier (1, 2, 0, 2) the white profile is (0, 0, 1). No black pawn
 // is on row 2, so no capture there. Pinned by the static_asserts below and,
 // with the groups' entries, by Units.WorkedExample (generator_test.cpp).
-// Tier (2, 2, 1, 1) is in layer (4, 2), with (2, 2, 2, 0), (2, 2, 0, 2) and
-// the rest of 4 pawns and sum 2; its children (2, 2, 1, 2) and
-// (1, 2, 0, 2) are in layers (4, 3) and (3, 2), both earlier.
+// Tier (2, 2, 1, 1) is in layer (4, 2); its children (2, 2, 1, 2) and
+// (1, 2, 0, 2) are in layers (4, 3) and (3, 2), both earlier (static_asserts
+// at layer_of).
+//   Packing, 3x3 with K = 3 (every tier one slice, one part): V1 = 108
+// (tier (3, 3, 1, 1), 54 entries, reads 27 + 27). Layer (3, 2) is the tiers (1, 2, 0, 2),
+// (1, 2, 1, 1), (2, 1, 1, 1), (2, 1, 2, 0) and (3, 0, 2, 0): 9 + 18 + 18 +
+// 9 + 9 = 63 entries in five parts, which read groups of 6 (of tier
+// (1, 1, 1, 1)), 3 and 3 (of (1, 2, 1, 2) and (2, 1, 2, 1)): 75 <= 108, one
+// unit where one-part units were five. 3x3 has 34 units, 75 parts.
+// Pinned by Units.PackingExample.
 #pragma once
 
 #include <array>
