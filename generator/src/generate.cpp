@@ -6,14 +6,14 @@
 //
 // MEMORY. The values of the unit being solved, of the groups it reads, and
 // of groups read before and kept in case a later unit reads them too (the
-// most recently used first; units of the same layer that hold one tier read
-// some of the same groups), never more than the limit. The plan refuses up front when
-// the largest unit and its groups do not fit beside the rest of the process
-// (THE MEMORY MODEL in memory.hpp: memory_needed is the whole process's
-// peak). While solving, the cache's room is the limit less the rest of the
-// process as measured, or as modelled if that is more (cache_limit()): on
-// 6x6 the measured rest once outgrew a fixed 48 MiB allowance, and the peak
-// resident memory passed --memory 12G by 7 MiB.
+// most recently used first; units of one layer that hold parts of the same
+// tier read some of the same groups), never more than the limit. The plan
+// refuses up front when the largest unit and its groups do not fit beside
+// the rest of the process (THE MEMORY MODEL in memory.hpp: memory_needed is
+// the whole process's peak). While solving, the cache's room is the limit
+// less the rest of the process as measured, or as modelled if that is more
+// (cache_limit()): on 6x6 the measured rest once outgrew a fixed 48 MiB
+// allowance, and the peak resident memory passed --memory 12G by 7 MiB.
 //
 // RESUME. A unit is finished when its file is whole: written atomically, it
 // is either absent or complete, and a file that fails any check (a torn or

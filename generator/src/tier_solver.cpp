@@ -166,8 +166,7 @@ class TierWork {
       symmetric_[positions_] = mirror_files(g_, white) == white && mirror_files(g_, black) == black;
       const std::size_t before = successors_;
       successors_ = static_cast<std::size_t>(
-          work.successors(white, black, children, values_.data() + successors_) -
-          values_.data());
+          work.successors(white, black, children, values_.data() + successors_) - values_.data());
       moves_[positions_] = static_cast<std::uint8_t>(successors_ - before);
       ++positions_;
     }
@@ -238,8 +237,7 @@ class TierWork {
                                     ? index_.rank_in<G>(mirror_next_white, mirror_next_black)
                                     : index_.rank_in<G>(next_white, next_black);
         const TierValues& child =
-            children[(black >> to_square & 1) ? static_cast<std::size_t>(to_square / g_.cols)
-                                               : 0];
+            children[(black >> to_square & 1) ? static_cast<std::size_t>(to_square / g_.cols) : 0];
         const Plies* const value = child.values.data() + (i - child.first);
         __builtin_prefetch(value);
         *to++ = value;
@@ -256,8 +254,7 @@ class TierWork {
 template <class G>
 TierSummary solve_ranges_with(const Index& index, const TierGraph& graph,
                               std::span<const EntryRange> ranges, std::span<Plies> out,
-                              unsigned threads,
-                              const std::function<void(std::uint64_t)>& on_done) {
+                              unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
   const TierWork<G> work(index);
   // Each range's children, but those its tier does not have.
   std::vector<std::array<TierValues, kMaxSide>> children(ranges.size());
@@ -312,8 +309,8 @@ constexpr auto kSolveRangesWith =
 }  // namespace
 
 TierSummary solve_ranges(const Index& index, const TierGraph& graph,
-                         std::span<const EntryRange> ranges, std::span<Plies> out,
-                         unsigned threads, const std::function<void(std::uint64_t)>& on_done) {
+                         std::span<const EntryRange> ranges, std::span<Plies> out, unsigned threads,
+                         const std::function<void(std::uint64_t)>& on_done) {
   return kSolveRangesWith[static_cast<std::size_t>(geometry_number(index.geometry()))](
       index, graph, ranges, out, threads, on_done);
 }

@@ -111,9 +111,8 @@ std::array<Group, kMaxSide> UnitPlan::groups_of(std::size_t tier, const RowCount
     if (!children.exists[ux] || (x >= 1 && black[ux] == 0)) continue;
     const RowCounts white = successor_white_counts(black, rows, x);
     const auto child = index_.slices_of(children.tier[ux]);
-    const auto [begin, end] = std::equal_range(
-        child.begin(), child.end(), white,
-        [](const auto& a, const auto& b) {
+    const auto [begin, end] =
+        std::equal_range(child.begin(), child.end(), white, [](const auto& a, const auto& b) {
           // Slices compare by their white counts, profiles by themselves:
           // the profile number order is the lexicographic order of the
           // counts of rows 1..R-1 (SLICES in index.hpp), and row 0 is 0.
@@ -131,7 +130,8 @@ std::array<Group, kMaxSide> UnitPlan::groups_of(std::size_t tier, const RowCount
     g.tier = children.tier[ux];
     g.first = begin->first;
     g.size = (end - 1)->first + (end - 1)->size - begin->first;
-    g.first_slice = index_.tiers()[g.tier].first_slice + static_cast<std::size_t>(begin - child.begin());
+    g.first_slice =
+        index_.tiers()[g.tier].first_slice + static_cast<std::size_t>(begin - child.begin());
     g.slice_count = static_cast<std::size_t>(end - begin);
     g.exists = true;
   }
@@ -149,7 +149,8 @@ std::vector<Group> UnitPlan::groups(std::size_t u) const {
       if (g.exists) out.push_back(g);
     }
   }
-  std::sort(out.begin(), out.end(), [](const Group& a, const Group& b) { return a.first < b.first; });
+  std::sort(out.begin(), out.end(),
+            [](const Group& a, const Group& b) { return a.first < b.first; });
   out.erase(std::unique(out.begin(), out.end(),
                         [](const Group& a, const Group& b) { return a.first == b.first; }),
             out.end());
