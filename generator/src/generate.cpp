@@ -232,6 +232,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   const fs::space_info space = fs::space(existing_directory(options.work_dir), ec);
   const std::uint64_t held = generator_detail::WorkDir::files_bytes(options.work_dir);
   if (!ec) plan.disk_free = space.available + held;
+  generator_detail::WorkDir::check_manifest(options.work_dir, index, units);
   for (std::size_t u = 0; u < units.size(); ++u) {
     char name[32];
     std::snprintf(name, sizeof name, "unit-%07zu.zst", u);

@@ -167,6 +167,20 @@ void put_back_filler(const Index& index, const BoardSymmetry& symmetry, std::uin
 
 }  // namespace
 
+void WorkDir::check_manifest(const fs::path& dir, const Index& index, const UnitPlan& units) {
+  const fs::path manifest = dir / kManifestName;
+  std::error_code ec;
+  if (!fs::exists(manifest, ec)) return;
+  std::ifstream in(manifest);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in.good() && !in.eof()) throw GenerateError("cannot read " + manifest.string());
+  if (text.str() != manifest_text(index, units)) {
+    throw GenerateError("the work directory " + dir.string() + " holds the work of another table (" +
+                        manifest.string() + "); use another --work-dir, or remove it");
+  }
+}
+
 WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftovers leftovers)
     : dir_(std::move(dir)),
       index_(index),
@@ -185,14 +199,7 @@ WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftov
   const fs::path manifest = dir_ / kManifestName;
   const std::string expected = manifest_text(index, units);
   if (fs::exists(manifest)) {
-    std::ifstream in(manifest);
-    std::stringstream text;
-    text << in.rdbuf();
-    if (text.str() != expected) {
-      throw GenerateError("the work directory " + dir_.string() +
-                          " holds the work of another table (" + manifest.string() +
-                          "); use another --work-dir, or remove it");
-    }
+    check_manifest(dir_, index, units);
   } else {
     write_file(manifest, [&](ByteSink& sink) {
       sink.write_at(

@@ -117,6 +117,13 @@ class WorkDir {
   // damaged.
   void read_slice(std::size_t s, std::span<Plies> out) const;
 
+  // Throws GenerateError when `dir` has a manifest that is not the one of
+  // `index` and `units`: the work of another table, or of another version
+  // of pawntb, whose unit files must not be counted or read. Nothing when it
+  // has none.
+  static void check_manifest(const std::filesystem::path& dir, const Index& index,
+                             const UnitPlan& units);
+
   // The most bytes of buffers and zstd state that reading and checking unit
   // files of at most `unit_entries` entries holds, and that writing one
   // holds besides, for the memory plan (memory.hpp); and the most that the

@@ -331,6 +331,14 @@ TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {
   const RunResult other = run_cli(generate_args("4", "4", dir / "u.pawntb", dir / "work"));
   EXPECT_EQ(other.status, 1) << other;
   EXPECT_TRUE(contains(other.err, "holds the work of another table")) << other;
+  // --plan says so too, and counts none of the other table's unit files as
+  // done (without this check it said "resuming: ..." and "fits").
+  auto plan_args = generate_args("4", "4", dir / "u.pawntb", dir / "work");
+  plan_args.push_back("--plan");
+  const RunResult plan = run_cli(plan_args);
+  EXPECT_EQ(plan.status, 1) << plan;
+  EXPECT_TRUE(contains(plan.err, "holds the work of another table")) << plan;
+  EXPECT_FALSE(contains(plan.out, "resuming")) << plan;
 
   auto small = generate_args("4", "4", dir / "u.pawntb", dir / "work2");
   small.insert(small.end(), {"--memory", "1M"});
