@@ -55,7 +55,8 @@
 # --render-only  only write docs/results.md from the existing JSON files
 # --running  only record that board BOARD's generation is still running (or
 #            stopped, to be resumed): its last progress line in --tables'
-#            BOARD.err (`pawntb generate`'s stderr) and the time of that file
+#            BOARD.err (`pawntb generate`'s stderr), or that it has ended when
+#            BOARD.out there has its "generated" line, and the time of that file
 #            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
 #            and the page shows them until the board is measured (which
 #            removes that file); then the page
@@ -324,6 +325,11 @@ record_progress() {
   line="$(tr '\r' '\n' <"$log" 2>/dev/null | grep '^pawntb generate: solve ' | tail -n 1 |
     sed 's/^pawntb generate: //; s/, [0-9,]* positions\/s.*//')" || true
   [ -n "$line" ] || { echo "results: $board: no progress line in $log" >&2; exit 1; }
+  # A generation that has ended (its "generated" line in BOARD.out) still
+  # waits for verify and stats, which this page's line needs.
+  local generated
+  generated="$(sed -n 's/^generated [^:]*: \([0-9,]*\) positions.*/\1/p' "$tables/$board.out" 2>/dev/null)" || true
+  [ -z "$generated" ] || line="generated ($generated positions); verify and stats not run yet"
   jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" \
     --arg as_of "$(date -u -r "$log" +%Y-%m-%dT%H:%MZ)" \
     '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}' \
