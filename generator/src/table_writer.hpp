@@ -20,6 +20,7 @@
 #include "pawntb/codec/values.hpp"
 #include "pawntb/progress.hpp"
 #include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/zstd.hpp"
 
 namespace pawntb::generator_detail {
 
@@ -102,6 +103,7 @@ class TableWriter {
   std::uint64_t batch_first_ = 0;            // index of batch_[0]
   std::uint32_t next_block_ = 0;             // the first block of the batch
   std::uint64_t next_offset_ = 0;            // where its frame goes
+  std::vector<util::ZstdCompressor> contexts_;  // one per worker, made on first use
 };
 
 }  // namespace pawntb::generator_detail

@@ -1,12 +1,15 @@
 // Table file writer: stored values, block compression, atomic write.
 #include <zstd.h>
 
+#include <algorithm>
 #include <memory>
+#include <new>
 #include <system_error>
 
 #include "pawntb/codec/stored.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
+#include "pawntb/util/zstd.hpp"
 #include "table_writer.hpp"
 
 namespace pawntb {
@@ -44,13 +47,20 @@ constexpr int kCompressionLevel = 13;
 
 // A compression context at that level for a block: zstd 1.5's estimate,
 // ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(13, 65536, 0)). Each
-// ZSTD_compress makes one, on the thread that calls it. (Measured: generating
+// worker of a writer keeps one (compress()). (Measured: generating
 // 5x5 peaks 8.7 MiB higher on 8 threads than on 1, 1.27 MiB a thread.)
 constexpr std::uint64_t kContextBytes = 1'469'024;
 
-std::vector<std::uint8_t> compress(std::span<const std::uint8_t> raw, int level) {
+// ZSTD_compressCCtx on a context kept from block to block: the same frame as
+// ZSTD_compress, which makes and frees a context of 1.4 MiB each call (page
+// faults and clearing, 2 % of a 6x5 run: docs/benchmarks.md).
+std::vector<std::uint8_t> compress(util::ZstdCompressor& context, std::span<const std::uint8_t> raw,
+                                   int level) {
+  if (!context) context.reset(ZSTD_createCCtx());
+  if (!context) throw std::bad_alloc();
   std::vector<std::uint8_t> frame(ZSTD_compressBound(raw.size()));
-  const std::size_t size = ZSTD_compress(frame.data(), frame.size(), raw.data(), raw.size(), level);
+  const std::size_t size =
+      ZSTD_compressCCtx(context.get(), frame.data(), frame.size(), raw.data(), raw.size(), level);
   if (ZSTD_isError(size)) {
     throw GenerateError(std::string("zstd compression failed: ") + ZSTD_getErrorName(size));
   }
@@ -126,7 +136,8 @@ void TableWriter::flush_batch() {
   const auto count = static_cast<std::uint32_t>(block_count_for(batch_.size(), kBlockEntries));
   std::vector<std::vector<std::uint8_t>> frames(count);
   std::vector<Block> blocks(count);
-  util::parallel_for("table write", threads_, count, [&](std::uint64_t i, unsigned) {
+  contexts_.resize(std::max(threads_, 1u));
+  util::parallel_for("table write", threads_, count, [&](std::uint64_t i, unsigned worker) {
     const std::uint64_t begin = i * kBlockEntries;
     const std::uint64_t end = std::min<std::uint64_t>(begin + kBlockEntries, batch_.size());
     // The stored values of the block: those of entries that are not filler,
@@ -140,7 +151,7 @@ void TableWriter::flush_batch() {
                     stored.insert(stored.end(), from, from + static_cast<std::ptrdiff_t>(n));
                   });
     blocks[i].stored = static_cast<std::uint32_t>(stored.size());
-    frames[i] = compress(stored, kCompressionLevel);
+    frames[i] = compress(contexts_[worker], stored, kCompressionLevel);
   });
   for (std::uint32_t i = 0; i < count; ++i) {
     Block& block = blocks[i];
