@@ -707,6 +707,52 @@ TEST(File, CheckBlocksReportsEveryDamagedBlock) {
   EXPECT_TRUE(Table::open(kDefaultTable, Table::Load::all).check_blocks().empty());
 }
 
+// read_entries() gives every entry's plies, whether the table is loaded at
+// open or not and wherever the range cuts a block; a mirror image holds 0
+// or, when it wins in one, 1 (FORMAT.md 7).
+TEST(File, ReadEntriesGivesTheDecodedBlocks) {
+  const Table loaded = Table::open(kDefaultTable, Table::Load::all);
+  const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
+  const codec::Index index(Geometry{4, 4}, 4);
+  const std::uint64_t n = index.size(), block = lazy.info().block_entries;
+  std::vector<std::uint8_t> all(n);
+  lazy.read_entries(0, n, all.data());
+  for (std::uint64_t i = 0; i < n; ++i) {
+    const auto [white, black] = index.unrank(i);
+    const ProbeResult r = loaded.probe(Position{Geometry{4, 4}, white, black, Side::white});
+    const game::Pawns c = codec::canonical(Geometry{4, 4}, white, black);
+    if (c.white != white || c.black != black) {
+      ASSERT_TRUE(all[i] == 0 || all[i] == r.plies) << i;
+    } else {
+      ASSERT_EQ(all[i], r.plies) << i;
+    }
+  }
+  for (const auto& [first, count] : std::vector<std::pair<std::uint64_t, std::uint64_t>>{
+           {0, n}, {1, block + 5}, {block - 1, 2}, {3 * block, block}, {n - 3, 3}, {n, 0}}) {
+    for (const Table* table : {&loaded, &lazy}) {
+      std::vector<std::uint8_t> part(count + 1, 0xEE);
+      table->read_entries(first, count, part.data());
+      EXPECT_TRUE(std::equal(all.begin() + first, all.begin() + first + count, part.begin()))
+          << first << " + " << count;
+      EXPECT_EQ(part.back(), 0xEE) << "written past the range";
+    }
+  }
+  std::uint8_t byte = 0;
+  EXPECT_THROW(lazy.read_entries(n, 1, &byte), std::out_of_range);
+  EXPECT_THROW(loaded.read_entries(n - 1, 2, &byte), std::out_of_range);
+  const TempDir dir;
+  const auto path = dir / "damaged.pawntb";
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
+  const Table damaged = Table::open(path, Table::Load::on_demand);
+  damaged.read_entries(0, block, all.data());  // block 0 is whole
+  try {
+    damaged.read_entries(block - 1, 2, all.data());
+    ADD_FAILURE() << "read a damaged block";
+  } catch (const TableError& e) {
+    EXPECT_EQ(std::string(e.what()), path.string() + ": block 1: checksum mismatch");
+  }
+}
+
 TEST(File, MissingAndForeignFilesAreRefused) {
   EXPECT_NE(open_error("/nonexistent/table.pawntb").find("/nonexistent/table.pawntb"),
             std::string::npos);

@@ -5,6 +5,7 @@
 #include <bit>
 #include <map>
 #include <regex>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -89,10 +90,10 @@ std::string oracle_board(const Position& p) {
   return board;
 }
 
-void expect_matches_oracle(const Table& table) {
+void expect_matches_oracle(const Table& table, const stats::StatsOptions& options = {}) {
   const TableInfo& info = table.info();
   const Expected want = oracle_stats(info.geometry.rows, info.geometry.cols, info.max_pawns);
-  const stats::TableStats got = stats::compute_stats(table);
+  const stats::TableStats got = stats::compute_stats(table, options);
 
   EXPECT_EQ(got.geometry, info.geometry);
   EXPECT_EQ(got.max_pawns, info.max_pawns);
@@ -178,6 +179,48 @@ TEST(TableStats, SmallerTablesMatchTheOracle) {
     SCOPED_TRACE(to_string(g) + " K=" + std::to_string(k));
     expect_matches_oracle(generated_table(g, k));
   }
+}
+
+// The least memory cuts the table into the most windows (table_stats.cpp):
+// its groups of tiers into pairs of flipped tiers, and the largest of those
+// into pairs of flipped slices, whose bits lie in many ranges. The figures
+// are still the oracle's.
+TEST(TableStats, LeastMemoryMatchesTheOracle) {
+  const Table table = Table::open(pawntb_test::kDefaultTable);
+  for (const unsigned threads : {1u, 2u}) {
+    stats::StatsOptions least;
+    least.threads = threads;
+    least.memory_bytes = stats::least_memory(table, least);
+    SCOPED_TRACE(std::to_string(least.memory_bytes) + " bytes");
+    expect_matches_oracle(table, least);
+  }
+  for (const auto& [g, k] : std::vector<std::pair<Geometry, int>>{{{3, 4}, 3}, {{4, 3}, 2}}) {
+    SCOPED_TRACE(to_string(g) + " K=" + std::to_string(k));
+    stats::StatsOptions least;
+    least.memory_bytes = stats::least_memory(generated_table(g, k), least);
+    expect_matches_oracle(generated_table(g, k), least);
+  }
+}
+
+// On a table too large for the oracle, the least memory and enough for one
+// window give the same document.
+TEST(TableStats, ResultDoesNotDependOnMemory) {
+  const Table& table = generated_table({5, 4}, 4);
+  stats::StatsOptions least;
+  least.threads = 2;
+  least.memory_bytes = stats::least_memory(table, least);
+  stats::StatsOptions plenty;
+  plenty.threads = 2;
+  EXPECT_EQ(stats::to_json(stats::compute_stats(table, least)),
+            stats::to_json(stats::compute_stats(table, plenty)));
+}
+
+TEST(TableStats, LessThanTheLeastMemoryIsRefused) {
+  const Table table = Table::open(pawntb_test::kDefaultTable);
+  stats::StatsOptions options;
+  options.threads = 1;
+  options.memory_bytes = stats::least_memory(table, options) - 1;
+  EXPECT_THROW(stats::compute_stats(table, options), std::invalid_argument);
 }
 
 TEST(TableStats, ResultDoesNotDependOnThreadsOrChunks) {

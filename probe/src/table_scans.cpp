@@ -1,7 +1,10 @@
 // Whole-table scans: Table::check_blocks and Table::tier_checksums decode
-// every block of a lazy table.
+// every block of a lazy table, Table::read_entries a range of them.
 #include <algorithm>
+#include <cstring>
 #include <span>
+#include <stdexcept>
+#include <string>
 
 #include "block_decoder.hpp"
 #include "pawntb/util/threads.hpp"
@@ -104,4 +107,44 @@ TierChecksums Table::tier_checksums(unsigned threads) const {
   if (out.damaged_blocks.empty()) out.tiers = checksummer.take();
   return out;
 }
+
+void Table::read_entries(std::uint64_t first, std::uint64_t count, std::uint8_t* out) const {
+  const probe_detail::TableData& t = *impl_;
+  const std::uint64_t n = t.header.entry_count;
+  if (first > n || count > n - first) {
+    throw std::out_of_range("read_entries: entries " + std::to_string(first) + " + " +
+                            std::to_string(count) + " pass the table's " + std::to_string(n));
+  }
+  if (count == 0) return;
+  if (t.loaded_entries) {
+    std::memcpy(out, t.loaded_entries + first, count);
+    return;
+  }
+  const util::ZstdDecompressor zstd(ZSTD_createDCtx());
+  if (!zstd) throw std::bad_alloc();
+  std::vector<std::uint8_t> frame, scratch;
+  const std::uint64_t end = first + count;
+  const auto last = static_cast<std::uint32_t>((end - 1) >> t.block_shift);
+  for (auto b = static_cast<std::uint32_t>(first >> t.block_shift); b <= last; ++b) {
+    const codec::Block& block = t.blocks[b];
+    const std::uint64_t block_first = std::uint64_t{b} << t.block_shift;
+    const std::uint64_t from = std::max(first, block_first);
+    const std::uint64_t to = std::min(end, block_first + block.entries);
+    // A whole block is decoded in place, one cut by the range beside it.
+    const bool whole = from == block_first && to == block_first + block.entries;
+    if (!whole) scratch.resize(block.entries);
+    std::uint8_t* into = whole ? out + (from - first) : scratch.data();
+    frame.resize(block.compressed_size);
+    const std::string at = t.info.path.string() + ": block " + std::to_string(b) + ": ";
+    if (!util::read_at(t.file.get(), frame, block.offset)) {
+      throw TableError(at + "cannot read the block");
+    }
+    if (const char* error = probe_detail::decode_block(zstd.get(), t.index, t.symmetry,
+                                                       block_first, block, frame, into)) {
+      throw TableError(at + error);
+    }
+    if (!whole) std::memcpy(out + (from - first), into + (from - block_first), to - from);
+  }
+}
+
 }  // namespace pawntb

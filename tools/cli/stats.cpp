@@ -74,26 +74,14 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
   util::write_file_atomically(dir / "material.svg", stats::material_heatmap_svg(s));
 }
 
-Table open_stats_table(const std::string& given, unsigned threads, std::uint64_t memory) {
-  Table table = open_default_table(given, Table::Load::on_demand, threads, memory);
-  // One byte a decoded entry (FORMAT.md 6.1).
-  if (table.info().entries > memory) return table;
-  return Table::open(table.info().path, Table::Load::all, threads);
-}
-
 int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
-  // Every block is read anyway: a table whose values fit under --memory is
-  // decoded whole at open, on every thread. A larger one is decoded block by
-  // block as the walk reaches it, keeping at most --memory of blocks: the
-  // walk goes in index order, and the other side to move of a tier's
-  // positions is one other tier (FORMAT.md 6.2, 6.3), so the blocks in use
-  // are those of two tiers at a time.
-  const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : default_memory_limit();
-  const Table table = open_stats_table(o.table, threads, memory);
+  // The walk reads the blocks itself, in order: the table keeps none.
+  const Table table = open_default_table(o.table, Table::Load::on_demand, threads, 0);
   util::ProgressLine progress("stats");
   stats::StatsOptions options;
   options.threads = threads;
+  options.memory_bytes = o.memory.bytes ? o.memory.bytes : default_memory_limit();
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
   const stats::TableStats s = stats::compute_stats(table, options);
   if (!o.svg_dir.empty()) write_plots(o.svg_dir, s);
@@ -109,7 +97,7 @@ void stats_options(po::options_description& desc, StatsArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
       "svg", po::value(&o.svg_dir)->value_name("DIR"),
       "also write DIR/distances.svg and DIR/material.svg");
-  add_memory_option(desc, o.memory, "decoded blocks");
+  add_memory_option(desc, o.memory, "the positions' bits and the decoded entries");
   add_threads_option(desc, o.threads);
 }
 
@@ -141,9 +129,9 @@ extern const Command kStats = command_entry<StatsArgs, stats_options, validate_s
     "by rule (a pawn on its goal row, no pawns to move) are not counted.\n"
     "Examples are the first positions in table index order.\n"
     "--svg DIR writes a histogram of the distances and a heat map of the win share\n"
-    "by material. A table whose values (one byte a position) fit under --memory is\n"
-    "read whole at open; a larger one block by block, keeping at most --memory of\n"
-    "them, with the same results. Progress is shown on a terminal.",
+    "by material. The table is read block by block, in order, keeping a bit for\n"
+    "each position of the part at hand: the less --memory, the more parts, with the\n"
+    "same results. Progress is shown on a terminal.",
     DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

@@ -4,22 +4,77 @@
 #include <array>
 #include <atomic>
 #include <bit>
+#include <map>
 #include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <tuple>
 
 #include "pawntb/codec/index.hpp"
+#include "pawntb/codec/stored.hpp"
+#include "pawntb/codec/values.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
+
+// HOW THE WALK GOES (it decodes the blocks in index order, each once when the
+// bits of the whole table fit in memory, and probes nothing).
+//
+// VALUES. A decoded block holds every entry's value but the mirror images',
+// which hold 0 (FORMAT.md 7). An entry (W, B) is a mirror image when its
+// mirror (mW, mB) is the smaller pair, W compared first; its value is its
+// mirror's. So only the other entries, the CANONICAL ones, are counted, each
+// twice when its mirror is another entry (mW, mB) != (W, B), once when it is
+// its own mirror. In a W-block (the entries sharing W, consecutive) with
+// mW > W every entry is canonical and its mirror another; with mW < W none
+// is; with mW = W the walk looks at each B.
+//
+// ZUGZWANGS. The colour flip of (W, B), black to move, is the entry
+// f = (flip_rows(B), flip_rows(W)) with white to move (FORMAT.md 6.2). The
+// entry is a zugzwang iff both it and f lose for their side to move (even
+// plies). f lies in the FLIP SLICE: its row profiles are those of (W, B) with
+// colours and rows swapped, so every entry of a slice s flips into one slice
+// s', and s'' = s. A WINDOW is a set of slices closed under the flip whose
+// entries fit, a bit each, under the memory bound; the table is cut into
+// windows, and each is done in two passes:
+//   1. its blocks are decoded and its canonical entries counted (VALUES), and
+//      each canonical entry that loses sets its bit;
+//   2. for each set bit in a slice s with s' >= s, the canonical form of f
+//      (f or its mirror, the same value) is ranked and its bit read; a
+//      zugzwang there is one of s', f, too (and so are their mirror images),
+//      so the slices with s' < s are not walked.
+// The windows are whole groups of tiers with the same pawns and advancement
+// total (a flip keeps both, so such a group is closed, and its tiers are
+// consecutive: one stretch of entries), as many as fit; a group that does not
+// fit alone is cut into pairs of flipped tiers, and such a pair into pairs of
+// flipped slices. The largest slice of any board up to 7x6, 4x8 and 5x7 has
+// at most 1,021,025,250 entries (5x7), so a pair needs at most 256 MiB.
+//   Example (4x4, K = 4): tier (1, 1, 2, 2), entries 12-27 (one white pawn
+//   on row 1, one black pawn on row 2), flips into itself: the entry of W =
+//   a3, B = c2 flips into W = c3, B = a2. The group of two pawns with
+//   advancement total 4 holds that tier alone.
+//
+// EXAMPLES. The smallest index of a material with its longest win, and the
+// smallest zugzwangs, must count the mirror images too: the index of a
+// canonical entry's mirror is computed when it could be smaller than what is
+// kept.
 
 namespace pawntb::stats {
 
 namespace {
 
 using codec::Index;
+using game::BoardSymmetry;
+using game::board_bytes;
+using game::geometry_number;
+using game::low_bits;
 
 constexpr int kSide = codec::kMaxPawns + 1;  // pawns a side: 0..8
-constexpr std::uint64_t kChunk = 1 << 18;    // entries a worker takes at a time
-constexpr std::size_t kBatch = 512;          // positions per probe_many
+// Entries a worker takes at a time: a multiple of 64, so that two pieces never
+// share a word of bits.
+constexpr std::uint64_t kPiece = std::uint64_t{1} << 18;
+static_assert(kPiece % 64 == 0);
 
 // What one worker learns about the white-to-move entries of one material;
 // the black-to-move positions are their colour flips, folded in at the end.
@@ -31,7 +86,7 @@ struct EntryMaterial {
 };
 
 struct Partial {
-  std::array<DistanceCount, 256> distances{};
+  std::array<std::uint64_t, 256> plies{};                // entries by their value
   std::array<EntryMaterial, kSide * kSide> materials{};  // [white pawns * kSide + black pawns]
 };
 
@@ -45,90 +100,361 @@ void keep_smallest(std::vector<std::uint64_t>& kept, std::uint64_t value, std::s
   if (largest != kept.end() && value < *largest) *largest = value;
 }
 
+// Whether keep_smallest could keep a value of at least `low`.
+bool may_keep(const std::vector<std::uint64_t>& kept, std::uint64_t low, std::size_t limit) {
+  if (kept.size() < limit) return true;
+  return !kept.empty() && *std::max_element(kept.begin(), kept.end()) > low;
+}
+
+// Entries [first, end) of a window with their bits from word `word` on: the
+// bit of entry i is bit i % 64 of word word + i / 64 - first / 64.
+struct Range {
+  std::uint64_t first = 0, end = 0, word = 0;
+};
+
+// The bits of one range, at its entries' indices.
+struct RangeBits {
+  std::uint64_t* words;
+  std::uint64_t skip;  // first / 64 of the range
+  std::uint64_t& word(std::uint64_t i) const { return words[(i >> 6) - skip]; }
+  bool test(std::uint64_t i) const { return word(i) >> (i & 63) & 1; }
+  // Whether any bit of entries [begin, end) is set.
+  bool any(std::uint64_t begin, std::uint64_t end) const {
+    const std::uint64_t first = begin >> 6, last = (end - 1) >> 6;
+    const std::uint64_t head = ~std::uint64_t{0} << (begin & 63);
+    const std::uint64_t tail = ~std::uint64_t{0} >> (63 - ((end - 1) & 63));
+    if (first == last) return words[first - skip] & head & tail;
+    if (words[first - skip] & head) return true;
+    for (std::uint64_t w = first + 1; w < last; ++w) {
+      if (words[w - skip]) return true;
+    }
+    return words[last - skip] & tail;
+  }
+};
+
+// A window's loss bits (HOW THE WALK GOES).
+class WindowBits {
+ public:
+  // Starts a window of these ranges (in order, disjoint), every bit clear.
+  void reset(std::vector<Range> ranges) {
+    ranges_ = std::move(ranges);
+    std::uint64_t words = 0;
+    for (Range& r : ranges_) {
+      r.word = words;
+      words += ((r.end - 1) >> 6) - (r.first >> 6) + 1;
+    }
+    if (words > capacity_) {
+      words_.reset();
+      words_ = std::make_unique<std::uint64_t[]>(words);
+      capacity_ = words;
+    }
+    std::fill_n(words_.get(), words, 0);
+  }
+  std::span<const Range> ranges() const { return ranges_; }
+  // Range r's bits; pieces of a window, each on one worker, write distinct words.
+  RangeBits of(const Range& r) const { return RangeBits{words_.get() + r.word, r.first >> 6}; }
+  // The word that holds the bit of an entry of the window.
+  const std::uint64_t* word_of(std::uint64_t i) const {
+    if (ranges_.size() == 1) return &of(ranges_.front()).word(i);
+    const auto after = std::upper_bound(ranges_.begin(), ranges_.end(), i,
+                                        [](std::uint64_t x, const Range& r) { return x < r.first; });
+    return &of(*(after - 1)).word(i);
+  }
+
+ private:
+  std::vector<Range> ranges_;
+  std::unique_ptr<std::uint64_t[]> words_;
+  std::uint64_t capacity_ = 0;  // words
+};
+
+// A piece of a window: entries [first, end) within one of its ranges.
+struct Piece {
+  std::uint64_t first = 0, end = 0;
+  const Range* range = nullptr;
+};
+
 class Walker {
  public:
   Walker(const Table& table, const StatsOptions& options)
       : table_(table),
         index_(table.info().geometry, table.info().max_pawns),
-        examples_(options.zugzwang_examples) {}
+        symmetry_(table.info().geometry),
+        examples_(options.zugzwang_examples) {
+    for (const Index::Slice& s : index_.slices()) slice_firsts_.push_back(s.first);
+    flip_.resize(slice_firsts_.size());
+    for (std::size_t s = 0; s < flip_.size(); ++s) flip_[s] = flip_slice(s);
+  }
 
   const Index& index() const { return index_; }
 
-  // Tallies the entries begin..end-1 into `p`.
-  void walk(std::uint64_t begin, std::uint64_t end, Partial& p) const {
-    const Geometry g = index_.geometry();
-    Index::Cursor cursor(index_, begin);
-    // Geometry and side to move set once; the loops write the pawns only
-    // (building whole Positions there stalls on store forwarding).
-    std::array<Position, kBatch> positions, passed;
-    positions.fill(Position{g, 0, 0, Side::white});
-    passed.fill(Position{g, 0, 0, Side::black});
-    std::array<ProbeResult, kBatch> values, passed_values;
-    std::array<std::uint64_t, kBatch> passed_index;
-    for (std::uint64_t first = begin; first < end;) {
-      const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(kBatch, end - first));
-      for (std::size_t i = 0; i < n; ++i) {
-        positions[i].white = cursor.white();
-        positions[i].black = cursor.black();
-        if (first + i + 1 < end) cursor.next();
-      }
-      table_.probe_many(positions.data(), n, values.data());
-      std::size_t losers = 0;
-      for (std::size_t i = 0; i < n; ++i) {
-        const Position& pos = positions[i];
-        const ProbeResult v = checked(values[i], pos);
-        EntryMaterial& m = material(p, pos);
-        // Branch-free: whether white to move loses is close to random here.
-        const bool lost = v.winner != Side::white;
-        ++m.positions;
-        m.wins += !lost;
-        p.distances[v.plies].wins += !lost;
-        p.distances[v.plies].losses += lost;
-        passed[losers].white = pos.white;
-        passed[losers].black = pos.black;
-        passed_index[losers] = first + i;
-        losers += lost;
-        if (!lost && v.plies >= m.longest_win &&
-            (v.plies > m.longest_win || first + i < m.longest_index)) {
-          m.longest_win = v.plies;
-          m.longest_index = first + i;
-        }
-      }
-      // White to move loses: would it win by passing, black to move losing?
-      table_.probe_many(passed.data(), losers, passed_values.data());
-      for (std::size_t i = 0; i < losers; ++i) {
-        if (checked(passed_values[i], passed[i]).winner != Side::white) continue;
-        EntryMaterial& m = material(p, passed[i]);
-        ++m.zugzwangs;
-        keep_smallest(m.zugzwang_first, passed_index[i], examples_);
-      }
-      first += n;
-    }
+  // The slice that holds entry i.
+  std::size_t slice_of(std::uint64_t i) const {
+    return static_cast<std::size_t>(
+        std::upper_bound(slice_firsts_.begin(), slice_firsts_.end(), i) - slice_firsts_.begin() -
+        1);
+  }
+
+  // The flip slice of slice s (HOW THE WALK GOES); s itself if its entries
+  // have no black pawn (then the flip has no pawn to move, and no entry).
+  std::size_t flip(std::size_t s) const { return flip_[s]; }
+
+  // Pass 1 over a piece: counts its canonical entries into `p` and sets the
+  // bits of those that lose.
+  void count_values(const Piece& piece, std::vector<std::uint8_t>& values, Partial& p,
+                    WindowBits& bits) const {
+    values.resize(piece.end - piece.first);
+    table_.read_entries(piece.first, values.size(), values.data());
+    kCountValues[geometry_number(index_.geometry())](*this, piece, values.data(), p,
+                                                     bits.of(*piece.range));
+  }
+
+  // Pass 2 over a piece: the zugzwangs among its entries whose bits are set.
+  void count_zugzwangs(const Piece& piece, Partial& p, const WindowBits& bits) const {
+    kCountZugzwangs[geometry_number(index_.geometry())](*this, piece, p, bits);
   }
 
  private:
-  static EntryMaterial& material(Partial& p, const Position& pos) {
-    return p.materials[std::popcount(pos.white) * kSide + std::popcount(pos.black)];
+  // The slice an entry of slice s flips into, or s if there is none.
+  std::size_t flip_slice(std::size_t s) const {
+    const Index::Slice& slice = index_.slices()[s];
+    const Geometry g = index_.geometry();
+    std::uint64_t white = 0, black = 0;  // an entry of the slice
+    for (int r = 0; r < g.rows; ++r) {
+      const auto ur = static_cast<std::size_t>(r);
+      white |= low_bits(slice.white[ur]) << (r * g.cols);
+      black |= low_bits(slice.black[ur]) << (slice.white[ur] + r * g.cols);
+    }
+    if (!black) return s;
+    return slice_of(index_.rank(symmetry_.flip(black), symmetry_.flip(white)));
   }
 
-  ProbeResult checked(ProbeResult v, const Position& pos) const {
-    if (!v.ok()) {
-      throw TableError(table_.info().path.string() + ": " + format_position(pos) + ": " +
-                       describe(v.status));
+  static EntryMaterial& material(Partial& p, const Index::Slice& s) {
+    int w = 0, b = 0;
+    for (std::size_t r = 0; r < s.white.size(); ++r) {
+      w += s.white[r];
+      b += s.black[r];
     }
-    return v;
+    return p.materials[static_cast<std::size_t>(w * kSide + b)];
   }
+
+  // Calls f(i, black) for the entries i of [begin, end) in the W-block
+  // `block`, black's pawns of each: an odometer over black's row 0 (no white
+  // pawn there, so its subset is not squeezed) and its middle rows. Passes
+  // over a whole run [first, end) at once where wanted(first, end) is false.
+  template <class G, class F, class Wanted>
+  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
+                             std::uint64_t end, F&& f, Wanted&& wanted) {
+    constexpr Geometry g = G::value;
+    const std::uint64_t run_size = block.run_size();
+    const std::uint64_t run = (begin - block.first()) / run_size;
+    std::uint64_t top = codec::subset_unrank(run, block.black_on_row_0(), g.cols);
+    // (At a run's first entry after the last entry of the run before.)
+    codec::MiddleRowWalk<G> middle(block);
+    std::uint64_t run_first = block.first() + run * run_size, i = run_first;
+    for (; i < begin; ++i) middle.next();
+    for (;;) {
+      const std::uint64_t run_end = std::min(run_first + run_size, end);
+      if (i > run_first || wanted(run_first, run_end)) {
+        for (; i < run_end; ++i, middle.next()) f(i, top | middle.black());
+      } else if (run_end < run_first + run_size) {
+        return;  // the walk ends in this run
+      }
+      if (run_end == end) return;
+      run_first += run_size;
+      i = run_first;
+      codec::advance_row_subset(top, g.cols);
+    }
+  }
+  template <class G, class F>
+  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
+                             std::uint64_t end, F&& f) {
+    for_each_entry<G>(block, begin, end, f, [](std::uint64_t, std::uint64_t) { return true; });
+  }
+
+  // Keeps entry i, or its mirror image m (the same value), in the examples of
+  // `m` when it is among the smallest: the longest wins (v odd) or the
+  // zugzwangs. `mirror_index` gives m's index.
+  template <class MirrorIndex>
+  void consider_longest(EntryMaterial& m, int v, std::uint64_t i, bool mirrored,
+                        std::uint64_t slice_first, MirrorIndex mirror_index) const {
+    if (v < m.longest_win || (v == m.longest_win && m.longest_index <= slice_first)) return;
+    std::uint64_t at = i;
+    if (mirrored) at = std::min(at, mirror_index());
+    if (v > m.longest_win || at < m.longest_index) {
+      m.longest_win = v;
+      m.longest_index = at;
+    }
+  }
+
+  template <class G>
+  static void count_values_in(const Walker& w, const Piece& piece, const std::uint8_t* values,
+                              Partial& p, const RangeBits& bits) {
+    constexpr Geometry g = G::value;
+    constexpr int bytes = board_bytes(g);
+    const auto slices = w.index_.slices();
+    std::size_t s = w.slice_of(piece.first);
+    EntryMaterial* m = &material(p, slices[s]);
+    Index::BlockWalk block(w.index_, piece.first);
+    for (;;) {
+      while (block.first() >= slices[s].first + slices[s].size) m = &material(p, slices[++s]);
+      const std::uint64_t slice_first = slices[s].first;
+      const std::uint64_t begin = std::max(block.first(), piece.first);
+      const std::uint64_t end = std::min(block.first() + block.size(), piece.end);
+      const std::uint64_t white = block.white();
+      const std::uint64_t mirror_white = w.symmetry_.mirror<bytes>(white);
+      if (mirror_white > white) {
+        // Every entry canonical, its mirror another entry of a later or an
+        // earlier W-block (that of mW, in the order of flipped boards).
+        std::uint64_t odd = 0;
+        int top = 0;  // the longest win
+        for (std::uint64_t i = begin; i < end; ++i) {
+          const int v = values[i - piece.first];
+          p.plies[static_cast<std::size_t>(v)] += 2;
+          odd += v & 1;
+          top = std::max(top, v & 1 ? v : 0);
+          bits.word(i) |= std::uint64_t{~v & 1u} << (i & 63);
+        }
+        m->positions += 2 * (end - begin);
+        m->wins += 2 * odd;
+        if (top > 0 && top >= m->longest_win) {
+          const bool mirror_before =
+              w.symmetry_.flip<bytes>(mirror_white) < w.symmetry_.flip<bytes>(white);
+          for (std::uint64_t i = begin; i < end; ++i) {
+            if (values[i - piece.first] != top) continue;
+            w.consider_longest(*m, top, i, mirror_before, slice_first, [&] {
+              const game::Pawns e = w.index_.unrank(i);
+              return w.index_.rank_in<G>(mirror_white, w.symmetry_.mirror<bytes>(e.black));
+            });
+          }
+        }
+      } else if (mirror_white == white) {
+        for_each_entry<G>(block, begin, end, [&](std::uint64_t i, std::uint64_t black) {
+          const std::uint64_t mirror_black = w.symmetry_.mirror<bytes>(black);
+          if (mirror_black < black) return;  // a mirror image
+          const int v = values[i - piece.first];
+          const std::uint64_t weight = mirror_black == black ? 1 : 2;
+          p.plies[static_cast<std::size_t>(v)] += weight;
+          m->positions += weight;
+          if (v & 1) {
+            m->wins += weight;
+            w.consider_longest(*m, v, i, weight == 2, slice_first,
+                               [&] { return w.index_.rank_in<G>(white, mirror_black); });
+          } else {
+            bits.word(i) |= std::uint64_t{1} << (i & 63);
+          }
+        });
+      }
+      if (block.first() + block.size() >= piece.end) return;
+      block.next<g>();
+    }
+  }
+
+  // A zugzwang of material m: entry i (white, black), and its mirror image
+  // if that is another entry.
+  template <class G>
+  void credit(EntryMaterial& m, std::uint64_t i, std::uint64_t white, std::uint64_t black,
+              std::uint64_t slice_first) const {
+    constexpr int bytes = board_bytes(G::value);
+    const std::uint64_t mirror_white = symmetry_.mirror<bytes>(white);
+    const std::uint64_t mirror_black = symmetry_.mirror<bytes>(black);
+    const bool mirrored = mirror_white != white || mirror_black != black;
+    m.zugzwangs += mirrored ? 2 : 1;
+    keep_smallest(m.zugzwang_first, i, examples_);
+    if (mirrored && may_keep(m.zugzwang_first, slice_first, examples_)) {
+      keep_smallest(m.zugzwang_first, index_.rank_in<G>(mirror_white, mirror_black), examples_);
+    }
+  }
+
+  // Pass 2 (HOW THE WALK GOES) over the slices s of a piece with flip(s) >=
+  // s: each zugzwang is also one of the flip slice, with its flip, and so is
+  // the mirror image of each. Slices with flip(s) < s are left to their flip
+  // slice's walk.
+  template <class G>
+  static void count_zugzwangs_in(const Walker& w, const Piece& piece, Partial& p,
+                                 const WindowBits& window) {
+    constexpr Geometry g = G::value;
+    constexpr int bytes = board_bytes(g);
+    const BoardSymmetry& sym = w.symmetry_;
+    const RangeBits bits = window.of(*piece.range);
+    const auto slices = w.index_.slices();
+    // Entries that lose, with the word of their flip's bit (loaded in a
+    // second loop, so that the loads overlap).
+    struct Loser {
+      std::uint64_t i, white, black, flip_white, flip_black, flip;
+      const std::uint64_t* word;  // flip's
+    };
+    std::array<Loser, 64> losers;
+    std::size_t count = 0;
+    std::size_t s = w.slice_of(piece.first);
+    const auto flush = [&] {
+      const Index::Slice& slice = slices[s];
+      const std::size_t flip = w.flip_[s];
+      EntryMaterial& own = material(p, slice);
+      EntryMaterial& other = material(p, slices[flip]);
+      for (std::size_t k = 0; k < count; ++k) {
+        const Loser& l = losers[k];
+        if (!(*l.word >> (l.flip & 63) & 1)) continue;
+        w.credit<G>(own, l.i, l.white, l.black, slice.first);
+        if (flip != s) w.credit<G>(other, l.flip, l.flip_white, l.flip_black, slices[flip].first);
+      }
+      count = 0;
+    };
+    Index::BlockWalk block(w.index_, piece.first);
+    for (;;) {
+      if (block.first() >= slices[s].first + slices[s].size) {
+        flush();
+        while (block.first() >= slices[s].first + slices[s].size) ++s;
+      }
+      const std::uint64_t begin = std::max(block.first(), piece.first);
+      const std::uint64_t end = std::min(block.first() + block.size(), piece.end);
+      if (w.flip_[s] >= s && bits.any(begin, end)) {
+        const std::uint64_t white = block.white();
+        const std::uint64_t flip_black = sym.flip<bytes>(white);
+        const std::uint64_t mirror_flip_black = sym.mirror<bytes>(flip_black);
+        const auto wanted = [&](std::uint64_t first, std::uint64_t last) {
+          return bits.any(first, last);
+        };
+        for_each_entry<G>(
+            block, begin, end,
+            [&](std::uint64_t i, std::uint64_t black) {
+              if (!bits.test(i)) return;
+              // The colour flip, in its canonical form.
+              const std::uint64_t fw = sym.flip<bytes>(black);
+              if (!fw) return;  // black has no pawn: never a loss for white
+              const game::Pawns f = codec::canonical(
+                  game::Pawns{fw, flip_black}, game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
+              const std::uint64_t j = w.index_.rank_in<G>(f.white, f.black);
+              const std::uint64_t* word = window.word_of(j);
+              __builtin_prefetch(word);
+              losers[count++] = Loser{i, white, black, f.white, f.black, j, word};
+              if (count == losers.size()) flush();
+            },
+            wanted);
+      }
+      if (block.first() + block.size() >= piece.end) break;
+      block.next<g>();
+    }
+    flush();
+  }
+
+  using CountValues = void (*)(const Walker&, const Piece&, const std::uint8_t*, Partial&,
+                               const RangeBits&);
+  using CountZugzwangs = void (*)(const Walker&, const Piece&, Partial&, const WindowBits&);
+  static constexpr auto kCountValues =
+      game::per_geometry([](auto g) -> CountValues { return &count_values_in<decltype(g)>; });
+  static constexpr auto kCountZugzwangs = game::per_geometry(
+      [](auto g) -> CountZugzwangs { return &count_zugzwangs_in<decltype(g)>; });
 
   const Table& table_;
   Index index_;
+  BoardSymmetry symmetry_;
   std::size_t examples_;
+  std::vector<std::uint64_t> slice_firsts_;
+  std::vector<std::size_t> flip_;  // flip(s)
 };
 
 void add(Partial& into, const Partial& from, std::size_t examples) {
-  for (std::size_t d = 0; d < into.distances.size(); ++d) {
-    into.distances[d].wins += from.distances[d].wins;
-    into.distances[d].losses += from.distances[d].losses;
-  }
+  for (std::size_t d = 0; d < into.plies.size(); ++d) into.plies[d] += from.plies[d];
   for (std::size_t k = 0; k < into.materials.size(); ++k) {
     EntryMaterial& a = into.materials[k];
     const EntryMaterial& b = from.materials[k];
@@ -144,22 +470,161 @@ void add(Partial& into, const Partial& from, std::size_t examples) {
   }
 }
 
-// Walks every entry on `threads` threads (util::parallel_for, "stats").
-Partial walk_all(const Walker& walker, const StatsOptions& options) {
-  const std::uint64_t size = walker.index().size();
-  const std::uint64_t chunks = (size + kChunk - 1) / kChunk;
-  const unsigned threads = util::thread_count(options.threads);
-  std::vector<std::unique_ptr<Partial>> partials(util::workers_for(threads, chunks));
-  std::atomic<std::uint64_t> entries_done{0};
-  util::parallel_for("stats", threads, chunks, [&](std::uint64_t c, unsigned worker) {
-    if (!partials[worker]) partials[worker] = std::make_unique<Partial>();
-    const std::uint64_t begin = c * kChunk, end = std::min(size, begin + kChunk);
-    walker.walk(begin, end, *partials[worker]);
-    const std::uint64_t done = entries_done += end - begin;
-    if (worker == 0 && options.on_progress && done < size) {
-      options.on_progress(Progress{"stats", static_cast<double>(done) / static_cast<double>(size)});
+// The bits of the largest pair of flipped slices: the least a window holds.
+std::uint64_t largest_pair(const Walker& walker) {
+  const auto slices = walker.index().slices();
+  std::uint64_t largest = 0;
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    const std::size_t other = walker.flip(s);
+    largest = std::max(largest, slices[s].size + (other == s ? 0 : slices[other].size));
+  }
+  return largest;
+}
+
+// Bytes the workers hold: each a piece of values and, when the piece cuts a
+// block, a block of them and its frame (Table::read_entries).
+std::uint64_t workspace_bytes(const Table& table, const StatsOptions& options) {
+  const std::uint64_t block = table.info().block_entries;
+  return util::thread_count(options.threads) * (std::max(kPiece, block) + 2 * block);
+}
+
+// The windows (HOW THE WALK GOES): each a list of ranges of entries, in order,
+// with at most `limit` entries. Throws std::invalid_argument if a pair of
+// flipped slices has more.
+std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t limit,
+                                             std::uint64_t workspace) {
+  const Index& index = walker.index();
+  const auto tiers = index.tiers();
+  const auto slices = index.slices();
+  std::map<std::tuple<int, int, int, int>, std::size_t> tier_of_key;
+  for (std::size_t t = 0; t < tiers.size(); ++t) {
+    tier_of_key[{tiers[t].w, tiers[t].b, tiers[t].sw, tiers[t].sb}] = t;
+  }
+  std::vector<std::vector<Range>> windows;
+  std::vector<std::size_t> window;  // slices
+  std::uint64_t used = 0;
+  const auto close = [&] {
+    if (window.empty()) return;
+    std::sort(window.begin(), window.end());
+    std::vector<Range> ranges;
+    for (const std::size_t s : window) {
+      if (!ranges.empty() && ranges.back().end == slices[s].first) {
+        ranges.back().end += slices[s].size;
+      } else {
+        ranges.push_back(Range{slices[s].first, slices[s].first + slices[s].size, 0});
+      }
     }
-  });
+    windows.push_back(std::move(ranges));
+    window.clear();
+    used = 0;
+  };
+  // Adds an item of `entries` entries to the window, add_slices() its
+  // slices, closing the window first if it would not fit; false if the item
+  // does not fit in a window of its own.
+  const auto add_item = [&](std::uint64_t entries, auto&& add_slices) {
+    if (entries > limit) return false;
+    if (used + entries > limit) close();
+    add_slices();
+    used += entries;
+    return true;
+  };
+  const auto add_tier = [&](std::size_t t) {
+    for (std::size_t s = tiers[t].first_slice; s < tiers[t].first_slice + tiers[t].slice_count;
+         ++s) {
+      window.push_back(s);
+    }
+  };
+  std::vector<bool> slice_done(slices.size());
+  for (std::size_t group = 0; group < tiers.size();) {
+    const int pawns = tiers[group].w + tiers[group].b;
+    const int advance = tiers[group].sw + tiers[group].sb;
+    std::size_t group_end = group;
+    std::uint64_t entries = 0;
+    while (group_end < tiers.size() && tiers[group_end].w + tiers[group_end].b == pawns &&
+           tiers[group_end].sw + tiers[group_end].sb == advance) {
+      entries += tiers[group_end++].size;
+    }
+    const bool fits = add_item(entries, [&] {
+      for (std::size_t t = group; t < group_end; ++t) add_tier(t);
+    });
+    for (std::size_t t = group; !fits && t < group_end; ++t) {
+      const Index::Tier& tier = tiers[t];
+      const auto found = tier_of_key.find({tier.b, tier.w, tier.sb, tier.sw});
+      const std::size_t flip = found == tier_of_key.end() ? t : found->second;
+      if (flip < t) continue;  // done with its pair
+      const std::uint64_t pair = tier.size + (flip == t ? 0 : tiers[flip].size);
+      if (add_item(pair, [&] {
+            add_tier(t);
+            if (flip != t) add_tier(flip);
+          })) {
+        continue;
+      }
+      for (std::size_t s = tier.first_slice; s < tier.first_slice + tier.slice_count; ++s) {
+        if (slice_done[s]) continue;
+        const std::size_t other = walker.flip(s);
+        slice_done[s] = slice_done[other] = true;
+        const std::uint64_t size = slices[s].size + (other == s ? 0 : slices[other].size);
+        if (!add_item(size, [&] {
+              window.push_back(s);
+              if (other != s) window.push_back(other);
+            })) {
+          throw std::invalid_argument(
+              "stats of a " + to_string(walker.index().geometry()) + " table need at least " +
+              std::to_string(workspace + (largest_pair(walker) + 7) / 8) +
+              " bytes of memory: a bit for each entry of the largest pair of flipped slices, " +
+              "and the workers' decoded entries");
+        }
+      }
+    }
+    group = group_end;
+  }
+  close();
+  return windows;
+}
+
+// Walks every entry on `threads` threads (util::parallel_for, "stats").
+Partial walk_all(const Table& table, const Walker& walker, const StatsOptions& options) {
+  const std::uint64_t size = walker.index().size();
+  const unsigned threads = util::thread_count(options.threads);
+  const std::uint64_t piece = std::max<std::uint64_t>(kPiece, table.info().block_entries);
+  const std::uint64_t workspace = workspace_bytes(table, options);
+  const std::uint64_t limit =
+      options.memory_bytes > workspace ? (options.memory_bytes - workspace) * 8 : 0;
+  const std::vector<std::vector<Range>> windows = plan_windows(walker, limit, workspace);
+
+  std::vector<std::unique_ptr<Partial>> partials(threads);
+  std::vector<std::vector<std::uint8_t>> values(threads);
+  WindowBits bits;
+  std::uint64_t done = 0;  // entries passed, twice each
+  for (const std::vector<Range>& ranges : windows) {
+    bits.reset(ranges);
+    std::vector<Piece> pieces;
+    for (const Range& r : bits.ranges()) {
+      for (std::uint64_t first = r.first; first < r.end;) {
+        const std::uint64_t end = std::min(r.end, (first / piece + 1) * piece);
+        pieces.push_back(Piece{first, end, &r});
+        first = end;
+      }
+    }
+    for (const bool values_pass : {true, false}) {
+      std::atomic<std::uint64_t> passed{done};
+      util::parallel_for("stats", threads, pieces.size(), [&](std::uint64_t k, unsigned worker) {
+        if (!partials[worker]) partials[worker] = std::make_unique<Partial>();
+        const Piece& at = pieces[k];
+        if (values_pass) {
+          walker.count_values(at, values[worker], *partials[worker], bits);
+        } else {
+          walker.count_zugzwangs(at, *partials[worker], bits);
+        }
+        const std::uint64_t now = passed += at.end - at.first;
+        if (worker == 0 && options.on_progress && now < 2 * size) {
+          options.on_progress(
+              Progress{"stats", static_cast<double>(now) / static_cast<double>(2 * size)});
+        }
+      });
+      done = passed;
+    }
+  }
   Partial total;
   for (const auto& partial : partials) {
     if (partial) add(total, *partial, options.zugzwang_examples);
@@ -170,11 +635,16 @@ Partial walk_all(const Walker& walker, const StatsOptions& options) {
 
 }  // namespace
 
+std::uint64_t least_memory(const Table& table, const StatsOptions& options) {
+  const Walker walker(table, options);
+  return workspace_bytes(table, options) + (largest_pair(walker) + 7) / 8;
+}
+
 TableStats compute_stats(const Table& table, const StatsOptions& options) {
   const Walker walker(table, options);
   const Index& index = walker.index();
   const Geometry g = index.geometry();
-  const auto total = std::make_unique<Partial>(walk_all(walker, options));
+  const auto total = std::make_unique<Partial>(walk_all(table, walker, options));
 
   // The position with key 2 * index (white to move) or 2 * index + 1 (the
   // colour flip of that entry: black to move).
@@ -189,12 +659,14 @@ TableStats compute_stats(const Table& table, const StatsOptions& options) {
   s.geometry = g;
   s.max_pawns = index.max_pawns();
   // Every entry's colour flip has the same value: each distance counts twice.
+  // Wins take an odd number of plies, losses an even one (FORMAT.md 6.1).
   int longest = 0;
-  for (std::size_t d = 0; d < total->distances.size(); ++d) {
-    if (total->distances[d].wins || total->distances[d].losses) longest = static_cast<int>(d);
+  for (std::size_t d = 0; d < total->plies.size(); ++d) {
+    if (total->plies[d]) longest = static_cast<int>(d);
   }
   for (int d = 0; d <= longest; ++d) {
-    s.distances.push_back({2 * total->distances[d].wins, 2 * total->distances[d].losses});
+    const std::uint64_t n = 2 * total->plies[static_cast<std::size_t>(d)];
+    s.distances.push_back(d % 2 ? DistanceCount{n, 0} : DistanceCount{0, n});
   }
   for (int w = 0; w < kSide; ++w) {
     for (int b = 0; b < kSide; ++b) {

@@ -61,17 +61,27 @@ struct TableStats {
 struct StatsOptions {
   unsigned threads = 0;               // 0: one per hardware thread
   std::size_t zugzwang_examples = 3;  // per material, at most
+  // Bytes held at most: a bit for each entry of the part of the table being
+  // walked, and a piece of decoded entries for each thread (table_stats.cpp).
+  std::uint64_t memory_bytes = std::uint64_t{1} << 30;
   // Stage "stats", as every pawntb progress report (pawntb/progress.hpp).
   ProgressCallback on_progress;
 };
 
-// Walks every entry of `table` and probes it (and, when the side to move
-// loses, the same placement with the other side to move). The result does
-// not depend on options.threads, which run it as util::parallel_for says (a
-// thread that cannot start is left out). Thread-safe (the Table is shared
-// read-only); throws TableError if a lazily loaded block of the table is
-// damaged. For any caller (CLI, web server, tests).
+// Walks every entry of `table`, decoding its blocks in order (table_stats.cpp
+// says how), and finds each entry's value and that of the same placement with
+// the other side to move. The result does not depend on options.threads, which run it
+// as util::parallel_for says (a thread that cannot start is left out), nor on
+// options.memory_bytes. Thread-safe (the Table is shared read-only); throws
+// TableError if a block of the table is damaged or cannot be read, and
+// std::invalid_argument if options.memory_bytes is less than least_memory().
+// For any caller (CLI, web server, tests).
 TableStats compute_stats(const Table& table, const StatsOptions& options = {});
+
+// The least options.memory_bytes with which compute_stats(table, options)
+// runs: the threads' pieces and the bits of the largest pair of flipped
+// slices. Thread-safe.
+std::uint64_t least_memory(const Table& table, const StatsOptions& options = {});
 
 // The JSON document `pawntb stats --json` prints; its schema is docs/stats.md.
 // Thread-safe.

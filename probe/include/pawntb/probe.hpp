@@ -257,6 +257,16 @@ class Table {
   // checked then. For `pawntb info`. Thread-safe.
   std::vector<BlockDamage> check_blocks(unsigned threads = 1) const;
 
+  // The entries [first, first + count), into out[0 .. count), as a decoded
+  // block holds them (FORMAT.md 7): each the plies of its position, white to
+  // move, except a mirror image that does not win in one by rule, which holds
+  // 0 (its value is its mirror's). Reads and decodes the blocks that hold them on the calling
+  // thread, keeping none (a table loaded at open: a copy). For walks of a
+  // whole table in index order (`pawntb stats`). Throws TableError naming the file and
+  // the block if one is damaged or cannot be read, std::out_of_range if the
+  // range passes the last entry, std::bad_alloc. Thread-safe.
+  void read_entries(std::uint64_t first, std::uint64_t count, std::uint8_t* out) const;
+
   // Every tier's checksum, reading and checking every block as check_blocks()
   // does (memory: 32 decoded blocks), on `threads` threads (0: one per
   // hardware thread). If a block is damaged, returns the damage and no tiers.
