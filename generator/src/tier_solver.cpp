@@ -141,7 +141,7 @@ class TierWork {
       if (done > 1) {
         cursor.next_run();
       } else {
-        cursor.next();
+        cursor.next<g_>();
       }
     }
     batch.fold(out, tally);

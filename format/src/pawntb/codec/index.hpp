@@ -576,8 +576,15 @@ class Index {
     // The number of black pawns off row 0, the same for the whole run.
     int black_off_row_0() const { return black_off_row_0_; }
 
-    // Moves to index() + 1; requires index() + 1 < size().
-    void next();
+    // Moves to index() + 1; requires index() + 1 < size(). With Fixed
+    // valid (it must be the index's geometry), every shift is a constant:
+    // the step is inlined into the generator's loop, which takes one per
+    // entry.
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void next() {
+      ++index_;
+      carry<Fixed>((Fixed.valid() ? Fixed.rows : owner_->geometry_.rows) - 2);
+    }
 
     // Entries from here to the end of the run (the entries sharing W and
     // B_0; POSITION RANK above), this one included.
@@ -589,10 +596,38 @@ class Index {
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
     // Moves the odometer on from black's row `row` (rows below it are at
-    // their first subsets already, or are to be reset).
-    void carry(int row);
+    // their first subsets already, or are to be reset): black's rows
+    // innermost, from row R-2 up (POSITION RANK), then white's
+    // (carry_white).
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void carry(int row) {
+      constexpr bool fixed = Fixed.valid();
+      const int cols = fixed ? Fixed.cols : owner_->geometry_.cols;
+      const Slice& s = owner_->slices_[slice_];
+      for (int r = row; r >= 0; --r) {
+        const auto ur = static_cast<std::size_t>(r);
+        // (On a carry the row goes back to its first subset.)
+        const bool carried = advance_row_subset(black_rows_[ur], cols - s.white[ur]);
+        set_black_row<Fixed>(r);
+        if (!carried) {
+          run_done_ = r > 0 ? run_done_ + 1 : 0;  // row 0 starts a new run
+          return;
+        }
+      }
+      carry_white();
+    }
+    // The odometer's carry out of black's rows.
+    void carry_white();
     // Puts row r's subsets into the boards: black's only, or both.
-    void set_black_row(int r);
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void set_black_row(int r) {
+      const int cols = Fixed.valid() ? Fixed.cols : owner_->geometry_.cols;
+      const auto ur = static_cast<std::size_t>(r);
+      const std::uint64_t row = low_bits(cols);
+      const std::uint64_t bits =
+          game::kByteGatherScatter.scatter[~white_rows_[ur] & row][black_rows_[ur]];
+      black_ = (black_ & ~(row << (r * cols))) | bits << (r * cols);
+    }
     void set_white_row(int r);
 
     const Index* owner_;
