@@ -630,3 +630,55 @@ TEST(Index, EveryMoveGoesToAnEarlierTier) {
 
 }  // namespace
 }  // namespace pawntb
+
+namespace pawntb {
+namespace {
+
+// StepRanker::rank_step gives rank() of every position one black step from
+// a base, over every base of the index and every step it has.
+template <class G>
+void expect_steps_rank_as_rank(int max_pawns) {
+  constexpr Geometry g = G::value;
+  const Index index(g, max_pawns);
+  Index::StepRanker<g> ranker(index);
+  Index::Cursor cursor(index, 0);
+  std::uint64_t steps = 0;
+  for (std::uint64_t i = 0;; ++i) {
+    const std::uint64_t white = cursor.white(), black = cursor.black();
+    ranker.reset(white, black);
+    for (int s = 0; s + 1 <= g.rows - 2; ++s) {
+      for (int c = 0; c < g.cols; ++c) {
+        const int from = s * g.cols + c, to = from + g.cols;
+        if (!(black >> from & 1) || ((white | black) >> to & 1)) continue;
+        const std::uint64_t after = black ^ (1ULL << from) ^ (1ULL << to);
+        ASSERT_EQ(ranker.rank_step(s, 1ULL << c), index.rank(white, after))
+            << to_string(g) << " entry " << i << " step " << from << "-" << to;
+        ++steps;
+      }
+    }
+    if (i + 1 == index.size()) break;
+    cursor.next();
+  }
+  EXPECT_GT(steps, index.size() / 4) << to_string(g);
+}
+
+TEST(Index, StepRankerAgreesWithRank) {
+  expect_steps_rank_as_rank<game::FixedGeometry<3, 3>>(3);
+  expect_steps_rank_as_rank<game::FixedGeometry<4, 4>>(4);
+  expect_steps_rank_as_rank<game::FixedGeometry<5, 3>>(3);
+  expect_steps_rank_as_rank<game::FixedGeometry<4, 5>>(4);
+  expect_steps_rank_as_rank<game::FixedGeometry<6, 3>>(3);
+}
+
+// The worked example beside StepRanker (index.hpp).
+TEST(Index, StepRankerWorkedExample) {
+  const Index index(Geometry{4, 4}, 4);
+  Index::StepRanker<Geometry{4, 4}> ranker(index);
+  ranker.reset(0x0E00, 0x000E);
+  const Index::SliceStart& slice = index.slice_with(0x0E00, 0x002C);
+  EXPECT_EQ(ranker.rank_step(0, 1u << 1), slice.first + 3 * 24 + 21);
+  EXPECT_EQ(ranker.rank_step(0, 1u << 1), index.rank(0x0E00, 0x002C));
+}
+
+}  // namespace
+}  // namespace pawntb

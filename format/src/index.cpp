@@ -288,14 +288,6 @@ void Index::Cursor::enter_slice(std::size_t slice) {
   black_ = p.black;
 }
 
-void Index::Cursor::set_black_row(int r) {
-  const int cols = owner_->geometry_.cols;
-  const auto ur = static_cast<std::size_t>(r);
-  const std::uint64_t row = low_bits(cols);
-  const std::uint64_t bits = kByteGatherScatter.scatter[~white_rows_[ur] & row][black_rows_[ur]];
-  black_ = (black_ & ~(row << (r * cols))) | bits << (r * cols);
-}
-
 void Index::Cursor::set_white_row(int r) {
   const int cols = owner_->geometry_.cols;
   const std::uint64_t row = low_bits(cols);
@@ -303,20 +295,9 @@ void Index::Cursor::set_white_row(int r) {
   set_black_row(r);  // the squares white leaves free have changed
 }
 
-void Index::Cursor::carry(int row) {
+void Index::Cursor::carry_white() {
   const Slice& s = owner_->slices_[slice_];
   const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
-  // The odometer of POSITION RANK: black's rows innermost, from row R-2 up.
-  for (int r = row; r >= 0; --r) {
-    const auto ur = static_cast<std::size_t>(r);
-    if (advance_subset(black_rows_[ur], cols - s.white[ur])) {
-      set_black_row(r);
-      run_done_ = r > 0 ? run_done_ + 1 : 0;  // row 0 starts a new run
-      return;
-    }
-    black_rows_[ur] = low_bits(s.black[ur]);
-    set_black_row(r);
-  }
   run_done_ = 0;
   for (int r = rows - 1; r >= 1; --r) {
     const auto ur = static_cast<std::size_t>(r);
@@ -328,11 +309,6 @@ void Index::Cursor::carry(int row) {
     set_white_row(r);
   }
   enter_slice(slice_ + 1);
-}
-
-void Index::Cursor::next() {
-  ++index_;
-  carry(owner_->geometry_.rows - 2);
 }
 
 std::uint64_t Index::Cursor::run_remaining() const {

@@ -72,6 +72,10 @@ struct SquareMaps {
   std::uint64_t flip_mirror[kMaxSquares];  // square -> its row-flipped, mirrored bit
   std::uint64_t push[kMaxSquares];         // square -> where a white pawn there steps
   std::uint64_t captures[kMaxSquares];     // square -> where a white pawn there captures
+  // A white pawn's step from a square, seen from black (flipped) as black's
+  // step from row step_row up: its column's bit, and the mirrored one.
+  int step_row[kMaxSquares];
+  std::uint64_t column[kMaxSquares], mirror_column[kMaxSquares];
   explicit SquareMaps(Geometry g) {
     for (int s = 0; s < g.squares(); ++s) {
       const std::uint64_t bit = 1ULL << s;
@@ -79,6 +83,9 @@ struct SquareMaps {
       flip_mirror[s] = mirror_files(g, flip[s]);
       push[s] = white_pushes(g, bit);
       captures[s] = white_left_captures(g, bit) | white_right_captures(g, bit);
+      step_row[s] = g.rows - 1 - s / g.cols;
+      column[s] = 1ULL << (s % g.cols);
+      mirror_column[s] = 1ULL << (g.cols - 1 - s % g.cols);
     }
   }
 };
@@ -112,7 +119,7 @@ class TierWork {
   ChunkTally solve(std::uint64_t first, std::span<Plies> out,
                    const std::array<TierValues, kMaxSide>& children) const {
     ChunkTally tally;
-    Batch batch;
+    Batch batch(index_);
     Index::Cursor cursor(index_, first);
     const std::uint64_t end = out.size();
     for (std::uint64_t i = 0;;) {
@@ -134,7 +141,7 @@ class TierWork {
       if (done > 1) {
         cursor.next_run();
       } else {
-        cursor.next();
+        cursor.next<g_>();
       }
     }
     batch.fold(out, tally);
@@ -158,6 +165,7 @@ class TierWork {
   // symmetric (its mirror image is itself).
   class Batch {
    public:
+    explicit Batch(const Index& index) : ranker_(index) {}
     bool full() const { return positions_ == kBatch; }
 
     void add(std::uint64_t at, std::uint64_t white, std::uint64_t black, const TierWork& work,
@@ -166,7 +174,8 @@ class TierWork {
       symmetric_[positions_] = mirror_files(g_, white) == white && mirror_files(g_, black) == black;
       const std::size_t before = successors_;
       successors_ = static_cast<std::size_t>(
-          work.successors(white, black, children, values_.data() + successors_) - values_.data());
+          work.successors(white, black, children, ranker_, values_.data() + successors_) -
+          values_.data());
       moves_[positions_] = static_cast<std::uint8_t>(successors_ - before);
       ++positions_;
     }
@@ -192,6 +201,7 @@ class TierWork {
     std::array<std::uint8_t, kBatch> moves_{};
     std::array<bool, kBatch> symmetric_{};
     std::array<const Plies*, kBatch * kMaxMoves> values_{};
+    Index::StepRanker<G::value> ranker_;  // successors()'s scratch
   };
   static_assert(kChunkEntries <= UINT32_MAX && kMaxMoves <= UINT8_MAX);
 
@@ -200,7 +210,7 @@ class TierWork {
   // (lost in 0) points to a zero.
   const Plies** successors(std::uint64_t white, std::uint64_t black,
                            const std::array<TierValues, kMaxSide>& children,
-                           const Plies** to) const {
+                           Index::StepRanker<G::value>& ranker, const Plies** to) const {
     static constexpr Plies kLost = 0;
     const std::uint64_t empty = board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
@@ -209,9 +219,30 @@ class TierWork {
     const std::uint64_t flip_black = flip_rows(g_, black);
     const std::uint64_t mirror_white = mirror_files(g_, flip_white);
     const std::uint64_t mirror_black = mirror_files(g_, flip_black);
+    // Every step (a move without a capture) has the successor's white pawns
+    // flip_black, so unless black is symmetric, the same image of it is
+    // canonical for all steps, and they differ from one base by a step of
+    // the successor's black: StepRanker (index.hpp) ranks them.
+    const bool steps_ranked = mirror_black != flip_black;  // else ranked one by one below
+    const bool steps_mirrored = mirror_black < flip_black;
+    bool ranker_ready = false;
+    const TierValues& stepped = children[0];
     for (std::uint64_t pawns = white; pawns; pawns &= pawns - 1) {
       const int from = std::countr_zero(pawns);
-      const std::uint64_t targets = (maps_.push[from] & empty) | (maps_.captures[from] & black);
+      const std::uint64_t step = maps_.push[from] & empty;
+      if (step && steps_ranked) {
+        if (!ranker_ready) {
+          ranker.reset(steps_mirrored ? mirror_black : flip_black,
+                       steps_mirrored ? mirror_white : flip_white);
+          ranker_ready = true;
+        }
+        const std::uint64_t i = ranker.rank_step(
+            maps_.step_row[from], steps_mirrored ? maps_.mirror_column[from] : maps_.column[from]);
+        const Plies* const value = stepped.values.data() + (i - stepped.first);
+        __builtin_prefetch(value);
+        *to++ = value;
+      }
+      const std::uint64_t targets = (steps_ranked ? 0 : step) | (maps_.captures[from] & black);
       for (std::uint64_t t = targets; t; t &= t - 1) {
         const int to_square = std::countr_zero(t);
         // The successor from black's side is (flip(B'), flip(W')) with

@@ -91,6 +91,7 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "pawntb/game/bitboard.hpp"
@@ -246,6 +247,8 @@ constexpr std::uint64_t last_subset(int k, int n) {
 }
 
 class Index {
+  struct RowDigits;  // below
+
  public:
   class Cursor;
   // A tier: the positions with w white and b black pawns whose advancement
@@ -325,17 +328,7 @@ class Index {
   template <Geometry Fixed = Geometry{0, 0}>
   [[gnu::always_inline]] const SliceStart& slice_with(std::uint64_t white,
                                                       std::uint64_t black) const {
-    constexpr bool fixed = Fixed.valid();
-    const int bytes = fixed ? board_bytes(Fixed) : board_bytes(geometry_);
-    // A profile's key is linear in the pawns (PROFILE KEYS below): one
-    // table entry per byte of each board.
-    std::uint32_t white_key = 0, black_key = 0;
-    // (Offsets added, not or-ed, so that they fold into the addressing.)
-    for (int j = 0; j < bytes; ++j) {
-      const auto at = static_cast<std::size_t>(j) << 8;
-      white_key += key_part_[at + (white >> 8 * j & 0xFF)];
-      black_key += key_part_[(static_cast<std::size_t>(bytes) << 8) + at + (black >> 8 * j & 0xFF)];
-    }
+    const auto [white_key, black_key] = profile_keys<Fixed>(white, black);
     return slice_start_[std::size_t{profile_of_key_[white_key]} + profile_of_key_[black_key]];
   }
 
@@ -381,6 +374,102 @@ class Index {
   [[gnu::always_inline]] std::uint64_t rank_in(std::uint64_t white, std::uint64_t black) const {
     return rank_with<G::value>(white, black);
   }
+
+  // Ranks the positions one black step away from a base position (W, B):
+  // (W, B') with B' = B less the pawn on (row s, column c), plus (s + 1, c).
+  // The generator's moves without a capture all keep the successor's W (the
+  // mover's opponent, flipped) and step one of its B, so the parts of the
+  // rank that a step leaves alone are computed once per base (reset), and a
+  // step costs two row lookups and a few products instead of a whole rank.
+  //   A step changes black's rows s and s + 1 only, with d_r the black digit
+  //   of row r and c_r its radix (POSITION RANK): the black digits split as
+  //     D = ((H_s c'_s + d'_s) c'_(s+1) + d'_(s+1)) S_(s+2) + L_(s+2)
+  //   with H_s the mixed-radix value of rows 0..s-1, S_t the product of the
+  //   radices of rows t..R-2 and L_t the value of those rows (S_(R-1) = 1,
+  //   L_(R-1) = 0); the block of black digits is P_s c'_s c'_(s+1) S_(s+2)
+  //   with P_s the product of the radices of rows 0..s-1; and
+  //     index = first(slice') + (white digits) * block + D.
+  //   The black key (PROFILE KEYS) moves by (K+1)^(s+1) - (K+1)^s.
+  //   Worked example (4x4, K = 4): W = 0x0E00 (row 2: columns 1..3), B =
+  //   0x000E (row 0: columns 1..3), the pawn on (0, 1) steps to (1, 1): B' =
+  //   0x002C. White digits 3 (W_2 = {1,2,3}, rank 3 of 4). Row 0 of B' is
+  //   {2,3}: rank C(2,1) + C(3,2) = 5, radix C(4,2) = 6; row 1 is {1}
+  //   squeezed onto W_1's 4 free squares: rank 1, radix 4; row 2 is empty
+  //   beside W_2 (radix C(1,0) = 1): S_2 = 1, L_2 = 0, H_0 = 0, P_0 = 1. D =
+  //   (0 * 6 + 5) * 4 + 1 = 21, block = 6 * 4 = 24, index = first(slice') +
+  //   3 * 24 + 21 = first(slice') + 93 (StepRankerWorkedExample,
+  //   format_test.cpp, checks it against rank()).
+  // Fixed must be the index's geometry (every shift a constant).
+  template <Geometry Fixed>
+  class StepRanker {
+    static_assert(Fixed.valid());
+    static constexpr std::size_t kRows = static_cast<std::size_t>(Fixed.rows);
+    static constexpr int kCols = Fixed.cols;
+
+   public:
+    explicit StepRanker(const Index& owner) : owner_(&owner) {}
+
+    // The base (W, B); requires contains(white, black).
+    [[gnu::always_inline]] void reset(std::uint64_t white, std::uint64_t black) {
+      const Index& o = *owner_;
+      const auto [white_key, black_key] = o.profile_keys<Fixed>(white, black);
+      white_profile_ = o.profile_of_key_[white_key];
+      black_key_ = black_key;
+      const std::uint64_t row = low_bits(kCols);
+      for (std::size_t r = 0; r < kRows; ++r) {
+        white_rows_[r] = r == 0 ? 0 : white >> (r * kCols) & row;
+        black_rows_[r] = r == kRows - 1 ? 0 : black >> (r * kCols) & row;
+      }
+      white_digits_ = 0;
+      for (std::size_t r = 1; r < kRows; ++r) {
+        const RowDigits& e = o.row_digits_[static_cast<std::size_t>(white_rows_[r] << kCols)];
+        white_digits_ = white_digits_ * e.white_radix + e.white_rank;
+      }
+      high_[0] = 0;
+      product_[0] = 1;
+      for (std::size_t r = 0; r + 3 <= kRows; ++r) {  // H_s, P_s for s = 0..R-3
+        const RowDigits& e = digits(r, black_rows_[r]);
+        high_[r + 1] = high_[r] * e.black_radix + e.black_rank;
+        product_[r + 1] = product_[r] * e.black_radix;
+      }
+      low_[kRows - 1] = 0;
+      suffix_[kRows - 1] = 1;
+      for (std::size_t r = kRows - 2; r >= 2; --r) {  // L_t, S_t for t = 2..R-1
+        const RowDigits& e = digits(r, black_rows_[r]);
+        low_[r] = e.black_rank * suffix_[r + 1] + low_[r + 1];
+        suffix_[r] = e.black_radix * suffix_[r + 1];
+      }
+    }
+
+    // The index of (W, B'), B' = B with the pawn of row s in column bit
+    // `column` (1 << c) stepped to row s + 1. Requires that pawn, the
+    // square above it empty, s + 1 <= R-2.
+    [[gnu::always_inline]] std::uint64_t rank_step(int s, std::uint64_t column) const {
+      const Index& o = *owner_;
+      const auto us = static_cast<std::size_t>(s);
+      const RowDigits& from = digits(us, black_rows_[us] & ~column);
+      const RowDigits& to = digits(us + 1, black_rows_[us + 1] | column);
+      const std::uint32_t key = black_key_ + static_cast<std::uint32_t>(o.profile_weight_[us + 1] -
+                                                                        o.profile_weight_[us]);
+      const SliceStart& slice = o.slice_start_[std::size_t{white_profile_} + o.profile_of_key_[key]];
+      const std::uint64_t middle =
+          (high_[us] * from.black_radix + from.black_rank) * to.black_radix + to.black_rank;
+      const std::uint64_t block =
+          product_[us] * from.black_radix * to.black_radix * suffix_[us + 2];
+      return slice.first + white_digits_ * block + middle * suffix_[us + 2] + low_[us + 2];
+    }
+
+   private:
+    const RowDigits& digits(std::size_t r, std::uint64_t black_row) const {
+      return owner_->row_digits_[static_cast<std::size_t>(white_rows_[r] << kCols | black_row)];
+    }
+
+    const Index* owner_;
+    std::uint32_t white_profile_ = 0, black_key_ = 0;
+    std::uint64_t white_digits_ = 0;
+    std::array<std::uint64_t, kMaxSide> white_rows_{}, black_rows_{};
+    std::array<std::uint64_t, kMaxSide> high_{}, product_{}, low_{}, suffix_{};
+  };
 
   // The index of a position; requires contains(white, black).
   std::uint64_t rank(std::uint64_t white, std::uint64_t black) const {
@@ -487,8 +576,15 @@ class Index {
     // The number of black pawns off row 0, the same for the whole run.
     int black_off_row_0() const { return black_off_row_0_; }
 
-    // Moves to index() + 1; requires index() + 1 < size().
-    void next();
+    // Moves to index() + 1; requires index() + 1 < size(). With Fixed
+    // valid (it must be the index's geometry), every shift is a constant:
+    // the step is inlined into the generator's loop, which takes one per
+    // entry.
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void next() {
+      ++index_;
+      carry<Fixed>((Fixed.valid() ? Fixed.rows : owner_->geometry_.rows) - 2);
+    }
 
     // Entries from here to the end of the run (the entries sharing W and
     // B_0; POSITION RANK above), this one included.
@@ -500,10 +596,38 @@ class Index {
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
     // Moves the odometer on from black's row `row` (rows below it are at
-    // their first subsets already, or are to be reset).
-    void carry(int row);
+    // their first subsets already, or are to be reset): black's rows
+    // innermost, from row R-2 up (POSITION RANK), then white's
+    // (carry_white).
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void carry(int row) {
+      constexpr bool fixed = Fixed.valid();
+      const int cols = fixed ? Fixed.cols : owner_->geometry_.cols;
+      const Slice& s = owner_->slices_[slice_];
+      for (int r = row; r >= 0; --r) {
+        const auto ur = static_cast<std::size_t>(r);
+        // (On a carry the row goes back to its first subset.)
+        const bool carried = advance_row_subset(black_rows_[ur], cols - s.white[ur]);
+        set_black_row<Fixed>(r);
+        if (!carried) {
+          run_done_ = r > 0 ? run_done_ + 1 : 0;  // row 0 starts a new run
+          return;
+        }
+      }
+      carry_white();
+    }
+    // The odometer's carry out of black's rows.
+    void carry_white();
     // Puts row r's subsets into the boards: black's only, or both.
-    void set_black_row(int r);
+    template <Geometry Fixed = Geometry{0, 0}>
+    [[gnu::always_inline]] void set_black_row(int r) {
+      const int cols = Fixed.valid() ? Fixed.cols : owner_->geometry_.cols;
+      const auto ur = static_cast<std::size_t>(r);
+      const std::uint64_t row = low_bits(cols);
+      const std::uint64_t bits =
+          game::kByteGatherScatter.scatter[~white_rows_[ur] & row][black_rows_[ur]];
+      black_ = (black_ & ~(row << (r * cols))) | bits << (r * cols);
+    }
     void set_white_row(int r);
 
     const Index* owner_;
@@ -533,6 +657,25 @@ class Index {
   // kMaxSize.
   bool add_slices(const std::vector<Counts>& profiles, const std::vector<std::uint64_t>& order);
   void build_row_tables(const std::vector<Counts>& profiles, std::uint64_t keys);
+
+  // The white and black profile keys of a position (PROFILE KEYS below),
+  // with the geometry fixed as in slice_with.
+  template <Geometry Fixed>
+  [[gnu::always_inline]] std::pair<std::uint32_t, std::uint32_t> profile_keys(
+      std::uint64_t white, std::uint64_t black) const {
+    constexpr bool fixed = Fixed.valid();
+    const int bytes = fixed ? board_bytes(Fixed) : board_bytes(geometry_);
+    // A profile's key is linear in the pawns: one table entry per byte of
+    // each board.
+    std::uint32_t white_key = 0, black_key = 0;
+    // (Offsets added, not or-ed, so that they fold into the addressing.)
+    for (int j = 0; j < bytes; ++j) {
+      const auto at = static_cast<std::size_t>(j) << 8;
+      white_key += key_part_[at + (white >> 8 * j & 0xFF)];
+      black_key += key_part_[(static_cast<std::size_t>(bytes) << 8) + at + (black >> 8 * j & 0xFF)];
+    }
+    return {white_key, black_key};
+  }
 
   // Profile pairs beyond this (8 M offsets, 64 MiB) are refused: only boards
   // of 7 or 8 rows with K >= 7 have that many, and none can be solved.
