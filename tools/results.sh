@@ -174,10 +174,15 @@ generation_figures() {
     work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 }
                            END { if (peak != "") printf "%.0f\n", peak }' "$disk_log")"
   fi
+  # A run that resumed a work directory: its time log holds the last part's
+  # figures only, so the record says what that part found done.
+  local resumed=""
+  [ -f "$log" ] && resumed="$(tr '\r' '\n' <"$log" | sed -n 's/^pawntb generate: resuming: //p' | tail -n 1)"
   if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
-    time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" \
+    time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" --arg resumed "$resumed" \
       '. + {load_average: $load}
-       + (if $disk == "" then {} else {work_dir_peak_bytes: ($disk | fromjson)} end)'
+       + (if $disk == "" then {} else {work_dir_peak_bytes: ($disk | fromjson)} end)
+       + (if $resumed == "" then {} else {resumed_from: $resumed} end)'
   else
     echo null
   fi
@@ -577,7 +582,11 @@ jq -s -r -f "$root/tools/results-plot.jq" "${records[@]}" >"$root/docs/$plot.tmp
 mv "$root/docs/$plot.tmp" "$root/docs/$plot"
 projections=null
 [ -f "$answers/projections.json" ] && projections="$(cat "$answers/projections.json")"
-running_runs="$(cat "$answers"/*.progress.json 2>/dev/null | jq -s -c .)"
+# (None running is an empty list: no file matches.)
+shopt -s nullglob
+progress_files=("$answers"/*.progress.json)
+shopt -u nullglob
+running_runs="$(jq -s -c . "${progress_files[@]}" </dev/null)"
 # The statistics documents, {"RxC-kK": document, ...}, through a file: together
 # they are larger than one argument may be.
 documents="$(mktemp)"
