@@ -201,7 +201,7 @@ $intro, "",
 ($records[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
    share + " | " +
    (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
-   (.generation | orblank("\(.wall_s) / \(.cpu_s)\(if .resumed_from then " (last part)" else "" end)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
+   (.generation | orblank("\(.wall_s) / \(.cpu_s)\(if .resumed_from then " (last part)" elif .parts then " (\(.parts) parts)" else "" end)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
    (.generation | orblank(if has("work_dir_peak_bytes") | not then ""
                           elif .work_dir_peak_bytes == null then "in memory" else .work_dir_peak_bytes | mib | tostring end)) + " | " +
    (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
@@ -223,7 +223,7 @@ $intro, "",
    (if .generation == null then "Generation: not measured."
     else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o |--work-dir )[^ ]*/"; "\(.o)"))`, \(.generated)" +
          (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", load average not recorded" end) +
-         "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB" +
+         "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU\(if .generation.parts then " in \(.generation.parts) parts" else "" end), peak RSS \(.generation.peak_rss_mib) MiB" +
          (if .generation.work_dir_peak_bytes != null then ", work directory at most \(.generation.work_dir_peak_bytes | n) bytes (\(.generation.work_dir_peak_bytes | mib) MiB) of tier files" else "" end) + "." +
          (if .generation.resumed_from then " These are the figures of the run's last part only: it resumed with \(.generation.resumed_from); the earlier parts' times were not kept." else "" end) end) +
    (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall\(if .verify.resumed then ", over several runs" else "" end))." else " Verify: not run." end) +

@@ -22,7 +22,8 @@
 #            each a few minutes at most, and 5x6, about an hour with verify)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
-#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
+#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures
+#            (a log that the parts of a resumed run appended to: their sum),
 #            RxC.out, its output, the work directory's peak size (its line
 #            "work directory: N bytes"; from a pawntb older than that line,
 #            RxC-disk.log, lines "TIME BYTES ..." of `du -sb WORKDIR` taken
@@ -131,20 +132,23 @@ commit="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 
 listed() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-# The figures of a `/usr/bin/time -v` log as a JSON object.
+# The figures of a `/usr/bin/time -v` log as a JSON object. A log that a
+# resumed run appended to holds one report a part: the times add up, the
+# peak is the largest part's, the status is the last part's ("parts" > 1).
 time_figures() {
   awk -F': ' '
-    /Command being timed/ { cmd = substr($0, index($0, ": ") + 2); gsub(/"/, "", cmd) }
-    /User time/ { user = $2 } /System time/ { sys = $2 }
+    /Command being timed/ { cmd = substr($0, index($0, ": ") + 2); gsub(/"/, "", cmd); ++parts }
+    /User time/ { cpu += $2 } /System time/ { cpu += $2 }
     /Elapsed \(wall clock\)/ {
-      n = split($NF, t, ":"); wall = 0
-      for (i = 1; i <= n; ++i) wall = wall * 60 + t[i]
+      n = split($NF, t, ":"); part = 0
+      for (i = 1; i <= n; ++i) part = part * 60 + t[i]
+      wall += part
     }
-    /Maximum resident set size/ { rss = $2 }
+    /Maximum resident set size/ { if ($2 + 0 > rss) rss = $2 + 0 }
     /Exit status/ { status = $2 }
     END {
-      printf "{\"command\":\"%s\",\"wall_s\":%.2f,\"cpu_s\":%.2f,\"peak_rss_mib\":%.1f,\"exit_status\":%d}\n",
-             cmd, wall, user + sys, rss / 1024, status
+      printf "{\"command\":\"%s\",\"wall_s\":%.2f,\"cpu_s\":%.2f,\"peak_rss_mib\":%.1f,\"exit_status\":%d%s}\n",
+             cmd, wall, cpu, rss / 1024, status, (parts > 1 ? ",\"parts\":" parts : "")
     }' "$1"
 }
 
@@ -174,10 +178,12 @@ generation_figures() {
     work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 }
                            END { if (peak != "") printf "%.0f\n", peak }' "$disk_log")"
   fi
-  # A run that resumed a work directory: its time log holds the last part's
-  # figures only, so the record says what that part found done.
+  # A log whose first part resumed a work directory misses the parts before
+  # it (their log was not kept): the record says what that part found done.
   local resumed=""
-  [ -f "$log" ] && resumed="$(tr '\r' '\n' <"$log" | sed -n 's/^pawntb generate: resuming: //p' | tail -n 1)"
+  [ -f "$log" ] && resumed="$(tr '\r' '\n' <"$log" | awk '
+    /Command being timed/ { first_part_over = 1 }
+    !first_part_over && !found && sub(/^pawntb generate: resuming: /, "") { print; found = 1 }')"
   if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
     time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" --arg resumed "$resumed" \
       '. + {load_average: $load}
