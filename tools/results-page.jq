@@ -6,6 +6,7 @@
 #   --arg plot PATH         the plot, relative to docs/
 #   --argjson projections   data/answers/projections.json, or null
 #   --argjson running       the runs not finished: data/answers/*.progress.json, as an array
+#   --slurpfile documents   one object, {"RxC-kK": the board's data/stats/RxC-kK.json, ...}
 # Every sentence about the boards is worked out here from the records, so it
 # stays true as boards are added.
 
@@ -16,6 +17,9 @@ def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
 def pct2(a; b): (a * 100 / b) as $v
   | (if $v <= 0 then 2 else [2, 1 - ($v | log10 | floor)] | max end) as $d
   | ($v * pow(10; $d) | round / pow(10; $d) | tostring) + " %";
+# A share in per cent to one decimal that is never rounded to 0 or 100 % when it is not.
+def pct1(a; b): (a * 1000 / b | round / 10) as $v
+  | if a > 0 and $v == 0 then "< 0.1 %" elif a < b and $v == 100 then "> 99.9 %" else "\($v) %" end;
 def orblank(f): if . == null then "" else f end;
 def mib: . / 1048576 | ceil;  # as pawntb prints it: rounded up
 def gib: . / 1073741824 | . * 10 | round / 10;
@@ -34,6 +38,23 @@ def share: share_of | orblank(pct(.[0]; .[1]));
 def zugzwang_share: if .stats != null then pct2(.stats.zugzwangs; .stats.positions) else "" end;
 def letter: if . == "white" then "W" else "B" end;
 # Consecutive runs of an array of numbers: [3,4,5,7] -> [[3,4,5],[7]].
+# A board's statistics document (`pawntb stats --json`, docs/stats.md) as
+# two tables folded in a <details> block: the positions at each distance to
+# the end, and each material's.
+def statistics($name; $doc):
+  if $doc == null then
+    "No statistics document (`data/stats/\($name).json`): `pawntb stats` has not been run on this board yet."
+  else
+    "<details><summary>Statistics (<code>data/stats/\($name).json</code>): positions by distance to the end, and by material</summary>", "",
+    "| plies to the end | side to move wins | side to move loses |", "|---:|---:|---:|",
+    ($doc.distances[] | "| \(.plies) | \(.wins | n) | \(.losses | n) |"), "",
+    "| white pawns | black pawns | positions | side to move wins | zugzwangs | longest win (plies) | a zugzwang |",
+    "|---:|---:|---:|---:|---:|---:|---|",
+    ($doc.materials[]
+     | "| \(.white_pawns) | \(.black_pawns) | \(.positions | n) | \(pct1(.side_to_move_wins; .positions)) | \(.zugzwangs | n) | " +
+       "\(.longest_win | orblank(.plies | tostring)) | \(.zugzwang_examples | first | orblank("`\(.)`")) |"), "",
+    "</details>"
+  end;
 def runs: reduce .[] as $x ([]; if length > 0 and (last | last) == $x - 1 then .[-1] += [$x] else . + [[$x]] end);
 
 . as $records
@@ -180,7 +201,7 @@ $intro, "",
 ($records[] | "| \(.board) | \(.max_pawns) | \(.info.entries | n) | \(.start.winner) (\(.start.plies)) | " +
    share + " | " +
    (.stats | orblank("\(.longest_win.plies), \(.longest_win.positions | n)")) + " | " +
-   (.generation | orblank("\(.wall_s) / \(.cpu_s)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
+   (.generation | orblank("\(.wall_s) / \(.cpu_s)\(if .resumed_from then " (last part)" elif .parts then " (\(.parts) parts)" else "" end)")) + " | " + (.generation | orblank("\(.peak_rss_mib)")) + " | " +
    (.generation | orblank(if has("work_dir_peak_bytes") | not then ""
                           elif .work_dir_peak_bytes == null then "in memory" else .work_dir_peak_bytes | mib | tostring end)) + " | " +
    (.verify | if . == null then "not run" elif .ok then "ok" else "FAILED" end) + " | " +
@@ -202,9 +223,12 @@ $intro, "",
    (if .generation == null then "Generation: not measured."
     else "Generation (`\(.generation.command | sub("^[^ ]*/pawntb[^ ]* "; "pawntb ") | gsub("(?<o>--output |-o |--work-dir )[^ ]*/"; "\(.o)"))`, \(.generated)" +
          (if .generation.load_average != null then ", load average \(.generation.load_average)" else ", load average not recorded" end) +
-         "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU, peak RSS \(.generation.peak_rss_mib) MiB" +
-         (if .generation.work_dir_peak_bytes != null then ", work directory at most \(.generation.work_dir_peak_bytes | n) bytes (\(.generation.work_dir_peak_bytes | mib) MiB) of tier files" else "" end) + "." end) +
+         "): \(.generation.wall_s) s wall, \(.generation.cpu_s) s CPU\(if .generation.parts then " in \(.generation.parts) parts" else "" end), peak RSS \(.generation.peak_rss_mib) MiB" +
+         (if .generation.work_dir_peak_bytes != null then ", work directory at most \(.generation.work_dir_peak_bytes | n) bytes (\(.generation.work_dir_peak_bytes | mib) MiB) of tier files" else "" end) + "." +
+         (if .generation.resumed_from then " These are the figures of the run's last part only: it resumed with \(.generation.resumed_from); the earlier parts' times were not kept." else "" end) end) +
    (if .verify != null then " Verify: \(.verify.summary | sub("^.*: "; "")) (\(.verify.wall_s) s wall\(if .verify.resumed then ", over several runs" else "" end))." else " Verify: not run." end) +
    (if .measured != null then " Measured \(.measured) with \(.version)." else "" end) +
    " Spot check: \(.spot_check.agreed | n) of \(.spot_check.samples | n) random positions agree (seed \(.spot_check.seed)), \(.spot_check.skipped) skipped over \(.spot_check.node_budget | n) nodes, \(.spot_check.disagreed) disagree.",
+   "",
+   ("\(.board)-k\(.max_pawns)" as $name | statistics($name; $documents[0][$name])),
    "")

@@ -6,6 +6,7 @@
 #   data/answers/RxC-kK.json   the measured figures (one JSON object)
 #   data/answers/RxC-kK.tsv    the answers file (docs/results.md says its format)
 #   data/tiers/RxC-kK.tsv      each tier's checksum (`pawntb info --tiers`)
+#   data/stats/RxC-kK.json     `pawntb stats --json` of the table, whole
 # and then, from every data/answers/RxC-kK.json there is (and
 # data/answers/projections.json, see --project), docs/results.md
 # (tools/results-page.jq) and its plot, docs/img/results-start-plies.svg
@@ -21,7 +22,8 @@
 #            each a few minutes at most, and 5x6, about an hour with verify)
 # --tables   a directory of existing tables: RxC-kK.pawntb is used as it is, not
 #            generated again, and RxC.err there, if it is the
-#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures,
+#            `/usr/bin/time -v pawntb generate` log, gives the generation's figures
+#            (a log that the parts of a resumed run appended to: their sum),
 #            RxC.out, its output, the work directory's peak size (its line
 #            "work directory: N bytes"; from a pawntb older than that line,
 #            RxC-disk.log, lines "TIME BYTES ..." of `du -sb WORKDIR` taken
@@ -30,7 +32,7 @@
 #            RxC.verify.json, its --resume file if it ran over several runs, the
 #            wall time of all of them; and RxC.stats.json, the output of
 #            `pawntb stats --json` of that table, its statistics (stats is not
-#            run again)
+#            run again; the file is kept as data/stats/RxC-kK.json)
 # --work     where generated tables and logs go (BUILD/results)
 # --memory   passed to `pawntb generate`, `pawntb verify` and `pawntb stats`
 #            (their default: 3/4 of the memory available); a table larger than
@@ -45,14 +47,16 @@
 #            count, size), from the table in --tables, which must be the
 #            recorded file (same XXH3-64), and the generation's and verify's
 #            figures from their logs there, when they are whole, and the
-#            statistics from RxC.stats.json there (see --tables); the spot
-#            check, start and answers are kept
+#            statistics from RxC.stats.json there (see --tables), which is
+#            kept as data/stats/RxC-kK.json; the spot check, start and answers
+#            are kept
 # --project  only write data/answers/projections.json, what
 #            `tools/bench/project_tiers` (in --build) projects for the boards
 #            not solved ($unsolved below) at the rate of the 6x6 run (its
 #            record's positions over its wall time), with its work directory's
 #            bytes per position; then the page
 # --render-only  only write docs/results.md from the existing JSON files
+#            (data/answers/*.json, data/stats/*.json)
 # --running  only record that board BOARD's generation is still running (or
 #            stopped, to be resumed): its last progress line in --tables'
 #            BOARD.err (`pawntb generate`'s stderr), or that it has ended when
@@ -60,6 +64,9 @@
 #            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
 #            and the page shows them until the board is measured (which
 #            removes that file); then the page
+# Each board's statistics document, `pawntb stats --json` as it wrote it, is
+# kept whole in data/stats/RxC-kK.json (the record keeps a summary); the
+# page folds its per-distance and per-material tables into the board's section.
 # Needs bash, jq and GNU time (/usr/bin/time). Exit status: 0 ok, 1 a step
 # failed (a failed verify or spot check is recorded and also fails the run), 2 usage.
 set -euo pipefail
@@ -117,27 +124,31 @@ work="${work:-$build/results}"
 pawntb="$build/tools/pawntb"
 spot_check="$build/tests/pawntb_spot_check"
 answers="$root/data/answers"
-mkdir -p "$work" "$answers"
+stats_dir="$root/data/stats"
+mkdir -p "$work" "$answers" "$stats_dir"
 failed=0
 # The source a run starts from (what it writes later makes the tree dirty).
 commit="$(git -C "$root" describe --always --dirty 2>/dev/null || echo unknown)"
 
 listed() { case " $2 " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 
-# The figures of a `/usr/bin/time -v` log as a JSON object.
+# The figures of a `/usr/bin/time -v` log as a JSON object. A log that a
+# resumed run appended to holds one report a part: the times add up, the
+# peak is the largest part's, the status is the last part's ("parts" > 1).
 time_figures() {
   awk -F': ' '
-    /Command being timed/ { cmd = substr($0, index($0, ": ") + 2); gsub(/"/, "", cmd) }
-    /User time/ { user = $2 } /System time/ { sys = $2 }
+    /Command being timed/ { cmd = substr($0, index($0, ": ") + 2); gsub(/"/, "", cmd); ++parts }
+    /User time/ { cpu += $2 } /System time/ { cpu += $2 }
     /Elapsed \(wall clock\)/ {
-      n = split($NF, t, ":"); wall = 0
-      for (i = 1; i <= n; ++i) wall = wall * 60 + t[i]
+      n = split($NF, t, ":"); part = 0
+      for (i = 1; i <= n; ++i) part = part * 60 + t[i]
+      wall += part
     }
-    /Maximum resident set size/ { rss = $2 }
+    /Maximum resident set size/ { if ($2 + 0 > rss) rss = $2 + 0 }
     /Exit status/ { status = $2 }
     END {
-      printf "{\"command\":\"%s\",\"wall_s\":%.2f,\"cpu_s\":%.2f,\"peak_rss_mib\":%.1f,\"exit_status\":%d}\n",
-             cmd, wall, user + sys, rss / 1024, status
+      printf "{\"command\":\"%s\",\"wall_s\":%.2f,\"cpu_s\":%.2f,\"peak_rss_mib\":%.1f,\"exit_status\":%d%s}\n",
+             cmd, wall, cpu, rss / 1024, status, (parts > 1 ? ",\"parts\":" parts : "")
     }' "$1"
 }
 
@@ -167,10 +178,17 @@ generation_figures() {
     work_dir_bytes="$(awk '$2 ~ /^[0-9]+$/ && $2 > peak { peak = $2 }
                            END { if (peak != "") printf "%.0f\n", peak }' "$disk_log")"
   fi
+  # A log whose first part resumed a work directory misses the parts before
+  # it (their log was not kept): the record says what that part found done.
+  local resumed=""
+  [ -f "$log" ] && resumed="$(tr '\r' '\n' <"$log" | awk '
+    /Command being timed/ { first_part_over = 1 }
+    !first_part_over && !found && sub(/^pawntb generate: resuming: /, "") { print; found = 1 }')"
   if [ -f "$log" ] && grep -q "Command being timed" "$log"; then
-    time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" \
+    time_figures "$log" | jq -c --argjson load "$load" --arg disk "$work_dir_bytes" --arg resumed "$resumed" \
       '. + {load_average: $load}
-       + (if $disk == "" then {} else {work_dir_peak_bytes: ($disk | fromjson)} end)'
+       + (if $disk == "" then {} else {work_dir_peak_bytes: ($disk | fromjson)} end)
+       + (if $resumed == "" then {} else {resumed_from: $resumed} end)'
   else
     echo null
   fi
@@ -201,6 +219,14 @@ stats_figures() {
        longest_win: {plies: $longest.plies, positions: $longest.wins,
                      example: ([.materials[].longest_win | select(. != null and .plies == $longest.plies)
                                 | .example] | first)}}'
+}
+
+# Keeps the `pawntb stats --json` document $1 as data/stats/$2.json, byte for
+# byte, written atomically; a file that is not one JSON object stops the run.
+keep_stats() {
+  jq -e 'type == "object"' "$1" >/dev/null || { echo "results: $1 is not a stats document" >&2; exit 1; }
+  cp "$1" "$stats_dir/$2.json.tmp"
+  mv "$stats_dir/$2.json.tmp" "$stats_dir/$2.json"
 }
 
 # Fails the run if the statistics $1 disagree with the header's figures $2:
@@ -267,11 +293,14 @@ measure() {
   stats=null
   if [ -n "$tables" ] && [ -f "$tables/$board.stats.json" ]; then
     echo "results: $board: existing stats $tables/$board.stats.json" >&2
-    stats="$(stats_figures <"$tables/$board.stats.json")"
+    keep_stats "$tables/$board.stats.json" "$name"
+    stats="$(stats_figures <"$stats_dir/$name.json")"
   elif ! listed "$board" "$large $no_stats"; then
     echo "results: $board: stats" >&2
-    stats="$("$pawntb" stats --json --threads "$threads" ${memory:+--memory "$memory"} "$table" |
-      stats_figures)"
+    "$pawntb" stats --json --threads "$threads" ${memory:+--memory "$memory"} "$table" \
+      >"$work/$board.stats.json"
+    keep_stats "$work/$board.stats.json" "$name"
+    stats="$(stats_figures <"$stats_dir/$name.json")"
   fi
 
   echo "results: $board: start, answers" >&2
@@ -365,7 +394,8 @@ refresh() {
     jq -e '.ok' <<<"$verify" >/dev/null || { echo "results: $board: verify FAILED" >&2; failed=1; }
   fi
   if [ -f "$tables/$board.stats.json" ]; then
-    stats="$(stats_figures <"$tables/$board.stats.json")"
+    keep_stats "$tables/$board.stats.json" "$name"
+    stats="$(stats_figures <"$stats_dir/$name.json")"
     check_stats "$stats" "$info" "$board"
   fi
   # A figure whose log is not there is kept as it was.
@@ -515,6 +545,21 @@ from. The tables under 1 MB are in `data/` (their XXH3-64 in
 `data/checksums.txt`); the others are made by `pawntb generate`, and the
 XXH3-64 below tells whether a table made again is the same file.
 
+## Statistics files
+
+`data/stats/RxC-kK.json` is, for each board where `pawntb stats` ran, its
+whole `pawntb stats --json` document ([docs/stats.md](stats.md) says its
+keys): the positions the side to move wins and loses at each distance to the
+end, and for each material (white pawns, black pawns) its positions, the
+share the side to move wins, its zugzwangs with examples and its longest win.
+Each board's section below folds these two tables; the record
+(`data/answers/RxC-kK.json`) keeps only their summary. The CTest
+`StatsFiles.AgreeWithThemselvesAndTheirRecord` checks every file with no
+table: the distances' and the materials' counts add up to the positions, the
+wins and the zugzwangs, the longest win is the last distance with a win, the
+record's summary is the document's, and every record with statistics has its
+document.
+
 ## Tier checksums
 
 `data/tiers/RxC-kK.tsv` is `pawntb info --tiers` of each table: one line per
@@ -543,10 +588,23 @@ jq -s -r -f "$root/tools/results-plot.jq" "${records[@]}" >"$root/docs/$plot.tmp
 mv "$root/docs/$plot.tmp" "$root/docs/$plot"
 projections=null
 [ -f "$answers/projections.json" ] && projections="$(cat "$answers/projections.json")"
-running_runs="$(cat "$answers"/*.progress.json 2>/dev/null | jq -s -c .)"
+# (None running is an empty list: no file matches.)
+shopt -s nullglob
+progress_files=("$answers"/*.progress.json)
+shopt -u nullglob
+running_runs="$(jq -s -c . "${progress_files[@]}" </dev/null)"
+# The statistics documents, {"RxC-kK": document, ...}, through a file: together
+# they are larger than one argument may be.
+documents="$(mktemp)"
+trap 'rm -f "$documents"' EXIT
+shopt -s nullglob
+stats_files=("$stats_dir"/*.json)
+shopt -u nullglob
+jq -n '[inputs | {key: (input_filename | sub("^.*/"; "") | rtrimstr(".json")), value: .}] | from_entries' \
+  "${stats_files[@]}" </dev/null >"$documents"
 jq -s -r -f "$root/tools/results-page.jq" --arg opening "$(opening_text)" --arg intro "$(intro_text)" \
   --arg order "$order" --arg plot "$plot" --argjson projections "$projections" \
-  --argjson running "$running_runs" \
+  --argjson running "$running_runs" --slurpfile documents "$documents" \
   "${records[@]}" >"$root/docs/results.md.tmp"
 mv "$root/docs/results.md.tmp" "$root/docs/results.md"
 echo "results: wrote docs/results.md and docs/$plot (${#records[@]} boards)" >&2
