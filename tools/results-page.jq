@@ -12,14 +12,16 @@
 
 def n: tostring as $s | ($s | length) as $l
   | [range(0; $l) | $s[.:. + 1] + (if . < $l - 1 and ($l - . - 1) % 3 == 0 then "," else "" end)] | join("");
-def pct(a; b): (a * 1000 / b | round / 10 | tostring) + " %";
+# 66 -> "66.0", 81.04 -> "81.0": one decimal always, so columns read alike.
+def one_decimal: (. * 10 | round) as $t | "\($t / 10 | floor).\($t % 10)";
+def pct(a; b): (a * 100 / b | one_decimal) + " %";
 # A share in per cent with two significant digits at least: 4.47 %, 0.0066 %.
 def pct2(a; b): (a * 100 / b) as $v
   | (if $v <= 0 then 2 else [2, 1 - ($v | log10 | floor)] | max end) as $d
   | ($v * pow(10; $d) | round / pow(10; $d) | tostring) + " %";
 # A share in per cent to one decimal that is never rounded to 0 or 100 % when it is not.
-def pct1(a; b): (a * 1000 / b | round / 10) as $v
-  | if a > 0 and $v == 0 then "< 0.1 %" elif a < b and $v == 100 then "> 99.9 %" else "\($v) %" end;
+def pct1(a; b): (a * 1000 / b | round) as $t
+  | if a > 0 and $t == 0 then "< 0.1 %" elif a < b and $t == 1000 then "> 99.9 %" else "\($t / 10 | one_decimal) %" end;
 def orblank(f): if . == null then "" else f end;
 def mib: . / 1048576 | ceil;  # as pawntb prints it: rounded up
 def gib: . / 1073741824 | . * 10 | round / 10;
@@ -125,8 +127,8 @@ $opening, "",
     ("- The longest game of a board (its longest value, from any position) is at most \($margins | map(.d) | max) plies longer than the start's value; " +
       (($margins | map(select(.d == 0) | .board)) as $equal
        | if ($equal | length) > 0 then "on \($equal | words) the start's is the longest." else "on no board is the start's the longest." end)),
-    "- The side to move wins between \($shares | min_by(.s) | "\(.s * 1000 | round / 10) % (\(.board))") and \($shares | max_by(.s) | "\(.s * 1000 | round / 10) % (\(.board))") of all positions. The share " +
-      trend(share_value; . * 1000 | round / 10 | "\(.) %") + ".",
+    "- The side to move wins between \($shares | min_by(.s) | "\(.s * 100 | one_decimal) % (\(.board))") and \($shares | max_by(.s) | "\(.s * 100 | one_decimal) % (\(.board))") of all positions. The share " +
+      trend(share_value; . * 100 | one_decimal | "\(.) %") + ".",
     (if ($zugzwangs | length) > 0 then
        "- Zugzwangs (the side to move loses, but would win if it could pass) are between \($zugzwangs | min_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") and \($zugzwangs | max_by(.r | zugzwang_value) | "\(.r | zugzwang_share) (\(.board))") of the positions on the \($zugzwangs | length) boards where `pawntb stats` ran" +
        ($records | map(select(.stats == null) | .board) | if length > 0 then " (not yet on \(words))" else "" end) + ". Their share " +
