@@ -411,6 +411,20 @@ TEST(ProgressLine, LogShowsFinishedTiers) {
             "pawntb generate: solve unit 4/4 100%, 97 positions/s\n");
 }
 
+// A resumed run first finds its finished units (no positions solved by this
+// run): no rate then, and the rate afterwards counts from the last such
+// report, not from the stage's start.
+TEST(ProgressLine, RateLeavesOutTheFinishedUnitsFound) {
+  LineOnAString log("generate", false);
+  log.at(0, "solve", 0.0, {0, 10}, {0, 1000});
+  log.at(5000, "solve", 0.5, {5, 10}, {0, 1000});    // finished units found
+  log.at(10000, "solve", 0.5, {5, 10}, {0, 1000});   // the last of them
+  log.at(12000, "solve", 0.6, {6, 10}, {100, 1000});
+  EXPECT_EQ(log.text(),
+            "pawntb generate: solve unit 5/10 50%\n"
+            "pawntb generate: solve unit 6/10 60%, 50 positions/s, about 18 s left\n");
+}
+
 // On a terminal: one line redrawn at most every 200 ms, cleared at the end.
 TEST(ProgressLine, TerminalRedrawsOneLine) {
   LineOnAString terminal("stats", true);

@@ -31,10 +31,13 @@ void ProgressLine::update(const char* stage, double fraction_done, ProgressCount
   using std::chrono::milliseconds, std::chrono::seconds, std::chrono::minutes;
   if (stage != stage_) {
     stage_ = stage;
-    stage_start_ = last_ = now;
+    stage_start_ = last_ = rate_start_ = now;
     done_at_start_ = fraction_done;  // a resumed stage starts part done
     units_shown_ = 0;
   }
+  // The rate counts from the last report before this run solved anything,
+  // so the time spent finding a resumed run's finished units is not in it.
+  if (positions.done == 0) rate_start_ = now;
   const bool units_finished = units.done > units_shown_;
   const bool last_unit = units_finished && units.total && units.done == units.total;
   const auto since = now - last_;
@@ -45,7 +48,8 @@ void ProgressLine::update(const char* stage, double fraction_done, ProgressCount
   last_ = now;
   units_shown_ = units.done;
   const double elapsed = std::chrono::duration<double>(now - stage_start_).count();
-  const std::string line = text(fraction_done, units, positions, elapsed);
+  const double solving = std::chrono::duration<double>(now - rate_start_).count();
+  const std::string line = text(fraction_done, units, positions, elapsed, solving);
   if (!terminal_) {
     out_ << "pawntb " << command_ << ": " << line << "\n" << std::flush;
     return;
@@ -56,16 +60,16 @@ void ProgressLine::update(const char* stage, double fraction_done, ProgressCount
 }
 
 std::string ProgressLine::text(double fraction_done, ProgressCount units, ProgressCount positions,
-                               double elapsed) const {
+                               double elapsed, double solving) const {
   std::ostringstream line;
   line << stage_;
   if (units.total) line << " unit " << with_commas(units.done) << "/" << with_commas(units.total);
   line << " " << static_cast<int>(fraction_done * 100) << "%";
   std::optional<double> left;
-  if (positions.total && elapsed > 0.5) {
-    const double rate = static_cast<double>(positions.done) / elapsed;
+  if (positions.total && positions.done > 0 && solving > 0.5) {
+    const double rate = static_cast<double>(positions.done) / solving;
     line << ", " << with_commas(static_cast<std::uint64_t>(rate)) << " positions/s";
-    if (positions.done > 0 && positions.done < positions.total) {
+    if (positions.done < positions.total) {
       left = static_cast<double>(positions.total - positions.done) / rate;
     }
   } else if (!positions.total) {

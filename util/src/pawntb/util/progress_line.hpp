@@ -53,7 +53,7 @@ class ProgressLine {
 
  private:
   std::string text(double fraction_done, ProgressCount units, ProgressCount positions,
-                   double elapsed) const;
+                   double elapsed, double solving) const;
 
   std::string command_;
   std::ostream& out_;
@@ -63,7 +63,7 @@ class ProgressLine {
   std::string stage_;
   double done_at_start_ = 0;
   std::uint64_t units_shown_ = 0;
-  Clock::time_point stage_start_{}, last_{};
+  Clock::time_point stage_start_{}, last_{}, rate_start_{};
 };
 
 }  // namespace pawntb::util
