@@ -60,7 +60,9 @@
 # --running  only record that board BOARD's generation is still running (or
 #            stopped, to be resumed): its last progress line in --tables'
 #            BOARD.err (`pawntb generate`'s stderr), or that it has ended when
-#            BOARD.out there has its "generated" line, and the time of that file
+#            BOARD.out there has its "generated" line, then whether
+#            BOARD.stats.json is there and how far the verify's --resume file
+#            BOARD.verify.json has come, and the time of the file read last
 #            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
 #            and the page shows them until the board is measured (which
 #            removes that file); then the page
@@ -358,12 +360,25 @@ record_progress() {
   # waits for verify and stats, which this page's line needs.
   local generated
   generated="$(sed -n 's/^generated [^:]*: \([0-9,]*\) positions.*/\1/p' "$tables/$board.out" 2>/dev/null)" || true
-  [ -z "$generated" ] || line="generated ($generated positions); verify and stats not run yet"
-  jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" \
-    --arg as_of "$(date -u -r "$log" +%Y-%m-%dT%H:%MZ)" \
+  local as_of_file="$log"
+  if [ -n "$generated" ]; then
+    local stats_done="stats not run yet" verify_done="verify not run yet"
+    [ ! -s "$tables/$board.stats.json" ] || stats_done="stats done"
+    # A verify under way (or stopped): its --resume file says how far it is.
+    if [ -s "$tables/$board.verify.json" ]; then
+      verify_done="$(jq -r '"verify \(.entries_done * 100 / .entries | floor) % (\(.entries_done) of \(.entries) positions checked, \(.mismatches) mismatches)"' \
+        "$tables/$board.verify.json" | sed -E ':a; s/([0-9])([0-9]{3})([^0-9]|$)/\1,\2\3/; ta')" ||
+        { echo "results: $board: cannot read $tables/$board.verify.json" >&2; exit 1; }
+      as_of_file="$tables/$board.verify.json"
+    fi
+    line="generated ($generated positions); $stats_done; $verify_done"
+  fi
+  local as_of
+  as_of="$(date -u -r "$as_of_file" +%Y-%m-%dT%H:%MZ)"
+  jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" --arg as_of "$as_of" \
     '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}' \
     >"$answers/$board-k$cols.progress.json"
-  echo "results: $board: $line (as of the log's time)" >&2
+  echo "results: $board: $line (as of $as_of, $as_of_file)" >&2
 }
 
 # Refreshes what board $1's record takes from files in --tables.
