@@ -580,6 +580,49 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   EXPECT_THROW(verify(good, {}, 1, past), std::invalid_argument);
 }
 
+// verify_plan() says how much cache checks every tier whole: with that much
+// none is checked in pieces, with a block less at least one is; a table
+// loaded at open needs none. Over the 3x7 table (tiers of many sizes).
+TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
+  const fs::path path = kDataDir / "3x7-k7.pawntb";
+  const codec::Index index(Geometry{3, 7}, 7);
+  std::uint64_t tiers = 0;
+  for (const auto& tier : index.tiers()) tiers += tier.size != 0;
+
+  const Table whole_table = Table::open(path, Table::Load::on_demand);  // 1 GiB: all of it
+  const VerifyPlan roomy = whole_table.verify_plan();
+  EXPECT_EQ(roomy.tiers, tiers);
+  EXPECT_EQ(roomy.entries, index.size());
+  EXPECT_EQ(roomy.memory_bytes, whole_table.info().cache_bytes);
+  EXPECT_GE(roomy.memory_bytes, index.size());
+  EXPECT_EQ(roomy.tiers_in_pieces, 0u);
+  EXPECT_EQ(roomy.entries_in_pieces, 0u);
+  // At least the largest tier's entries, at most the whole table (in units).
+  std::uint64_t largest_tier = 0;
+  for (const auto& tier : index.tiers()) largest_tier = std::max(largest_tier, tier.size);
+  EXPECT_GE(roomy.largest_tier_bytes, largest_tier);
+  EXPECT_LE(roomy.largest_tier_bytes, index.size() + (std::uint64_t{1} << 24));
+
+  const Table exact = Table::open(path, Table::Load::on_demand, 1, roomy.largest_tier_bytes);
+  EXPECT_EQ(exact.info().cache_bytes, roomy.largest_tier_bytes);
+  const VerifyPlan fits = exact.verify_plan();
+  EXPECT_EQ(fits.largest_tier_bytes, roomy.largest_tier_bytes);
+  EXPECT_EQ(fits.tiers_in_pieces, 0u);
+
+  const VerifyPlan short_by_a_block =
+      Table::open(path, Table::Load::on_demand, 1, roomy.largest_tier_bytes - 1).verify_plan();
+  EXPECT_LT(short_by_a_block.memory_bytes, roomy.largest_tier_bytes);
+  EXPECT_GE(short_by_a_block.tiers_in_pieces, 1u);
+  EXPECT_LT(short_by_a_block.tiers_in_pieces, tiers);
+  EXPECT_GT(short_by_a_block.entries_in_pieces, 0u);
+  EXPECT_LT(short_by_a_block.entries_in_pieces, index.size());
+
+  const VerifyPlan loaded = Table::open(path, Table::Load::all).verify_plan();
+  EXPECT_EQ(loaded.memory_bytes, 0u);
+  EXPECT_EQ(loaded.tiers_in_pieces, 0u);
+  EXPECT_EQ(loaded.largest_tier_bytes, roomy.largest_tier_bytes);
+}
+
 // A wrong value in the last entry of a tier (the last that a tier's pass
 // reads) is found, however the table is read, and resuming at the tier's
 // start finds it too.

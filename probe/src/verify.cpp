@@ -170,6 +170,33 @@ class UnitMarks {
   unsigned shift_;
 };
 
+// log2 of the entries in a unit of the image: max(block, 64 Ki entries, page).
+unsigned image_unit_shift(const probe_detail::TableData& t) {
+  const auto page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
+  return std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(page) - 1)});
+}
+
+// The units of 2^unit_shift entries holding the entry ranges, sorted and
+// merged, and their number.
+std::vector<UnitRange> units_holding(std::vector<UnitRange> entry_ranges, unsigned unit_shift,
+                                     std::uint64_t& count) {
+  std::vector<UnitRange> out;
+  for (UnitRange& r : entry_ranges)
+    r = UnitRange{r.begin >> unit_shift, ((r.end - 1) >> unit_shift) + 1};
+  std::sort(entry_ranges.begin(), entry_ranges.end(),
+            [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
+  count = 0;
+  for (const UnitRange& r : entry_ranges) {
+    if (!out.empty() && r.begin <= out.back().end) {
+      out.back().end = std::max(out.back().end, r.end);
+    } else {
+      out.push_back(r);
+    }
+  }
+  for (const UnitRange& r : out) count += r.end - r.begin;
+  return out;
+}
+
 // The decoded values of the table at their entries' places (IMAGE above),
 // holding at most `budget` bytes of units.
 class ValueImage {
@@ -180,8 +207,7 @@ class ValueImage {
       return;
     }
     budget_ = t.cache.capacity_bytes();
-    const auto page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
-    unit_shift_ = std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(page) - 1)});
+    unit_shift_ = image_unit_shift(t);
     units_ = ((t.header.entry_count - 1) >> unit_shift_) + 1;
     length_ = units_ << unit_shift_;
     void* p = ::mmap(nullptr, length_, PROT_READ | PROT_WRITE,
@@ -209,21 +235,7 @@ class ValueImage {
   // The units holding the entry ranges [first, first + size), sorted and
   // merged, and their number.
   std::vector<UnitRange> units_of(std::vector<UnitRange> entry_ranges, std::uint64_t& count) const {
-    std::vector<UnitRange> out;
-    for (UnitRange& r : entry_ranges)
-      r = UnitRange{r.begin >> unit_shift_, ((r.end - 1) >> unit_shift_) + 1};
-    std::sort(entry_ranges.begin(), entry_ranges.end(),
-              [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
-    count = 0;
-    for (const UnitRange& r : entry_ranges) {
-      if (!out.empty() && r.begin <= out.back().end) {
-        out.back().end = std::max(out.back().end, r.end);
-      } else {
-        out.push_back(r);
-      }
-    }
-    for (const UnitRange& r : out) count += r.end - r.begin;
-    return out;
+    return units_holding(std::move(entry_ranges), unit_shift_, count);
   }
 
   // Makes the units `ranges` (sorted, disjoint) readable: decodes those not
@@ -709,6 +721,29 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   }
   progress(n);
   return report;
+}
+
+VerifyPlan Table::verify_plan() const {
+  const probe_detail::TableData& t = *impl_;
+  VerifyPlan plan;
+  plan.memory_bytes = t.loaded_entries ? 0 : t.cache.capacity_bytes();
+  plan.entries = t.header.entry_count;
+  const unsigned unit_shift = image_unit_shift(t);
+  const TierMoves tier_moves(t.index);
+  const std::span<const Index::Tier> tiers = t.index.tiers();
+  for (std::size_t k = 0; k < tiers.size(); ++k) {
+    if (tiers[k].size == 0) continue;
+    ++plan.tiers;
+    std::uint64_t units = 0;
+    units_holding(tier_moves.reads(k), unit_shift, units);
+    const std::uint64_t bytes = units << unit_shift;  // a byte per entry
+    plan.largest_tier_bytes = std::max(plan.largest_tier_bytes, bytes);
+    if (!t.loaded_entries && bytes > plan.memory_bytes) {
+      ++plan.tiers_in_pieces;
+      plan.entries_in_pieces += tiers[k].size;
+    }
+  }
+  return plan;
 }
 
 }  // namespace pawntb

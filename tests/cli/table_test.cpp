@@ -292,6 +292,32 @@ TEST(CliTable, VerifyResultsGoToStdout) {
             kDefaultTable.string() + ": ok, 281,328 positions agree with their successors");
 }
 
+// verify --plan says what memory checks every tier whole, without checking;
+// the --memory it advises does, and with less a check says so on stderr
+// before it goes on in pieces.
+TEST(CliTable, VerifyPlanAdvisesTheMemoryThatChecksEveryTierWhole) {
+  const std::string table = kDefaultTable.string();
+  const RunResult tight = run_cli({"verify", "--plan", "--memory", "1K", table});
+  ASSERT_EQ(tight.status, 0) << tight;
+  EXPECT_EQ(tight.err, "") << tight;
+  EXPECT_FALSE(contains(tight.out, ": ok,")) << "--plan does not check";
+  EXPECT_TRUE(contains(tight.out, "are checked in pieces")) << tight;
+  const std::size_t at = tight.out.find("; --memory ");
+  ASSERT_NE(at, std::string::npos) << tight;
+  const std::string advised =
+      tight.out.substr(at + 11, tight.out.find(' ', at + 11) - (at + 11));  // e.g. "192K"
+  ASSERT_TRUE(!advised.empty() && advised.back() == 'K') << tight;
+
+  const RunResult roomy = run_cli({"verify", "--plan", "--memory", advised, table});
+  ASSERT_EQ(roomy.status, 0) << roomy;
+  EXPECT_TRUE(contains(roomy.out, "every tier fits in --memory")) << roomy;
+
+  const RunResult in_pieces = run_cli({"verify", "--memory", "1K", table});
+  ASSERT_EQ(in_pieces.status, 0) << in_pieces;
+  EXPECT_TRUE(contains(in_pieces.err, "are checked in pieces")) << in_pieces;
+  EXPECT_TRUE(contains(in_pieces.out, ": ok,")) << in_pieces;
+}
+
 // The helper the commands that answer positions share: --table when given,
 // else the table for the board size, else advice on making one.
 TEST(CliTable, OpenTableForABoardSize) {

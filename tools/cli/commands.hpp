@@ -64,6 +64,7 @@ struct InfoArgs : CommandArgs {
 struct VerifyArgs : CommandArgs {
   MemoryArg memory;
   std::string resume;  // the progress file; empty: none
+  bool plan = false;   // print what the check will hold in memory, and stop
   unsigned threads = 0;
 };
 

@@ -104,6 +104,38 @@ SavedState read_state(const std::filesystem::path& path, const TableInfo& info) 
   return {s, wall_seconds};
 }
 
+// Bytes as --memory is shown: KiB below a MiB (a small table's units of
+// 64 KiB), else size_text().
+std::string memory_text(std::uint64_t bytes) {
+  return bytes < (1 << 20) ? with_commas(bytes >> 10) + " KiB" : size_text(bytes);
+}
+
+// What the check holds in memory (Table::verify_plan), for --plan (every
+// time) and before a check (only when some tiers are checked in pieces).
+std::string plan_text(const VerifyPlan& plan) {
+  if (plan.tiers_in_pieces == 0) {
+    return "every tier fits in --memory " + memory_text(plan.memory_bytes) +
+           " with the tiers its moves lead to, and is checked whole (the largest needs " +
+           memory_text(plan.largest_tier_bytes) + ")";
+  }
+  // A --memory that can be given as it is, rounded up: K below a MiB (whole
+  // 64 KiB units then), else whole MiB. The cache keeps whole blocks, and a
+  // unit of the image is a whole number of blocks.
+  const std::uint64_t bytes = plan.largest_tier_bytes;
+  std::string whole = bytes < (1 << 20) ? std::to_string(bytes >> 10) + "K"
+                                        : std::to_string((bytes + (1 << 20) - 1) >> 20) + "M";
+  if (bytes >= (std::uint64_t{10} << 30)) whole += " (" + size_text(bytes) + ")";
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f %%",
+                100.0 * static_cast<double>(plan.entries_in_pieces) /
+                    static_cast<double>(std::max<std::uint64_t>(plan.entries, 1)));
+  return with_commas(plan.tiers_in_pieces) + " of " + count_of(plan.tiers, "tier", "tiers") +
+         " (" + share + " of the positions) need more than --memory " +
+         memory_text(plan.memory_bytes) +
+         " with the tiers their moves lead to, and are checked in pieces, more slowly; "
+         "--memory " + whole + " checks every tier whole";
+}
+
 // Opened on demand, so that a damaged block does not stop the check: every
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
@@ -112,6 +144,13 @@ int run_verify(const VerifyArgs& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand, 1, memory);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();
+  const VerifyPlan plan = table.verify_plan();
+  if (o.plan) {
+    std::printf("%s: %s positions; %s\n", path, with_commas(info.entries).c_str(),
+                plan_text(plan).c_str());
+    return kOk;
+  }
+  if (plan.tiers_in_pieces) std::fprintf(stderr, "pawntb verify: %s\n", plan_text(plan).c_str());
   SavedState saved;
   VerifyState& from = saved.state;
   VerifyCheckpoint save;
@@ -170,7 +209,10 @@ void verify_options(po::options_description& desc, VerifyArgs& o) {
   desc.add_options()(
       "resume", po::value(&o.resume)->value_name("FILE"),
       "keep the progress in FILE (JSON, rewritten every 30 s) and carry on from it if it "
-      "exists");
+      "exists")(
+      "plan", po::bool_switch(&o.plan),
+      "print how much memory the check holds, and which tiers do not fit in --memory, and "
+      "stop");
   add_threads_option(desc, o.threads);
 }
 
@@ -187,7 +229,8 @@ std::string validate_verify(const po::variables_map& given,
 extern const Command kVerify =
     command_entry<VerifyArgs, verify_options, validate_verify, run_verify>(
         "verify", "check every checksum and every value of a table",
-        "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE]",
+        "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE] "
+        "[--plan]",
         "Checks every checksum, then re-derives every value from its successors.\n"
         "Every damaged block is reported (stderr) and the others are still checked.\n"
         "Results go to stdout. Exits 0 only if everything holds.\n"
@@ -195,8 +238,8 @@ extern const Command kVerify =
         "The check goes tier by tier, as `pawntb generate` solves: it decodes a tier\n"
         "and the earlier tiers its moves lead to in bulk, keeping at most --memory of\n"
         "decoded values (the least recently used are dropped). Give it room for the\n"
-        "largest tier with those it leads to (what `pawntb generate` needed): a tier\n"
-        "that does not fit is checked in pieces, in the same memory but slower.\n"
+        "largest tier with those it leads to (--plan says how much): a tier that\n"
+        "does not fit is checked in pieces, in the same memory but slower.\n"
         "With --resume FILE, a check that is stopped loses at most its last minute:\n"
         "run the same command again to carry on.",
         DefaultTable::four_by_four);

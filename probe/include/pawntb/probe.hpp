@@ -147,6 +147,20 @@ struct VerifyState {
 };
 using VerifyCheckpoint = std::function<void(const VerifyState&)>;
 
+// What verify() will hold in memory, from the index alone: the decoded bytes
+// of the tier that reads the most (its entries and those of the tiers its
+// moves lead to, in verify's units), and the tiers that need more than the
+// table's cache size and so are checked in pieces, more slowly. A table
+// loaded at open is its own image: nothing is checked in pieces.
+struct VerifyPlan {
+  std::uint64_t largest_tier_bytes = 0;  // the most decoded bytes one tier needs held
+  std::uint64_t memory_bytes = 0;        // the cache size verify() keeps to (0: loaded at open)
+  std::uint64_t tiers = 0;
+  std::uint64_t tiers_in_pieces = 0;
+  std::uint64_t entries = 0;
+  std::uint64_t entries_in_pieces = 0;  // the entries of those tiers
+};
+
 class Table {
  public:
   enum class Load : std::uint8_t {
@@ -249,6 +263,12 @@ class Table {
   VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1,
                       const VerifyState& from = {},
                       const VerifyCheckpoint& on_checkpoint = {}) const;
+
+  // What verify() on this Table will hold (VerifyPlan), worked out from the
+  // index without reading a block; for `pawntb verify --plan`, and to say
+  // how much --memory checks every tier whole. Thread-safe; throws only
+  // std::bad_alloc.
+  VerifyPlan verify_plan() const;
 
   // Reads, decodes and checksums every block once, keeping none (memory: a
   // block per thread, so that tables far larger than memory can be checked),
