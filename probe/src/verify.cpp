@@ -232,12 +232,6 @@ class ValueImage {
   std::uint64_t unit_bytes() const { return std::uint64_t{1} << unit_shift_; }
   std::uint64_t budget() const { return budget_; }
 
-  // The units holding the entry ranges [first, first + size), sorted and
-  // merged, and their number.
-  std::vector<UnitRange> units_of(std::vector<UnitRange> entry_ranges, std::uint64_t& count) const {
-    return units_holding(std::move(entry_ranges), unit_shift_, count);
-  }
-
   // Makes the units `ranges` (sorted, disjoint) readable: decodes those not
   // held, after dropping the least recently used others while the total
   // would pass the budget. Damaged blocks found on the way are added to
@@ -346,6 +340,26 @@ class TierMoves {
   int rows_;
   std::map<std::tuple<int, int, int, int>, std::size_t> number_;
 };
+
+// What checking tier k whole holds: the units of the tier and of its
+// children, and their bytes (a byte per entry). The one rule for "the tier
+// fits": verify() checks a tier whole when fits(), and verify_plan() counts
+// the tiers that do not.
+struct TierHold {
+  std::vector<UnitRange> units;
+  std::uint64_t bytes = 0;
+  bool fits(const probe_detail::TableData& t) const {
+    return t.loaded_entries || bytes <= t.cache.capacity_bytes();
+  }
+};
+
+TierHold tier_hold(const TierMoves& moves, std::size_t k, unsigned unit_shift) {
+  TierHold hold;
+  std::uint64_t units = 0;
+  hold.units = units_holding(moves.reads(k), unit_shift, units);
+  hold.bytes = units << unit_shift;
+  return hold;
+}
 
 // What a pass over a piece reads, and where it marks instead when `marks` is
 // set (the first pass over a piece of a tier that does not fit).
@@ -639,6 +653,7 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   const RunPass run = kRunPass[static_cast<std::size_t>(game::geometry_number(t.header.geometry))];
   ValueImage image(t, threads_used);
   const TierMoves tier_moves(t.index);
+  const unsigned unit_shift = image_unit_shift(t);
   const std::span<const Index::Tier> tiers = t.index.tiers();
   const std::uint64_t segment = segment_entries(n);
   std::optional<UnitMarks> marks;  // made for the first tier that does not fit
@@ -667,10 +682,9 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     const std::uint64_t tier_end = tiers[k].first + tiers[k].size;
     std::uint64_t at = std::max(tiers[k].first, state.entries_done);
     if (at >= tier_end) continue;
-    std::uint64_t units = 0;
-    const std::vector<UnitRange> reads = image.units_of(tier_moves.reads(k), units);
-    if (image.loaded() || units * image.unit_bytes() <= image.budget()) {
-      image.hold(reads, damage);
+    const TierHold hold = tier_hold(tier_moves, k, unit_shift);
+    if (hold.fits(t)) {
+      image.hold(hold.units, damage);
       for (; at < tier_end; at = std::min(tier_end, at + segment)) {
         check(at, std::min(tier_end, at + segment));
       }
@@ -682,7 +696,7 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     std::uint64_t piece = std::clamp<std::uint64_t>(
         static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
                                    static_cast<double>(image.budget()) /
-                                   static_cast<double>(2 * units * image.unit_bytes())),
+                                   static_cast<double>(2 * hold.bytes)),
         kMinPiece, segment);
     while (at < tier_end) {
       const std::uint64_t end = std::min(tier_end, at + piece);
@@ -734,11 +748,9 @@ VerifyPlan Table::verify_plan() const {
   for (std::size_t k = 0; k < tiers.size(); ++k) {
     if (tiers[k].size == 0) continue;
     ++plan.tiers;
-    std::uint64_t units = 0;
-    units_holding(tier_moves.reads(k), unit_shift, units);
-    const std::uint64_t bytes = units << unit_shift;  // a byte per entry
-    plan.largest_tier_bytes = std::max(plan.largest_tier_bytes, bytes);
-    if (!t.loaded_entries && bytes > plan.memory_bytes) {
+    const TierHold hold = tier_hold(tier_moves, k, unit_shift);
+    plan.largest_tier_bytes = std::max(plan.largest_tier_bytes, hold.bytes);
+    if (!hold.fits(t)) {
       ++plan.tiers_in_pieces;
       plan.entries_in_pieces += tiers[k].size;
     }
