@@ -398,17 +398,20 @@ TEST(ProgressLine, LogGetsALineAMinute) {
 }
 
 // In a log, a tiered stage also gets a line when tiers have finished, at
-// most one a second, and always for the last tier; with the positions' rate.
+// most one a second, and always for the last tier; with the positions' rate
+// once it has solved 10 s.
 TEST(ProgressLine, LogShowsFinishedTiers) {
   LineOnAString log("generate", false);
-  log.at(0, "solve", 0.0, {0, 4}, {0, 400});
-  log.at(500, "solve", 0.25, {1, 4}, {100, 400});  // too soon
-  log.at(2000, "solve", 0.5, {2, 4}, {200, 400});
-  log.at(4000, "solve", 0.5, {2, 4}, {250, 400});  // no tier finished
-  log.at(4100, "solve", 1.0, {4, 4}, {400, 400});  // the last
+  log.at(0, "solve", 0.0, {0, 5}, {0, 500});
+  log.at(500, "solve", 0.2, {1, 5}, {1, 500});      // too soon
+  log.at(2000, "solve", 0.4, {2, 5}, {2, 500});     // no rate yet: 2 s
+  log.at(20000, "solve", 0.6, {3, 5}, {200, 500});
+  log.at(40000, "solve", 0.6, {3, 5}, {250, 500});  // no tier finished
+  log.at(41000, "solve", 1.0, {5, 5}, {500, 500});  // the last
   EXPECT_EQ(log.text(),
-            "pawntb generate: solve unit 2/4 50%, 100 positions/s, about 2 s left\n"
-            "pawntb generate: solve unit 4/4 100%, 97 positions/s\n");
+            "pawntb generate: solve unit 2/5 40%\n"
+            "pawntb generate: solve unit 3/5 60%, 10 positions/s, about 30 s left\n"
+            "pawntb generate: solve unit 5/5 100%, 12 positions/s\n");
 }
 
 // A resumed run first finds its finished units (no positions solved by this
@@ -419,10 +422,10 @@ TEST(ProgressLine, RateLeavesOutTheFinishedUnitsFound) {
   log.at(0, "solve", 0.0, {0, 10}, {0, 1000});
   log.at(5000, "solve", 0.5, {5, 10}, {0, 1000});    // finished units found
   log.at(10000, "solve", 0.5, {5, 10}, {0, 1000});   // the last of them
-  log.at(12000, "solve", 0.6, {6, 10}, {100, 1000});
+  log.at(30000, "solve", 0.6, {6, 10}, {100, 1000});
   EXPECT_EQ(log.text(),
             "pawntb generate: solve unit 5/10 50%\n"
-            "pawntb generate: solve unit 6/10 60%, 50 positions/s, about 18 s left\n");
+            "pawntb generate: solve unit 6/10 60%, 5 positions/s, about 3 min 0 s left\n");
 }
 
 // On a terminal: one line redrawn at most every 200 ms, cleared at the end.

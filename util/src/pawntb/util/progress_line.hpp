@@ -23,8 +23,9 @@ struct ProgressCount {
 
 // The progress of one command, shown as the text
 //   STAGE [unit D/T] P%[, R positions/s][, about 3 min left]
-// (the units and the rate where they are counted; the time left from the
-// positions' rate where they are counted, else from seconds_left()).
+// (the units and the rate where they are counted, the rate after 10 s of
+// solving; the time left from the positions' rate where they are counted,
+// else from seconds_left()).
 //
 // On a terminal it is one line, redrawn at most every 200 ms (and when the
 // last unit finishes), and cleared when the ProgressLine is destroyed. In a
