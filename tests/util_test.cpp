@@ -373,6 +373,8 @@ class LineOnAString {
           ProgressCount positions = {}) {
     line_->update(stage, done, tiers, positions, start_ + std::chrono::milliseconds(ms));
   }
+  // The process continued after a stop, `ms` milliseconds after the first report.
+  void continued_at(int ms) { note_continued(start_ + std::chrono::milliseconds(ms)); }
   void destroy() { line_.reset(); }
   std::string text() const { return out_.str(); }
 
@@ -426,6 +428,33 @@ TEST(ProgressLine, RateLeavesOutTheFinishedUnitsFound) {
   EXPECT_EQ(log.text(),
             "pawntb generate: solve unit 5/10 50%\n"
             "pawntb generate: solve unit 6/10 60%, 5 positions/s, about 3 min 0 s left\n");
+}
+
+// A stop (Ctrl-Z, then fg) is not work: the time from the last report before
+// it to the continuation is left out of the time left, in verify's way
+// (seconds_left) and in generate's (the positions' rate). A line made after
+// a continuation, or one that has reported since, is not changed by it.
+TEST(ProgressLine, AStopIsNotWork) {
+  LineOnAString verify("verify", false);
+  LineOnAString generate("generate", false);
+  verify.at(0, "verify", 0.0);
+  generate.at(0, "solve", 0.0, {0, 4}, {0, 400});
+  verify.at(30'000, "verify", 0.25);
+  generate.at(30'000, "solve", 0.25, {1, 4}, {100, 400});
+  verify.continued_at(3'630'000);  // stopped for an hour after the last reports
+  verify.at(3'660'000, "verify", 0.5);
+  generate.at(3'660'000, "solve", 0.5, {2, 4}, {200, 400});
+  EXPECT_EQ(verify.text(), "pawntb verify: verify 50%, about 1 min 0 s left\n");
+  EXPECT_EQ(generate.text(),
+            "pawntb generate: solve unit 1/4 25%, 3 positions/s, about 1 min 30 s left\n"
+            "pawntb generate: solve unit 2/4 50%, 3 positions/s, about 1 min 0 s left\n");
+
+  LineOnAString later("verify", false);
+  later.at(0, "verify", 0.0);
+  later.at(30'000, "verify", 0.1);
+  later.continued_at(20'000);  // before its last report: no stop since
+  later.at(60'000, "verify", 0.2);
+  EXPECT_EQ(later.text(), "pawntb verify: verify 20%, about 4 min 0 s left\n");
 }
 
 // On a terminal: one line redrawn at most every 200 ms, cleared at the end.

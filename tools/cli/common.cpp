@@ -1,5 +1,7 @@
 #include "common.hpp"
 
+#include <signal.h>
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -150,6 +152,19 @@ std::uint64_t parse_size(const std::string& text) {
   }
   if (value > (~0ULL >> shift)) return 0;
   return static_cast<std::uint64_t>(value) << shift;
+}
+
+namespace {
+extern "C" void on_continue(int) { util::note_continued(); }
+}  // namespace
+
+util::ProgressLine progress_line(const char* command) {
+  struct sigaction action {};
+  action.sa_handler = on_continue;
+  action.sa_flags = SA_RESTART;  // reads in flight go on
+  sigemptyset(&action.sa_mask);
+  ::sigaction(SIGCONT, &action, nullptr);
+  return util::ProgressLine(command);
 }
 
 }  // namespace pawntb::cli

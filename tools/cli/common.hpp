@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/util/progress_line.hpp"
 #include "pawntb/util/text.hpp"
 
 namespace pawntb::cli {
@@ -51,6 +52,12 @@ Table open_table(const std::string& given, Geometry g, Table::Load load = Table:
 Table open_default_table(const std::string& given, Table::Load load = Table::Load::automatic,
                          unsigned threads = 1,
                          std::uint64_t cache_bytes = Table::kDefaultCacheBytes);
+
+// The progress line of a long command (generate, verify, stats) on stderr,
+// with SIGCONT handled so that a stop (Ctrl-Z, then fg) does not count as
+// work in its rate and time left (util::note_continued). Call from the
+// command's thread, once.
+util::ProgressLine progress_line(const char* command);
 
 // Numbers and durations as pawntb prints them: "1,234,567", "4 min 5 s".
 using util::duration_text;

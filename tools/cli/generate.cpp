@@ -14,7 +14,6 @@
 #include "common.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
-#include "pawntb/util/progress_line.hpp"
 
 namespace pawntb::cli {
 
@@ -93,14 +92,6 @@ void restore_signals() {
     ::sigaction(signal, nullptr, &previous);
     if (previous.sa_handler == on_generate_signal) std::signal(signal, SIG_DFL);
   }
-}
-
-// "1 h 23 min", "12 min", "45 s".
-std::string duration_text(double seconds) {
-  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
-  if (s >= 3600) return std::to_string(s / 3600) + " h " + std::to_string(s % 3600 / 60) + " min";
-  if (s >= 60) return std::to_string(s / 60) + " min";
-  return std::to_string(s) + " s";
 }
 
 // What the run will do, on stderr before it starts (or on stdout for
@@ -225,7 +216,7 @@ int run_generate(const GenerateArgs& o) {
   }
   stop_cleanly_on_signals(!plan.in_memory);
   const auto start = std::chrono::steady_clock::now();
-  util::ProgressLine progress("generate");
+  util::ProgressLine progress = progress_line("generate");
   options.on_progress = [&](const Progress& p) {
     progress.update(p.stage, p.fraction_done, {p.units_done, p.units},
                     {p.positions_done, p.positions});

@@ -8,7 +8,6 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
-#include "pawntb/util/progress_line.hpp"
 #include "pawntb/util/threads.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
@@ -78,7 +77,7 @@ int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
   // The walk reads the blocks itself, in order: the table keeps none.
   const Table table = open_default_table(o.table, Table::Load::on_demand, threads, 0);
-  util::ProgressLine progress("stats");
+  util::ProgressLine progress = progress_line("stats");
   stats::StatsOptions options;
   options.threads = threads;
   options.memory_bytes = o.memory.bytes ? o.memory.bytes : default_memory_limit();

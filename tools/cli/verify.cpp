@@ -12,7 +12,6 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
-#include "pawntb/util/progress_line.hpp"
 
 namespace pawntb::cli {
 
@@ -179,7 +178,7 @@ int run_verify(const VerifyArgs& o) {
                                   state_json(s, info, saved.wall_seconds + seconds).dump(2) + "\n");
     };
   }
-  util::ProgressLine progress("verify");
+  util::ProgressLine progress = progress_line("verify");
   const VerifyReport report = verify(
       table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads, from,
       save);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <iostream>
 #include <sstream>
 
@@ -17,6 +18,26 @@ namespace pawntb::util {
 // it, before this much solving.
 constexpr double kRateAfterSeconds = 10;
 
+namespace {
+
+// The last note_continued(): its time (steady_clock ticks), then a count, so
+// that a ProgressLine sees each continuation once, and none from before it
+// was made. Lock-free atomics: written from a signal handler.
+std::atomic<ProgressLine::Clock::rep> last_continue_ticks{0};
+std::atomic<std::uint64_t> continues{0};
+static_assert(std::atomic<ProgressLine::Clock::rep>::is_always_lock_free);
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free);
+
+}  // namespace
+
+void note_continued(ProgressLine::Clock::time_point at) noexcept {
+  last_continue_ticks.store(at.time_since_epoch().count(), std::memory_order_relaxed);
+  continues.fetch_add(1, std::memory_order_release);
+}
+
+// steady_clock::now() is clock_gettime(CLOCK_MONOTONIC), async-signal-safe.
+void note_continued() noexcept { note_continued(ProgressLine::Clock::now()); }
+
 std::optional<double> seconds_left(double elapsed, double done_at_start, double done) {
   const double done_now = done - done_at_start;
   if (done >= 1 || elapsed <= 0.5 || done_now <= 0.02 * (1 - done_at_start)) return std::nullopt;
@@ -27,7 +48,10 @@ ProgressLine::ProgressLine(const char* command)
     : ProgressLine(command, std::cerr, ::isatty(STDERR_FILENO) == 1) {}
 
 ProgressLine::ProgressLine(const char* command, std::ostream& out, bool terminal)
-    : command_(command), out_(out), terminal_(terminal) {}
+    : command_(command),
+      out_(out),
+      terminal_(terminal),
+      continues_seen_(continues.load(std::memory_order_acquire)) {}
 
 ProgressLine::~ProgressLine() {
   if (shown_) out_ << "\r" << std::string(width_, ' ') << "\r" << std::flush;
@@ -36,6 +60,17 @@ ProgressLine::~ProgressLine() {
 void ProgressLine::update(const char* stage, double fraction_done, ProgressCount units,
                           ProgressCount positions, Clock::time_point now) {
   using std::chrono::milliseconds, std::chrono::seconds, std::chrono::minutes;
+  // Continued after a stop since the last report: the stop is not work.
+  if (const std::uint64_t seen = continues.load(std::memory_order_acquire);
+      seen != continues_seen_) {
+    continues_seen_ = seen;
+    const Clock::time_point at{Clock::duration{last_continue_ticks.load(std::memory_order_relaxed)}};
+    if (!stage_.empty() && at > last_report_) {
+      stage_start_ += at - last_report_;
+      rate_start_ += at - last_report_;
+    }
+  }
+  last_report_ = now;
   if (stage != stage_) {
     stage_ = stage;
     stage_start_ = last_ = rate_start_ = now;

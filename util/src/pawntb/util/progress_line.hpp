@@ -64,7 +64,18 @@ class ProgressLine {
   std::string stage_;
   double done_at_start_ = 0;
   std::uint64_t units_shown_ = 0;
-  Clock::time_point stage_start_{}, last_{}, rate_start_{};
+  std::uint64_t continues_seen_;  // note_continued() calls counted so far
+  Clock::time_point stage_start_{}, last_{}, rate_start_{}, last_report_{};
 };
+
+// Records that the process has just been continued after a stop (SIGCONT,
+// as after Ctrl-Z and `fg`, or `kill -STOP` and `-CONT`). Each ProgressLine
+// then leaves the time from its last report to now out of its rate and time
+// left, so that a pause does not slow them for the rest of the run (what it
+// leaves out is at most the time between two reports more than the pause).
+// Async-signal-safe: for the CLI's SIGCONT handler.
+void note_continued() noexcept;
+// The same, continued at `at` (tests).
+void note_continued(ProgressLine::Clock::time_point at) noexcept;
 
 }  // namespace pawntb::util
