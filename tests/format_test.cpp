@@ -461,6 +461,41 @@ TEST(Index, CursorSkipsRunsConsistently) {
   }
 }
 
+// next_block() lands where stepping through the W-block would, and
+// block_remaining() counts the entries that share the slice and W.
+TEST(Index, CursorSkipsWBlocksConsistently) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{5, 4}, Geometry{4, 5}}) {
+    const Index index(g, g.cols == 5 ? 4 : 3);
+    Index::Cursor cursor(index, 0);
+    std::uint64_t blocks = 0;
+    while (true) {
+      const std::uint64_t block = cursor.block_remaining();
+      ASSERT_GE(block, 1u);
+      Index::Cursor walker = cursor;
+      for (std::uint64_t k = 1; k < block; ++k) {
+        walker.next();
+        ASSERT_EQ(walker.white(), cursor.white());
+        ASSERT_EQ(walker.block_remaining(), block - k);
+      }
+      ++blocks;
+      if (cursor.index() + block == index.size()) break;
+      walker.next();  // the next W-block: another W, or the next slice
+      cursor.next_block();
+      ASSERT_EQ(cursor.index(), walker.index());
+      ASSERT_EQ(cursor.white(), walker.white());
+      ASSERT_EQ(cursor.black(), walker.black());
+      // From the middle of a block too.
+      if (block > 2) {
+        Index::Cursor middle(index, cursor.index() - block + 1);
+        middle.next_block();
+        ASSERT_EQ(middle.index(), cursor.index());
+        ASSERT_EQ(middle.black(), cursor.black());
+      }
+    }
+    EXPECT_GT(blocks, 10u);
+  }
+}
+
 }  // namespace
 }  // namespace pawntb
 

@@ -329,6 +329,22 @@ void Index::Cursor::next_run() {
   carry(0);
 }
 
+std::uint64_t Index::Cursor::block_remaining() const {
+  const Slice& s = owner_->slices_[slice_];
+  return s.block_size - row_subset_rank(black_rows_[0]) * s.run_size - run_done_;
+}
+
+void Index::Cursor::next_block() {
+  const Slice& s = owner_->slices_[slice_];
+  index_ += block_remaining();
+  for (int r = 0; r < owner_->geometry_.rows - 1; ++r) {
+    const auto ur = static_cast<std::size_t>(r);
+    black_rows_[ur] = low_bits(s.black[ur]);
+    set_black_row(r);
+  }
+  carry_white();
+}
+
 Index::BlockWalk::BlockWalk(const Index& owner, std::uint64_t index) : owner_(&owner) {
   slice_ = &owner.slices_[static_cast<std::size_t>(
       std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -

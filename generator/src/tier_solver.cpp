@@ -125,11 +125,22 @@ class TierWork {
     for (std::uint64_t i = 0;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
       std::uint64_t done = 1;
+      Advance advance = Advance::entry;
       if (wins_in_one(g_, white, black)) {
         // A win in one depends on W and B's row 0 only: the whole run.
         done = std::min(cursor.run_remaining(), end - i);
+        advance = Advance::run;
         std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{1});
         tally.win_count += done;
+      } else if (mirror_files(g_, white) < white) {
+        // canonical() compares W first: with mirror(W) < W every entry of
+        // the W-block is a mirror image (0), about half of a board's
+        // entries. The run at once; the rest of the W-block at once when W
+        // has no pawn on row 1, so that no entry of it wins in one.
+        const bool whole_block = (white & kRow1) == 0;
+        done = std::min(whole_block ? cursor.block_remaining() : cursor.run_remaining(), end - i);
+        advance = whole_block ? Advance::block : Advance::run;
+        std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{0});
       } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
         out[i] = 0;  // a mirror image (never read) or no legal move (lost)
       } else {
@@ -138,7 +149,9 @@ class TierWork {
       }
       i += done;
       if (i >= end) break;
-      if (done > 1) {
+      if (advance == Advance::block) {
+        cursor.next_block();
+      } else if (done > 1) {
         cursor.next_run();
       } else {
         cursor.next<g_>();
@@ -153,6 +166,11 @@ class TierWork {
   }
 
  private:
+  // How the cursor moves on from an entry: to the next entry, past the run
+  // (the entries sharing W and B's row 0) or past the W-block.
+  enum class Advance : std::uint8_t { entry, run, block };
+  static constexpr std::uint64_t kRow1 = game::row_mask(G::value, 1);
+
   // Positions per batch: enough loads in flight to cover a miss, few enough
   // that a batch's successors stay in the first-level cache. Measured
   // (docs/benchmarks.md).

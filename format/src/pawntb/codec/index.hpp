@@ -593,6 +593,15 @@ class Index {
     // Moves to the first entry after this run; requires that one to exist.
     void next_run();
 
+    // Entries from here to the end of the W-block (the entries sharing the
+    // slice and W; POSITION RANK above), this one included: black's digits
+    // count the entries of the W-block before this one, row 0's digit
+    // counting whole runs.
+    std::uint64_t block_remaining() const;
+
+    // Moves to the first entry of the next W-block; requires one.
+    void next_block();
+
    private:
     void enter_slice(std::size_t slice);  // at the slice's first entry
     // Moves the odometer on from black's row `row` (rows below it are at
