@@ -14,9 +14,13 @@ pawntb=$(realpath "$1") source_dir=$(realpath "$2")
 rows=6 cols=4
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (slurmd runs a job as the user who submitted it)"
-need_commands munged mungekey slurmctld slurmd sbatch squeue scontrol scancel sinfo srun mpirun
+need_commands munged mungekey slurmctld slurmd sbatch squeue scontrol scancel sinfo srun mpirun ss
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/pawntb-slurm-test.XXXXXX")
-export PAWNTB_SLURM_DIR=$tmp/slurm PAWNTB_SLURMCTLD_PORT=16817 PAWNTB_SLURMD_PORT=16818
+# Two free ports of their own, so that the test runs beside any other SLURM.
+port_free() { [ -z "$(ss -Hltn "sport = :$1" 2>/dev/null)" ]; }
+port=$((17000 + $$ % 2000 * 2))
+until port_free $port && port_free $((port + 1)); do port=$((port + 2)); done
+export PAWNTB_SLURM_DIR=$tmp/slurm PAWNTB_SLURMCTLD_PORT=$port PAWNTB_SLURMD_PORT=$((port + 1))
 export SLURM_CONF=$PAWNTB_SLURM_DIR/slurm.conf PAWNTB=$pawntb
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 slurm=$source_dir/tools/cluster/local-slurm.sh
@@ -28,7 +32,7 @@ trap cleanup EXIT
 
 "$pawntb" generate --rows $rows --cols $cols --output "$tmp/reference.pawntb" >/dev/null 2>&1 ||
   fail "$pawntb generate did not make the reference table"
-note "starting SLURM in $PAWNTB_SLURM_DIR"
+note "starting SLURM in $PAWNTB_SLURM_DIR, ports $port and $((port + 1))"
 "$slurm" start || fail "the local SLURM did not start"
 
 # submit LAUNCH: submits the script for the board with 3 tasks (--overcommit:
@@ -43,9 +47,9 @@ finished() {
   [ -z "$(squeue -h -j "$1" -t PENDING,RUNNING,COMPLETING,CONFIGURING,SUSPENDED 2>/dev/null)" ] &&
     case $(state "$1") in PENDING | RUNNING | COMPLETING | CONFIGURING | SUSPENDED | "") false ;; esac
 }
-# wait_job ID STATE: waits for the job to end (at most 150 s), in STATE.
+# wait_job ID STATE: waits for the job to end (at most 120 s), in STATE.
 wait_job() {
-  wait_until 150 "end of job $1" finished "$1"
+  wait_until 120 "end of job $1" finished "$1"
   local got
   got=$(state "$1")
   [ "$got" = "$2" ] || { cat "$tmp/job-$1.log" >&2; fail "job $1 ended $got, not $2"; }
