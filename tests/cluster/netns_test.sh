@@ -79,19 +79,21 @@ same_bytes "$tmp/out.pawntb" "$tmp/reference.pawntb" "3 ranks on two hosts"
 rm "$tmp/out.pawntb"
 "${mpi[@]}" >"$tmp/run2.out" 2>"$tmp/run2.err" &
 mpirun_pid=$!
-wait_until 120 "5 unit files in $tmp/work" at_least_units "$tmp/work" 5
+mpirun_ended() { ! kill -0 "$mpirun_pid" 2>/dev/null; }
+units_or_end() { at_least_units "$tmp/work" 5 || mpirun_ended; }
+wait_until 120 "5 unit files in $tmp/work" units_or_end
 # rank 2 is the only pawntb in the second namespace.
 victim=""
 for pid in $(ip netns pids "$ns_b"); do
   [ "$(cat "/proc/$pid/comm" 2>/dev/null)" = pawntb ] && victim=$pid
 done
-if [ -z "$victim" ] || ! kill -0 "$mpirun_pid" 2>/dev/null; then
+if [ -z "$victim" ] || mpirun_ended; then
+  cat "$tmp/run2.err" >&2
   fail "the run ended before a rank could be killed"
 fi
 kill -KILL "$victim"
 killed_at=$SECONDS
 note "killed rank 2 (pid $victim on $host_b) with $(unit_files "$tmp/work") units finished"
-mpirun_ended() { ! kill -0 "$mpirun_pid" 2>/dev/null; }
 wait_until "$hang_limit" "end of the job after the kill" mpirun_ended
 status=0
 wait "$mpirun_pid" || status=$?

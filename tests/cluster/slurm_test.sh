@@ -68,8 +68,10 @@ rm "$tmp/out.pawntb"
 job=$(submit "")
 note "job $job: the script's own launcher, cancelled once 5 units are finished"
 if srun --mpi=list 2>&1 | grep -w pmix >/dev/null; then launcher="srun --mpi=pmix"; else launcher=mpirun; fi
-wait_until 120 "5 unit files in $tmp/work" at_least_units "$tmp/work" 5
-[ "$(state "$job")" = RUNNING ] || fail "job $job finished before it could be cancelled: $(state "$job")"
+units_or_end() { at_least_units "$tmp/work" 5 || finished "$job"; }
+wait_until 120 "5 unit files in $tmp/work" units_or_end
+[ "$(state "$job")" = RUNNING ] ||
+  { cat "$tmp/job-$job.log"; fail "job $job ended before it could be cancelled: $(state "$job")"; }
 scancel "$job"
 wait_job "$job" CANCELLED
 kept=$(unit_files "$tmp/work")
