@@ -1,8 +1,18 @@
 #!/bin/sh
 # Installs pawntb's build and test dependencies from Debian packages.
 # Idempotent: does nothing when every package is already present.
-# Usage: tools/install-deps.sh [--fuzz]   (--fuzz adds clang and its sanitizer runtime)
+# Usage: tools/install-deps.sh [--fuzz] [--no-cluster]
+#   --fuzz        adds clang and its sanitizer runtime
+#   --no-cluster  leaves out SLURM and munge (the cluster tests then skip)
 set -eu
+fuzz="" cluster=yes
+for arg in "$@"; do
+  case $arg in
+    --fuzz) fuzz=yes ;;
+    --no-cluster) cluster="" ;;
+    *) echo "usage: $0 [--fuzz] [--no-cluster]" >&2; exit 2 ;;
+  esac
+done
 
 # libc6-dev (which g++ brings anyway) and the -dev packages of Boost and zstd
 # hold the static archives that the static pawntb executable links; pkg-config
@@ -15,8 +25,14 @@ libopenmpi-dev openmpi-bin jq"
 # its tests. Offline: the venv sees these through --system-site-packages.
 packages="$packages python3-dev python3-venv python3-setuptools python3-wheel python3-pybind11 \
 pybind11-dev python3-numpy python3-pytest"
-if [ "${1:-}" = "--fuzz" ]; then
+if [ -n "$fuzz" ]; then
   packages="$packages clang libclang-rt-14-dev"
+fi
+# The cluster tests (CTest label `cluster`, docs/cluster.md): a one-node SLURM
+# started by tools/cluster/local-slurm.sh, and MPI ranks in network
+# namespaces (iproute2's ip netns).
+if [ -n "$cluster" ]; then
+  packages="$packages slurmctld slurmd slurm-client munge iproute2"
 fi
 # The browser test (tests/browser) drives Debian's chromium with npm's
 # playwright-core. A node and npm already on the machine are kept (they may be

@@ -4,8 +4,10 @@
 # The exhaustive sweeps (CTest label `slow`) run once, in the sanitizer build;
 # every other test runs in both. The sanitizer build uses -O1, which compiles
 # much faster than -O3 (the measurements are in the commit message). The
-# Release build has MPI (PAWNTB_MPI), so that the mpirun tests run; the
-# sanitizer build does not (OpenMPI's own allocations would need suppressions).
+# Release build has MPI (PAWNTB_MPI), so that the mpirun tests run, and the
+# cluster tests (label `cluster`: a local SLURM, ranks in network namespaces;
+# they skip, saying why, without root or their packages); the sanitizer build
+# does not (OpenMPI's own allocations would need suppressions).
 # Between the two, the Python package is built and tested (tests/python).
 # Usage: tools/test.sh   (after tools/install-deps.sh)
 set -eu

@@ -22,10 +22,12 @@
 //
 // FAILURES. After a "failed", the manager hands out nothing more, waits for
 // the units under way (their files are kept), tells every worker to stop
-// with a failure, and throws GenerateError naming the rank and the unit; the
-// same command then resumes. A rank that dies (a signal, a lost node) ends
-// the whole job: mpirun reports it. Rank 0 never leaves workers waiting: an
-// MpiSession destroyed before the schedule ran tells them to stop.
+// with a failure, and throws GenerateError naming the rank, its node (as the
+// worker said when ready) and the unit; the same command then resumes. A
+// rank that dies (a signal, a lost node) ends the whole job: mpirun (or
+// `srun --kill-on-bad-exit`) reports it and stops the others. Rank 0 never
+// leaves workers waiting: an MpiSession destroyed before the schedule ran
+// tells them to stop.
 //
 // MESSAGES. MPI_BYTE: four 64-bit words (a unit, then a TierSummary) and a
 // text, the kind in the tag; the ranks are assumed to run on one kind of
@@ -75,7 +77,7 @@ bool started_by_mpi_launcher() {
 
 enum Tag : int {
   kStart = 1,  // manager -> worker: open the work directory
-  kReady,      // worker -> manager: opened
+  kReady,      // worker -> manager: opened, text its node (MPI_Get_processor_name)
   kSolve,      // manager -> worker: solve unit `tier`
   kFinished,   // worker -> manager: unit `tier` is finished, with its summary
   kFailed,     // worker -> manager: unit `tier` (kNoTier: opening) failed, text why
@@ -209,6 +211,7 @@ std::uint64_t manage_units(const ScheduledRun& run) {
   }
 
   std::map<int, std::uint64_t> busy;  // rank -> its unit (kNoTier: opening)
+  std::map<int, std::string> nodes;   // rank -> its node, for error messages
   std::vector<int> idle;
   for (int r = 1; r < g_ranks; ++r) {
     send(r, kStart, kNoTier);
@@ -232,6 +235,7 @@ std::uint64_t manage_units(const ScheduledRun& run) {
     const Message m = receive(MPI_ANY_SOURCE);
     busy.erase(m.from);
     if (m.tag == kReady) {
+      nodes[m.from] = m.text;
       idle.push_back(m.from);
     } else if (m.tag == kFinished && m.tier < n && !done[m.tier]) {
       const auto u = static_cast<std::size_t>(m.tier);
@@ -262,7 +266,9 @@ std::uint64_t manage_units(const ScheduledRun& run) {
     const std::string where = failure->tier == kNoTier
                                   ? std::string(" before solving")
                                   : " on unit " + run.name(static_cast<std::size_t>(failure->tier));
-    throw GenerateError("rank " + std::to_string(failure->from) + " failed" + where + ": " +
+    const auto node = nodes.find(failure->from);
+    const std::string on = node == nodes.end() ? "" : " (node " + node->second + ")";
+    throw GenerateError("rank " + std::to_string(failure->from) + on + " failed" + where + ": " +
                         failure->text + "; the finished units are kept: run the same command " +
                         "to resume");
   }
@@ -282,7 +288,10 @@ void serve_units(const std::function<void()>& open,
     try {
       if (m.tag == kStart) {
         open();
-        send(0, kReady, kNoTier);
+        char node[MPI_MAX_PROCESSOR_NAME] = {};
+        int length = 0;
+        MPI_Get_processor_name(node, &length);
+        send(0, kReady, kNoTier, {}, std::string(node, static_cast<std::size_t>(length)));
       } else {
         send(0, kFinished, m.tier, solve(static_cast<std::size_t>(m.tier)));
       }

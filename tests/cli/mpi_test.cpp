@@ -89,9 +89,9 @@ TEST(Mpi, SameTableAsInMemory) {
 }
 
 // A unit file that cannot be written (a directory holds its name) fails the
-// rank that solved it: rank 0 names the rank and the unit, every rank stops,
-// mpirun exits 1, the finished units are kept, and once the directory is
-// gone the same command finishes the table.
+// rank that solved it: rank 0 names the rank, its node and the unit, every
+// rank stops, mpirun exits 1, the finished units are kept, and once the
+// directory is gone the same command finishes the table.
 TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   TempDir dir;
   const fs::path reference = dir / "reference.pawntb", output = dir / "out.pawntb";
@@ -101,8 +101,9 @@ TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   const auto args = generate_args("4", "4", output, work);
   const RunResult failed = run_mpi(3, args);
   EXPECT_EQ(failed.status, 1) << failed;
-  EXPECT_TRUE(std::regex_search(failed.err,
-                                std::regex("rank [12] failed on unit 60 \\(tiers? .*unit-0000060\\.zst")))
+  EXPECT_TRUE(std::regex_search(
+      failed.err,
+      std::regex("rank [12] \\(node [^)]+\\) failed on unit 60 \\(tiers? .*unit-0000060\\.zst")))
       << failed;
   EXPECT_TRUE(contains(failed.err, "run the same command to resume")) << failed;
   EXPECT_FALSE(contains(failed.out, "generated ")) << failed;
