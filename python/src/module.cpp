@@ -112,9 +112,9 @@ Position parse_valid_or_raise(std::string_view text) {
 }
 
 // A probe says only that a block of a table loaded on demand is damaged,
-// not which: tables up to this size are read through to name it (about a
-// second); of a larger one, `pawntb info` names them.
-constexpr std::uint64_t kNameBlocksUpTo = std::uint64_t{256} << 20;
+// not which: tables up to this size are read through to name it (within a
+// second or so); of a larger one, `pawntb info` names them.
+constexpr std::uint64_t kNameBlocksUpTo = std::uint64_t{64} << 20;
 
 // The damaged blocks of a table, for a message: " (block 2: checksum
 // mismatch)", as open() names the first with load "all".
