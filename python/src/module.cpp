@@ -14,16 +14,16 @@
 
 #include <algorithm>
 #include <array>
-#include <bit>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -295,8 +295,7 @@ std::string repr_of(const char* name, const py::dict& fields) {
   std::string out = std::string(name) + "(";
   const char* separator = "";
   for (const auto& [key, value] : fields) {
-    out += separator + py::str(key).cast<std::string>() + "=" +
-           py::repr(value).cast<std::string>();
+    out += separator + py::str(key).cast<std::string>() + "=" + py::repr(value).cast<std::string>();
     separator = ", ";
   }
   return out + ")";
@@ -574,7 +573,8 @@ py::object or_default(const Answer& answer, py::object default_value) {
 [[gnu::always_inline]] constexpr std::uint64_t flip_rows(std::uint64_t bits, int rows, int cols) {
   const std::uint64_t row_mask = (std::uint64_t{1} << cols) - 1;
   std::uint64_t out = rows * cols == 64 ? 0 : bits & (~std::uint64_t{0} << (rows * cols % 64));
-  for (int r = 0; r < rows; ++r) out |= ((bits >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols);
+  for (int r = 0; r < rows; ++r)
+    out |= ((bits >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols);
   return out;
 }
 static_assert(flip_rows(std::uint64_t{1} << 4, 4, 4) == std::uint64_t{1} << 8);
@@ -710,9 +710,10 @@ BoardArrays board_arrays(const char* function, py::handle white, py::handle blac
   const auto array_of = [&](py::handle given, const char* name, std::string_view kinds) {
     const std::string what = std::string(function) + ": " + name;
     if (is_masked(given).cast<bool>()) {
-      throw py::type_error(what + " is a masked array, and its mask would be ignored: give "
-                                  "only the positions to answer, as plain arrays (white[keep], "
-                                  "black[keep], ...)");
+      throw py::type_error(what +
+                           " is a masked array, and its mask would be ignored: give "
+                           "only the positions to answer, as plain arrays (white[keep], "
+                           "black[keep], ...)");
     }
     const py::array a = numpy.attr("asarray")(given);
     const char kind = a.dtype().kind();
@@ -737,9 +738,9 @@ BoardArrays board_arrays(const char* function, py::handle white, py::handle blac
     }
     return a;
   };
-  const py::tuple arrays = numpy.attr("broadcast_arrays")(
-      array_of(white, "white", "iu"), array_of(black, "black", "iu"),
-      array_of(white_to_move, "white_to_move", "biu"));
+  const py::tuple arrays =
+      numpy.attr("broadcast_arrays")(array_of(white, "white", "iu"), array_of(black, "black", "iu"),
+                                     array_of(white_to_move, "white_to_move", "biu"));
   BoardArrays out{Bits::ensure(arrays[0]), Bits::ensure(arrays[1]), Flags::ensure(arrays[2]), {}};
   if (!out.white || !out.black || !out.white_to_move) throw py::error_already_set();
   out.shape.assign(out.white.shape(), out.white.shape() + out.white.ndim());
@@ -819,8 +820,9 @@ struct ListedPositions {
 void read_positions(ListedPositions& out, py::handle positions, const char* function,
                     const char* takes) {
   if (PyUnicode_Check(positions.ptr())) {
-    throw py::type_error(std::string(function) +
-                         " takes a list of positions, not one str: use probe()");
+    throw py::type_error(
+        std::string(function) + " takes a list of positions, not one str" +
+        (std::string_view(function) == "probe_many()" ? ": use probe()" : ": put it in a list"));
   }
   for (py::handle item : py::iter(positions)) {
     out.texts.push_back(listed_position(item, out.objects.size(), takes));
@@ -996,7 +998,8 @@ std::vector<std::string> legal_moves_of(py::handle position) {
 // probe_many() takes, of positions of one board size.
 py::tuple to_bitboards(py::handle positions) {
   ListedPositions given;
-  read_positions(given, positions, "to_bitboards()", "to_bitboards() takes a list of position strs");
+  read_positions(given, positions, "to_bitboards()",
+                 "to_bitboards() takes a list of position strs");
   if (given.not_a_position) raise_not_a_position(given);
   import_numpy("to_bitboards()");
   const auto n = static_cast<py::ssize_t>(given.parsed.size());
@@ -1026,16 +1029,18 @@ py::tuple to_bitboards(py::handle positions) {
 py::list from_bitboards(const py::args& args, int rows, int cols) {
   const Geometry g{rows, cols};
   if (!g.valid()) {
-    throw py::value_error("from_bitboards(): rows and cols must each be 3..8, with rows * cols <= " +
-                          std::to_string(kMaxSquares) + ", not " + std::to_string(rows) + " and " +
-                          std::to_string(cols));
+    throw py::value_error(
+        "from_bitboards(): rows and cols must each be 3..8, with rows * cols <= " +
+        std::to_string(kMaxSquares) + ", not " + std::to_string(rows) + " and " +
+        std::to_string(cols));
   }
   std::optional<py::tuple> three;
   if (args.size() == 3) three = py::tuple(args);
   if (args.size() == 1) three = three_arrays(args[0]);
   if (!three) {
-    throw py::type_error("from_bitboards() takes the three arrays white, black and white_to_move, "
-                         "or one tuple of them");
+    throw py::type_error(
+        "from_bitboards() takes the three arrays white, black and white_to_move, "
+        "or one tuple of them");
   }
   const BoardArrays given = board_arrays("from_bitboards()", (*three)[0], (*three)[1], (*three)[2]);
   const std::uint64_t off_board = g.squares() == 64 ? 0 : ~std::uint64_t{0} << g.squares();
@@ -1326,8 +1331,8 @@ reads the whole file, once.)doc")
   // reads __dict__, which a type's setattr refuses to set: it goes into the
   // type's dict directly.
   const auto add_dict = [&](const char* type, py::cpp_function fields, const char* doc) {
-    const py::object property = py::module_::import("builtins").attr("property")(fields, py::none(),
-                                                                               py::none(), doc);
+    const py::object property =
+        py::module_::import("builtins").attr("property")(fields, py::none(), py::none(), doc);
     auto* cls = reinterpret_cast<PyTypeObject*>(m.attr(type).ptr());
     if (PyDict_SetItemString(cls->tp_dict, "__dict__", property.ptr()) != 0) {
       throw py::error_already_set();
@@ -1337,8 +1342,7 @@ reads the whole file, once.)doc")
   add_dict("Move", py::cpp_function([](const MoveAnswer& a) { return a.fields(); }),
            "Its fields by name, in a new dict: uci, position, to_move, winner, plies, dtm, "
            "category (so that vars() works)");
-  add_dict("Result",
-           py::cpp_function([](Answer& a) { return a.fields(Answer::Fields::moves); }),
+  add_dict("Result", py::cpp_function([](Answer& a) { return a.fields(Answer::Fields::moves); }),
            "Its fields by name, in a new dict: position, to_move, winner, plies, dtm, category, "
            "reason, best, moves (so that vars() works)");
 
@@ -1357,8 +1361,8 @@ spaces. Needs no table. Raises InvalidPositionError for a bad position and
 IllegalMoveError (an InvalidPositionError) naming the move's number for a move
 that is not legal there.)doc");
   m.def("to_bitboards", &to_bitboards, py::arg("positions"), kToBitboardsDoc);
-  m.def("from_bitboards", &from_bitboards, py::kw_only(), py::arg("rows") = 4,
-        py::arg("cols") = 4, kFromBitboardsDoc);
+  m.def("from_bitboards", &from_bitboards, py::kw_only(), py::arg("rows") = 4, py::arg("cols") = 4,
+        kFromBitboardsDoc);
   m.def(
       "_board_size",
       [](py::handle position) {

@@ -250,7 +250,7 @@ def test_bitboards_bad_input():
         pawntb.to_bitboards(["pppp/4/4/PPPP w", "x"])
     with pytest.raises(TypeError, match=r"^positions\[0\] must be a str, not int"):
         pawntb.to_bitboards([5])
-    with pytest.raises(TypeError, match="not one str"):
+    with pytest.raises(TypeError, match="not one str: put it in a list$"):
         pawntb.to_bitboards("pppp/4/4/PPPP w")
     # A pawn off the board, two on one square: no position to write.
     with pytest.raises(ValueError, match=r"^from_bitboards\(\): position 1: a pawn off the 4x4 "
