@@ -34,7 +34,8 @@ class Tablebase:
         self._check_open()
         path = os.fspath(directory)
         if not os.path.isdir(path):
-            reason = "not a directory" if os.path.exists(path) else "no such directory"
+            reason = ("not a directory (open_table() opens a table file)" if os.path.exists(path)
+                      else "no such directory")
             raise MissingTableError(f"{path}: {reason}")
         found = [open_table(file, load=load or self._load) for file in _tables_in(path)]
         self._directories.append(path)

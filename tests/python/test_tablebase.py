@@ -172,7 +172,8 @@ def test_add_directory(tmp_path, cli):
     assert tb.add_directory(tmp_path) == 0
     with pytest.raises(pawntb.MissingTableError, match="no such directory$"):
         tb.add_directory(tmp_path / "none")
-    with pytest.raises(pawntb.MissingTableError, match="not a directory$"):
+    with pytest.raises(pawntb.MissingTableError, match=r"not a directory \(open_table\(\) "
+                                                       r"opens a table file\)$"):
         tb.add_directory(TABLE_4X4)
     with pytest.raises(pawntb.MissingTableError):
         pawntb.open_tablebase(small, tmp_path / "none")
