@@ -6,6 +6,9 @@ from Python.
 >>> r = table.probe("pppp/4/4/PPPP w")
 >>> r.winner, r.plies, r.best
 ('white', 11, 'a1a2')
+>>> with pawntb.open_tablebase(pawntb.search_path()[-1]) as tablebase:
+...     tablebase.probe_wdl("ppp/3/PPP w"), tablebase.probe_dtm("pppp/4/4/PPPP b")
+(-1, 11)
 
 See docs/python.md for the whole API. Positions are written rows from the
 top, "/" between rows, a digit for that many empty squares, then "w" or "b"
@@ -25,11 +28,16 @@ from ._pawntb import (
     Table,
     Value,
     __version__,
+    from_bitboards,
     legal_moves,
     open_table,
     play,
     search_path,
+    to_bitboards,
 )
+from ._tablebase import Tablebase, open_tablebase
+
+Tablebase.__module__ = "pawntb"  # shown as pawntb.Tablebase, the name to import it by
 
 __all__ = [
     "DamagedTableError",
@@ -40,10 +48,14 @@ __all__ = [
     "Move",
     "Result",
     "Table",
+    "Tablebase",
     "Value",
     "__version__",
+    "from_bitboards",
     "legal_moves",
     "open_table",
+    "open_tablebase",
     "play",
     "search_path",
+    "to_bitboards",
 ]

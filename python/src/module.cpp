@@ -15,14 +15,15 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
-#include <type_traits>
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -80,6 +81,15 @@ std::string_view text_of(py::handle object, const char* what) {
   return {data, static_cast<std::size_t>(size)};
 }
 
+// A position's text: a str (see text_of) without the spaces, tabs and line
+// ends around it, which the pawntb command's readers drop too.
+std::string_view position_text(py::handle object, const char* what) {
+  std::string_view text = text_of(object, what);
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string_view::npos) return {};
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
 std::string quoted(std::string_view text) {
   return "position '" + printable(text) + "'";
 }
@@ -101,9 +111,38 @@ Position parse_valid_or_raise(std::string_view text) {
   return p;
 }
 
+// A probe says only that a block of a table loaded on demand is damaged,
+// not which: tables up to this size are read through to name it (within a
+// second or so); of a larger one, `pawntb info` names them.
+constexpr std::uint64_t kNameBlocksUpTo = std::uint64_t{64} << 20;
+
+// The damaged blocks of a table, for a message: " (block 2: checksum
+// mismatch)", as open() names the first with load "all".
+std::string damaged_blocks(const Table& table) {
+  const TableInfo& info = table.info();
+  if (info.file_size > kNameBlocksUpTo) {
+    return " (`pawntb info " + info.path.string() + "` names the damaged blocks)";
+  }
+  std::vector<BlockDamage> damage;
+  try {
+    py::gil_scoped_release release;
+    damage = table.check_blocks(0);
+  } catch (const std::exception&) {
+    return "";  // no memory for the check: the message without the blocks
+  }
+  constexpr std::size_t kShown = 3;
+  std::string out;
+  for (std::size_t i = 0; i < std::min(damage.size(), kShown); ++i) {
+    out += (i == 0 ? " (block " : "; block ") + std::to_string(damage[i].block) + ": " +
+           damage[i].error;
+  }
+  if (damage.size() > kShown) out += "; " + std::to_string(damage.size() - kShown) + " more";
+  return out.empty() ? out : out + ")";
+}
+
 [[noreturn]] void raise_damaged(const Table& table) {
-  raise(errors.damaged_table,
-        table.info().path.string() + ": " + describe(ProbeStatus::damaged_table));
+  raise(errors.damaged_table, table.info().path.string() + ": " +
+                                  describe(ProbeStatus::damaged_table) + damaged_blocks(table));
 }
 
 // Raises the error of a probe that failed: the position's problem, naming
@@ -145,28 +184,48 @@ struct Value {
   // Plies signed for the side to move, as lichess's dtm: positive when it
   // wins, negative when it loses, 0 when it has lost already.
   int dtm() const { return to_move == winner ? plies : -plies; }
+  // Its fields by name, in the order of the reprs.
+  void add_fields(py::dict& d) const {
+    d["to_move"] = side_name(to_move);
+    d["winner"] = side_name(winner);
+    d["plies"] = plies;
+    d["dtm"] = dtm();
+    d["category"] = category();
+  }
 };
 
 // pawntb.Move: a legal move and the value of the position it leads to.
 struct MoveAnswer : Value {
   std::string uci;
   std::string position;  // after the move
+
+  py::dict fields() const {
+    py::dict d;
+    d["uci"] = uci;
+    d["position"] = position;
+    add_fields(d);
+    return d;
+  }
 };
 
 // pawntb.Result: the value of a position. The moves and the line are found
 // on first use (probe_root), so that probe() costs one lookup.
 struct Answer : Value {
-  Table table;  // a copy: shares the data, so the moves can be found later
+  // A copy, which shares the data, so that the moves can be found later;
+  // none in an unpickled Result, whose moves came with it.
+  std::optional<Table> table;
   Position position;
   std::shared_ptr<const RootResult> root;  // once asked for
 
   Answer(const Table& t, const Position& p, ProbeResult r)
       : Value{p.to_move, r.winner, r.plies}, table(t), position(p) {}
+  Answer(const Position& p, std::shared_ptr<const RootResult> r)
+      : Value{p.to_move, r->value.winner, r->value.plies}, position(p), root(std::move(r)) {}
 
   const RootResult& root_result() {
     if (!root) {
-      auto found = std::make_shared<const RootResult>(table.probe_root(position));
-      if (!found->value.ok()) raise_damaged(table);
+      auto found = std::make_shared<const RootResult>(table->probe_root(position));
+      if (!found->value.ok()) raise_damaged(*table);
       root = std::move(found);
     }
     return *root;
@@ -175,6 +234,10 @@ struct Answer : Value {
     const RootResult& r = root_result();
     if (r.moves.empty()) return py::none();
     return py::str(move_name(position.geometry, r.moves.front().move));
+  }
+  py::object reason() const {
+    const char* name = plies == 0 ? game_end_name(game_end(position)) : nullptr;
+    return name ? py::object(py::str(name)) : py::object(py::none());
   }
   std::vector<MoveAnswer> moves() {
     const RootResult& r = root_result();
@@ -193,6 +256,17 @@ struct Answer : Value {
       out.push_back(move_name(position.geometry, m));
     }
     return out;
+  }
+  // Its fields by name, up to `best` or `moves` (the repr leaves them out).
+  enum class Fields : std::uint8_t { value, best, moves };
+  py::dict fields(Fields up_to) {
+    py::dict d;
+    d["position"] = format_position(position);
+    add_fields(d);
+    d["reason"] = reason();
+    if (up_to >= Fields::best) d["best"] = best();
+    if (up_to >= Fields::moves) d["moves"] = moves();
+    return d;
   }
 };
 
@@ -216,6 +290,101 @@ py::ssize_t hash_of(const T& a) {
   return py::hash(key(a));
 }
 
+// "Name(key=value, ...)", each value's repr.
+std::string repr_of(const char* name, const py::dict& fields) {
+  std::string out = std::string(name) + "(";
+  const char* separator = "";
+  for (const auto& [key, value] : fields) {
+    out += separator + py::str(key).cast<std::string>() + "=" + py::repr(value).cast<std::string>();
+    separator = ", ";
+  }
+  return out + ")";
+}
+
+// ---------------------------------------------------------------- pickling
+
+// A Move is pickled as (uci, position, winner, plies) and a Result as
+// (position, winner, plies, [(uci, winner, plies) of each move], [the line's
+// moves]): with its moves, so that it needs no table when unpickled. Their
+// state is checked as any input is.
+[[noreturn]] void bad_state(const char* type, const std::string& what) {
+  throw py::value_error(std::string("cannot unpickle a pawntb.") + type + ": " + what);
+}
+
+Side side_of_state(const char* type, py::handle name) {
+  const std::string_view text = text_of(name, "a winner");
+  if (text == "white") return Side::white;
+  if (text == "black") return Side::black;
+  bad_state(type, "the winner '" + printable(text) + "' is not 'white' or 'black'");
+}
+
+int plies_of_state(const char* type, py::handle plies) {
+  if (!PyLong_Check(plies.ptr()) || PyBool_Check(plies.ptr())) bad_state(type, "plies not an int");
+  const auto n = plies.cast<long long>();
+  if (n < 0 || n >= ProbeResult::kNoPlies) bad_state(type, "plies out of range");
+  return static_cast<int>(n);
+}
+
+py::tuple sequence_of_state(const char* type, py::handle state, std::size_t size) {
+  if (!py::isinstance<py::tuple>(state) || py::len(state) != size) {
+    bad_state(type, "its state is not a tuple of " + std::to_string(size));
+  }
+  return py::reinterpret_borrow<py::tuple>(state);
+}
+
+Move move_of_state(const Position& p, py::handle uci) {
+  const auto move = parse_move(p, text_of(uci, "a move"));
+  if (const auto* e = std::get_if<ParseError>(&move)) bad_state("Result", e->message);
+  return std::get<Move>(move);
+}
+
+py::tuple state_of(const MoveAnswer& a) {
+  return py::make_tuple(a.uci, a.position, side_name(a.winner), a.plies);
+}
+
+MoveAnswer move_from_state(py::handle given) {
+  const py::tuple state = sequence_of_state("Move", given, 4);
+  const auto after = parse_position(text_of(state[1], "a position"));
+  if (const auto* e = std::get_if<ParseError>(&after)) bad_state("Move", e->message);
+  const Position p = std::get<Position>(after);
+  return MoveAnswer{{p.to_move, side_of_state("Move", state[2]), plies_of_state("Move", state[3])},
+                    std::string(text_of(state[0], "a move")),
+                    format_position(p)};
+}
+
+py::tuple state_of(Answer& a) {
+  const RootResult& root = a.root_result();
+  py::list moves, line;
+  for (const MoveValue& m : root.moves) {
+    moves.append(py::make_tuple(move_name(a.position.geometry, m.move), side_name(m.winner),
+                                static_cast<int>(m.plies)));
+  }
+  for (const Move m : root.principal_variation) line.append(move_name(a.position.geometry, m));
+  return py::make_tuple(format_position(a.position), side_name(a.winner), a.plies, moves, line);
+}
+
+Answer answer_from_state(py::handle given) {
+  const py::tuple state = sequence_of_state("Result", given, 5);
+  const auto parsed = parse_position(text_of(state[0], "a position"));
+  if (const auto* e = std::get_if<ParseError>(&parsed)) bad_state("Result", e->message);
+  const Position p = std::get<Position>(parsed);
+  auto root = std::make_shared<RootResult>();
+  root->value.winner = side_of_state("Result", state[1]);
+  root->value.plies = static_cast<std::uint8_t>(plies_of_state("Result", state[2]));
+  for (py::handle item : py::iter(state[3])) {
+    const py::tuple m = sequence_of_state("Result", item, 3);
+    root->moves.push_back(MoveValue{move_of_state(p, m[0]), side_of_state("Result", m[1]),
+                                    static_cast<std::uint8_t>(plies_of_state("Result", m[2]))});
+  }
+  Position along = p;
+  for (py::handle uci : py::iter(state[4])) {
+    const Move m = move_of_state(along, uci);
+    root->principal_variation.push_back(m);
+    along = play(along, m);
+  }
+  return Answer(p, std::move(root));
+}
+
 // ---------------------------------------------------------------- tables
 
 // pawntb.Table: an open table until close().
@@ -223,9 +392,10 @@ class PyTable {
  public:
   explicit PyTable(Table table) : table_(std::move(table)), path_(table_->info().path.string()) {}
 
-  // The table, or pawntb.Error once closed. A copy: see THREADS above.
+  // The table; once closed, ValueError, as Python's files raise. A copy:
+  // see THREADS above.
   Table get() const {
-    if (!table_) raise(errors.error, "the table " + path_ + " is closed");
+    if (!table_) throw py::value_error("the table " + path_ + " is closed");
     return *table_;
   }
   void close() { table_.reset(); }
@@ -354,34 +524,67 @@ py::dict info_of(PyTable& self) {
   return d;
 }
 
-Answer probe_text(const Table& table, py::handle position) {
-  const std::string_view text = text_of(position, "position");
+// The position and its value, or the error of a probe that fails.
+std::pair<Position, ProbeResult> value_of(const Table& table, py::handle position) {
+  const std::string_view text = position_text(position, "position");
   const Position p = parse_or_raise(text);
   const ProbeResult r = table.probe(p);
   check_value(table, p, text, r);
+  return {p, r};
+}
+
+Answer probe_text(const Table& table, py::handle position) {
+  const auto [p, r] = value_of(table, position);
   return Answer(table, p, r);
+}
+
+// probe_wdl(): 1 when the side to move wins, -1 when it loses.
+int wdl_of(const Table& table, py::handle position) {
+  const auto [p, r] = value_of(table, position);
+  return r.winner == p.to_move ? 1 : -1;
+}
+
+// probe_dtm(): Value::dtm().
+int dtm_of(const Table& table, py::handle position) {
+  const auto [p, r] = value_of(table, position);
+  return Value{p.to_move, r.winner, r.plies}.dtm();
+}
+
+// get(), get_wdl(), get_dtm(): `answer`, or `default_value` where it raises
+// InvalidPositionError.
+template <class Answer>
+py::object or_default(const Answer& answer, py::object default_value) {
+  try {
+    return py::cast(answer());
+  } catch (py::error_already_set& e) {
+    if (!e.matches(errors.invalid_position)) throw;
+    return default_value;
+  }
 }
 
 // ---------------------------------------------------------------- probe_many
 
 // Bit row * cols + col of the arrays has row 0 on white's home rank; the
 // library's row 0 is the top row. So the rows are reversed: row r goes to
-// rows - 1 - r. Bits off the board are kept as they are, so that the probe
-// still sees them, off the board, and answers the position as invalid.
-// Example, 4x4: a2 is bit 4 (row 1, col 0) here and bit 8 (row 2) there.
-// The board size is a template argument, so that the loop unrolls and the
-// shifts are constants (shifts by a register cost several times more).
+// rows - 1 - r, both ways. Bits off the board are kept as they are, so that
+// the probe still sees them, off the board, and answers the position as
+// invalid. Example, 4x4: a2 is bit 4 (row 1, col 0) here and bit 8 (row 2)
+// there.
+[[gnu::always_inline]] constexpr std::uint64_t flip_rows(std::uint64_t bits, int rows, int cols) {
+  const std::uint64_t row_mask = (std::uint64_t{1} << cols) - 1;
+  std::uint64_t out = rows * cols == 64 ? 0 : bits & (~std::uint64_t{0} << (rows * cols % 64));
+  for (int r = 0; r < rows; ++r)
+    out |= ((bits >> (r * cols)) & row_mask) << ((rows - 1 - r) * cols);
+  return out;
+}
+static_assert(flip_rows(std::uint64_t{1} << 4, 4, 4) == std::uint64_t{1} << 8);
+
+// flip_rows() with the board size as a template argument, so that the loop
+// unrolls and the shifts are constants (shifts by a register cost several
+// times more).
 template <int Rows, int Cols>
 struct RowFlip {
-  static constexpr std::uint64_t kRowMask = (std::uint64_t{1} << Cols) - 1;
-  static constexpr std::uint64_t kOffBoard =
-      Rows * Cols == 64 ? 0 : ~std::uint64_t{0} << (Rows * Cols % 64);
-  std::uint64_t operator()(std::uint64_t bits) const {
-    std::uint64_t out = bits & kOffBoard;
-    for (int r = 0; r < Rows; ++r)
-      out |= ((bits >> (r * Cols)) & kRowMask) << ((Rows - 1 - r) * Cols);
-    return out;
-  }
+  std::uint64_t operator()(std::uint64_t bits) const { return flip_rows(bits, Rows, Cols); }
 };
 static_assert(sizeof(std::uint64_t) * 8 == kMaxSquares);
 
@@ -469,62 +672,134 @@ bool answer_arrays(const Table& table, ArraysIn in, ArraysOut out, std::size_t n
 
 // numpy, imported when arrays are first given (pybind11's numpy support too
 // imports it on first use): `import pawntb` and the functions of texts work
-// without it.
-py::module_ import_numpy() {
+// without it. The message says how to install it into the Python in use (a
+// venv's, pyenv's), where Debian's package would not reach.
+py::module_ import_numpy(const char* function) {
   try {
     return py::module_::import("numpy");
   } catch (py::error_already_set& e) {
     if (!e.matches(PyExc_ModuleNotFoundError)) throw;
-    py::raise_from(e, PyExc_ModuleNotFoundError,
-                   "probe_many() with arrays needs numpy, which this Python lacks: install it "
-                   "(Debian: python3-numpy, in a venv made with --system-site-packages), or "
-                   "give probe_many() a list of positions");
+    std::string python = py::str(py::module_::import("sys").attr("executable"));
+    if (python.empty()) python = "python3";
+    const std::string message =
+        std::string(function) + " needs numpy, which this Python (" + python +
+        ") lacks: install it into this Python with `" + python + " -m pip install numpy`" +
+        (std::string_view(function) == "probe_many()" ? ", or give probe_many() a list of positions"
+                                                      : "");
+    py::raise_from(e, PyExc_ModuleNotFoundError, message.c_str());
     throw py::error_already_set();
   }
+}
+
+using Bits = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>;
+using Flags = py::array_t<bool, py::array::c_style | py::array::forcecast>;
+
+// The arrays white, black and white_to_move as probe_many() and
+// from_bitboards() take them: broadcast to one shape, C order.
+struct BoardArrays {
+  Bits white, black;
+  Flags white_to_move;
+  std::vector<py::ssize_t> shape;
+  std::size_t size = 0;
+};
+
+BoardArrays board_arrays(const char* function, py::handle white, py::handle black,
+                         py::handle white_to_move) {
+  const py::module_ numpy = import_numpy(function);
+  const py::object is_masked = numpy.attr("ma").attr("isMaskedArray");
+  const auto array_of = [&](py::handle given, const char* name, std::string_view kinds) {
+    const std::string what = std::string(function) + ": " + name;
+    if (is_masked(given).cast<bool>()) {
+      throw py::type_error(what +
+                           " is a masked array, and its mask would be ignored: give "
+                           "only the positions to answer, as plain arrays (white[keep], "
+                           "black[keep], ...)");
+    }
+    const py::array a = numpy.attr("asarray")(given);
+    const char kind = a.dtype().kind();
+    if (kinds.find(kind) == std::string_view::npos) {
+      throw py::type_error(what + " must be an array of " +
+                           (kinds == "iu" ? "integers" : "booleans (or of 0 and 1)") +
+                           ", not of dtype " + py::str(a.dtype()).cast<std::string>());
+    }
+    if (kind != 'b' && kinds != "iu") {  // integers for booleans: 0 and 1 only
+      using Numbers = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>;
+      const Numbers numbers = Numbers::ensure(a);
+      if (!numbers) throw py::error_already_set();
+      const std::int64_t* data = numbers.data();
+      const auto n = static_cast<std::size_t>(numbers.size());
+      for (std::size_t i = 0; i < n; ++i) {
+        if (data[i] != 0 && data[i] != 1) {
+          throw py::value_error(what + " must be booleans (or 0 and 1), not " +
+                                py::str(a.attr("flat")[py::int_(i)]).cast<std::string>() +
+                                " (at index " + std::to_string(i) + ")");
+        }
+      }
+    }
+    return a;
+  };
+  const py::tuple arrays =
+      numpy.attr("broadcast_arrays")(array_of(white, "white", "iu"), array_of(black, "black", "iu"),
+                                     array_of(white_to_move, "white_to_move", "biu"));
+  BoardArrays out{Bits::ensure(arrays[0]), Bits::ensure(arrays[1]), Flags::ensure(arrays[2]), {}};
+  if (!out.white || !out.black || !out.white_to_move) throw py::error_already_set();
+  out.shape.assign(out.white.shape(), out.white.shape() + out.white.ndim());
+  out.size = static_cast<std::size_t>(out.white.size());
+  return out;
 }
 
 // probe_many((white, black, white_to_move)): numpy in, numpy out.
 py::tuple probe_arrays(const Table& table, py::handle white, py::handle black,
                        py::handle white_to_move, unsigned threads) {
-  const py::module_ numpy = import_numpy();
-  const auto check_kind = [&](py::handle given, const char* name, const char* kinds) {
-    const py::array a = numpy.attr("asarray")(given);
-    const char kind = a.dtype().kind();
-    if (std::string_view(kinds).find(kind) == std::string_view::npos) {
-      throw py::type_error(std::string("probe_many(): ") + name + " must be an array of " +
-                           (std::string_view(kinds) == "iu" ? "integers" : "booleans") +
-                           ", not of dtype " + py::str(a.dtype()).cast<std::string>());
-    }
-    return a;
-  };
-  const py::tuple arrays = numpy.attr("broadcast_arrays")(
-      check_kind(white, "white", "iu"), check_kind(black, "black", "iu"),
-      check_kind(white_to_move, "white_to_move", "biu"));
-  using Bits = py::array_t<std::uint64_t, py::array::c_style | py::array::forcecast>;
-  using Flags = py::array_t<bool, py::array::c_style | py::array::forcecast>;
-  const Bits w = Bits::ensure(arrays[0]), b = Bits::ensure(arrays[1]);
-  const Flags t = Flags::ensure(arrays[2]);
-  if (!w || !b || !t) throw py::error_already_set();
-  const std::vector<py::ssize_t> shape(w.shape(), w.shape() + w.ndim());
-  py::array_t<std::int8_t> winner(shape);
-  py::array_t<std::int16_t> plies(shape);
-  const ArraysIn in{w.data(), b.data(), t.data()};
+  const BoardArrays given = board_arrays("probe_many()", white, black, white_to_move);
+  py::array_t<std::int8_t> winner(given.shape);
+  py::array_t<std::int16_t> plies(given.shape);
+  const ArraysIn in{given.white.data(), given.black.data(), given.white_to_move.data()};
   const ArraysOut out{winner.mutable_data(), plies.mutable_data()};
-  const auto n = static_cast<std::size_t>(w.size());
   bool damaged = false;
   {
     py::gil_scoped_release release;
-    damaged = answer_arrays(table, in, out, n, threads);
+    damaged = answer_arrays(table, in, out, given.size, threads);
   }
   if (damaged) raise_damaged(table);
   return py::make_tuple(winner, plies);
 }
 
+// What probe_many() takes, for the messages about what it was given.
+constexpr char kProbeManyTakes[] =
+    "probe_many() takes a list of position strs, or the three arrays white, black and "
+    "white_to_move";
+
+// A type's name for a message: "numpy.ndarray", "int".
+std::string type_name(py::handle object) {
+  const py::handle type = py::type::handle_of(object);
+  const std::string module = py::str(type.attr("__module__"));
+  const std::string name = py::str(type.attr("__qualname__"));
+  return module == "builtins" ? name : module + "." + name;
+}
+
+// A numpy array (or anything like one) of numbers, not of texts.
+bool array_of_numbers(py::handle object) {
+  if (!py::hasattr(object, "dtype") || !py::hasattr(object, "shape")) return false;
+  const std::string kind = py::str(object.attr("dtype").attr("kind"));
+  return kind != "U" && kind != "S" && kind != "O";
+}
+
+// A text position of a list probe_many() or to_bitboards() was given: the
+// message of anything else says what the function takes.
+std::string_view listed_position(py::handle item, std::size_t index, const char* takes) {
+  if (!PyUnicode_Check(item.ptr())) {
+    throw py::type_error("positions[" + std::to_string(index) + "] must be a str, not " +
+                         type_name(item) + " (" + takes + ")");
+  }
+  return position_text(item, "a position");
+}
+
 // Raises the error of positions[index], naming its index.
-void check_item(const Table& table, const Position& p, py::handle text, ProbeResult r,
+void check_item(const Table& table, const Position& p, std::string_view text, ProbeResult r,
                 std::size_t index) {
   try {
-    check_value(table, p, text_of(text, "a position"), r);
+    check_value(table, p, text, r);
   } catch (py::error_already_set& e) {
     if (!e.matches(errors.invalid_position)) throw;
     raise(errors.invalid_position,
@@ -532,45 +807,92 @@ void check_item(const Table& table, const Position& p, py::handle text, ProbeRes
   }
 }
 
-// probe_many([text, ...]): a Result for each, or the error of the first
-// position that has none.
-py::list probe_texts(const Table& table, py::handle positions) {
-  if (PyUnicode_Check(positions.ptr())) {
-    throw py::type_error("probe_many() takes a list of positions, not one str: use probe()");
-  }
-  std::vector<py::object> texts;
-  for (py::handle item : py::iter(positions))
-    texts.push_back(py::reinterpret_borrow<py::object>(item));
-  // Parsed up to the first text that is not a position, if any.
+// The texts of a list of positions (which must outlive them), for
+// probe_many() and to_bitboards(), parsed up to the first that is not a
+// position: its error, naming its index, is in `not_a_position`.
+struct ListedPositions {
+  std::vector<py::object> objects;
+  std::vector<std::string_view> texts;
   std::vector<Position> parsed;
-  parsed.reserve(texts.size());
   std::optional<py::error_already_set> not_a_position;
-  for (const py::object& text : texts) {
+};
+
+void read_positions(ListedPositions& out, py::handle positions, const char* function,
+                    const char* takes) {
+  if (PyUnicode_Check(positions.ptr())) {
+    throw py::type_error(
+        std::string(function) + " takes a list of positions, not one str" +
+        (std::string_view(function) == "probe_many()" ? ": use probe()" : ": put it in a list"));
+  }
+  for (py::handle item : py::iter(positions)) {
+    out.texts.push_back(listed_position(item, out.objects.size(), takes));
+    out.objects.push_back(py::reinterpret_borrow<py::object>(item));
+  }
+  out.parsed.reserve(out.texts.size());
+  for (const std::string_view text : out.texts) {
     try {
-      parsed.push_back(parse_or_raise(text_of(text, "a position")));
+      out.parsed.push_back(parse_or_raise(text));
     } catch (py::error_already_set& e) {
       if (!e.matches(errors.invalid_position)) throw;
-      not_a_position.emplace(std::move(e));
+      out.not_a_position.emplace(std::move(e));
       break;
     }
   }
+}
+
+[[noreturn]] void raise_not_a_position(const ListedPositions& given) {
+  raise(errors.invalid_position, "positions[" + std::to_string(given.parsed.size()) + "]: " +
+                                     py::str(given.not_a_position->value()).cast<std::string>());
+}
+
+// probe_many([text, ...]): a Result for each, or the error of the first
+// position that has none.
+py::list probe_texts(const Table& table, py::handle positions) {
+  ListedPositions given;
+  read_positions(given, positions, "probe_many()", kProbeManyTakes);
+  const std::vector<Position>& parsed = given.parsed;
   std::vector<ProbeResult> results(parsed.size());
   {
     py::gil_scoped_release release;
     table.probe_many(parsed.data(), parsed.size(), results.data());
   }
   for (std::size_t i = 0; i < parsed.size(); ++i) {
-    if (!results[i].ok()) check_item(table, parsed[i], texts[i], results[i], i);
+    if (!results[i].ok()) check_item(table, parsed[i], given.texts[i], results[i], i);
   }
-  if (not_a_position) {
-    raise(errors.invalid_position, "positions[" + std::to_string(parsed.size()) + "]: " +
-                                       py::str(not_a_position->value()).cast<std::string>());
-  }
+  if (given.not_a_position) raise_not_a_position(given);
   py::list out(parsed.size());
   for (std::size_t i = 0; i < parsed.size(); ++i) {
     out[i] = py::cast(Answer(table, parsed[i], results[i]));
   }
   return out;
+}
+
+// probe_many(x) where x is neither a list of texts nor three arrays: a
+// message that says what it takes. Returns if x may be a list of texts.
+void check_one_argument(py::handle only) {
+  if (array_of_numbers(only)) {
+    throw py::type_error(std::string(kProbeManyTakes) + ", not one " + type_name(only) + " of " +
+                         py::str(only.attr("dtype")).cast<std::string>());
+  }
+  if (!py::isinstance<py::tuple>(only) && !py::isinstance<py::list>(only)) return;
+  const py::sequence items = py::reinterpret_borrow<py::sequence>(only);
+  if (items.size() == 0) return;
+  for (py::handle item : items) {
+    if (!array_of_numbers(item) && !py::isinstance<py::list>(item)) return;
+  }
+  throw py::type_error(std::string(kProbeManyTakes) + ", not a " + type_name(only) + " of " +
+                       std::to_string(items.size()) + " " + type_name(items[0]));
+}
+
+// The three arrays (or lists of numbers) of a tuple, not texts: the one
+// argument form of probe_many() and from_bitboards().
+std::optional<py::tuple> three_arrays(py::handle only) {
+  if (!py::isinstance<py::tuple>(only) || py::len(only) != 3) return std::nullopt;
+  const py::tuple three = py::reinterpret_borrow<py::tuple>(only);
+  for (py::handle item : three) {
+    if (PyUnicode_Check(item.ptr())) return std::nullopt;
+  }
+  return three;
 }
 
 py::object probe_many(PyTable& self, const py::args& args, const py::kwargs& kwargs) {
@@ -607,44 +929,56 @@ py::object probe_many(PyTable& self, const py::args& args, const py::kwargs& kwa
   const Table table = self.get();
   if (given.size() == 1) {
     const py::object& only = given.front();
-    // A tuple of three arrays (or lists of numbers), not of texts.
-    if (py::isinstance<py::tuple>(only) && py::len(only) == 3) {
-      const py::tuple three = only;
-      if (!PyUnicode_Check(three[0].ptr()) && !PyUnicode_Check(three[1].ptr()) &&
-          !PyUnicode_Check(three[2].ptr())) {
-        return probe_arrays(table, three[0], three[1], three[2], threads);
-      }
+    if (const auto three = three_arrays(only)) {
+      return probe_arrays(table, (*three)[0], (*three)[1], (*three)[2], threads);
     }
+    check_one_argument(only);
     return probe_texts(table, only);
   }
   if (given.size() == 3) return probe_arrays(table, given[0], given[1], given[2], threads);
-  throw py::type_error(
-      "probe_many() takes a list of positions, or the arrays white, black and white_to_move");
+  throw py::type_error(std::string(kProbeManyTakes) + ", not " + std::to_string(given.size()) +
+                       " arguments");
 }
 
 // ---------------------------------------------------------------- rules
 
+// A move's error, and where the moves have capitals ("C1C2"), that they are
+// written in lower case, as `pawntb play --moves` takes them.
+std::string move_error(const std::string& message, std::string_view moves) {
+  if (std::none_of(moves.begin(), moves.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
+    return message;
+  }
+  return message + " (moves are written in lower case: c2c3)";
+}
+
 std::string play_text(py::handle position, py::handle moves) {
-  const std::string_view text = text_of(position, "position");
+  const std::string_view text = position_text(position, "position");
   Position p = parse_valid_or_raise(text);
   if (PyUnicode_Check(moves.ptr())) {
-    const auto after = play_moves(p, text_of(moves, "moves"));
+    const std::string_view list = text_of(moves, "moves");
+    const auto after = play_moves(p, list);
     if (const auto* e = std::get_if<ParseError>(&after)) {
-      raise(errors.illegal_move, quoted(text) + ": " + e->message);
+      raise(errors.illegal_move, move_error(quoted(text) + ": " + e->message, list));
     }
     return format_position(std::get<Position>(after));
   }
-  if (!py::isinstance<py::iterable>(moves)) {
-    throw py::type_error(std::string("moves must be a list of str, not ") +
-                         Py_TYPE(moves.ptr())->tp_name);
+  if (!py::isinstance<py::iterable>(moves) || PyBytes_Check(moves.ptr()) ||
+      PyByteArray_Check(moves.ptr())) {
+    throw py::type_error("moves must be a list of str, or one str of moves, not " +
+                         type_name(moves));
   }
   int number = 0;
   for (py::handle m : py::iter(moves)) {
     ++number;
-    const auto move = parse_move(p, text_of(m, "a move"));
+    if (!PyUnicode_Check(m.ptr())) {
+      throw py::type_error("moves[" + std::to_string(number - 1) + "] must be a str, not " +
+                           type_name(m) + " (moves is a list of str, or one str of moves)");
+    }
+    const std::string_view uci = text_of(m, "a move");
+    const auto move = parse_move(p, uci);
     if (const auto* e = std::get_if<ParseError>(&move)) {
       raise(errors.illegal_move,
-            quoted(text) + ": move " + std::to_string(number) + ": " + e->message);
+            move_error(quoted(text) + ": move " + std::to_string(number) + ": " + e->message, uci));
     }
     p = play(p, std::get<Move>(move));
   }
@@ -652,9 +986,80 @@ std::string play_text(py::handle position, py::handle moves) {
 }
 
 std::vector<std::string> legal_moves_of(py::handle position) {
-  const Position p = parse_valid_or_raise(text_of(position, "position"));
+  const Position p = parse_valid_or_raise(position_text(position, "position"));
   std::vector<std::string> out;
   for (const Move m : legal_moves(p)) out.push_back(move_name(p.geometry, m));
+  return out;
+}
+
+// ---------------------------------------------------------------- bitboards
+
+// to_bitboards([text, ...]): the arrays (white, black, white_to_move) that
+// probe_many() takes, of positions of one board size.
+py::tuple to_bitboards(py::handle positions) {
+  ListedPositions given;
+  read_positions(given, positions, "to_bitboards()",
+                 "to_bitboards() takes a list of position strs");
+  if (given.not_a_position) raise_not_a_position(given);
+  import_numpy("to_bitboards()");
+  const auto n = static_cast<py::ssize_t>(given.parsed.size());
+  py::array_t<std::uint64_t> white(n), black(n);
+  py::array_t<bool> white_to_move(n);
+  std::uint64_t* w = white.mutable_data();
+  std::uint64_t* b = black.mutable_data();
+  bool* t = white_to_move.mutable_data();
+  for (py::ssize_t i = 0; i < n; ++i) {
+    const Position& p = given.parsed[static_cast<std::size_t>(i)];
+    const Geometry g = p.geometry;
+    if (g != given.parsed.front().geometry) {
+      raise(errors.invalid_position,
+            "positions[" + std::to_string(i) + "]: " + quoted(given.texts[i]) + " is " +
+                to_string(g) + ", positions[0] " + to_string(given.parsed.front().geometry) +
+                ": the arrays hold positions of one board size");
+    }
+    w[i] = flip_rows(p.white, g.rows, g.cols);
+    b[i] = flip_rows(p.black, g.rows, g.cols);
+    t[i] = p.to_move == Side::white;
+  }
+  return py::make_tuple(white, black, white_to_move);
+}
+
+// from_bitboards(white, black, white_to_move, rows=, cols=): the positions'
+// texts, in C order of the broadcast arrays.
+py::list from_bitboards(const py::args& args, int rows, int cols) {
+  const Geometry g{rows, cols};
+  if (!g.valid()) {
+    throw py::value_error(
+        "from_bitboards(): rows and cols must each be 3..8, with rows * cols <= " +
+        std::to_string(kMaxSquares) + ", not " + std::to_string(rows) + " and " +
+        std::to_string(cols));
+  }
+  std::optional<py::tuple> three;
+  if (args.size() == 3) three = py::tuple(args);
+  if (args.size() == 1) three = three_arrays(args[0]);
+  if (!three) {
+    throw py::type_error(
+        "from_bitboards() takes the three arrays white, black and white_to_move, "
+        "or one tuple of them");
+  }
+  const BoardArrays given = board_arrays("from_bitboards()", (*three)[0], (*three)[1], (*three)[2]);
+  const std::uint64_t off_board = g.squares() == 64 ? 0 : ~std::uint64_t{0} << g.squares();
+  py::list out(given.size);
+  for (std::size_t i = 0; i < given.size; ++i) {
+    const Position p{g, flip_rows(given.white.data()[i], rows, cols),
+                     flip_rows(given.black.data()[i], rows, cols),
+                     given.white_to_move.data()[i] ? Side::white : Side::black};
+    const std::string where = "from_bitboards(): position " + std::to_string(i) + ": ";
+    if ((p.white | p.black) & off_board) {
+      throw py::value_error(where + "a pawn off the " + to_string(g) + " board (a bit above bit " +
+                            std::to_string(g.squares() - 1) + ")");
+    }
+    if (p.white & p.black) {
+      throw py::value_error(where + "a white and a black pawn are both on " +
+                            square_name(g, std::countr_zero(p.white & p.black)));
+    }
+    out[i] = format_position(p);
+  }
   return out;
 }
 
@@ -682,7 +1087,8 @@ rules), ValueError for rows or cols out of range.)doc";
 constexpr char kProbeDoc[] = R"doc(The value of a position, e.g. ``probe("pppp/4/4/PPPP w")``.
 
 Positions are written rows from the top, ``/`` between rows, a digit for that
-many empty squares, then ``w`` or ``b`` for the side to move. Returns a
+many empty squares, then ``w`` or ``b`` for the side to move; spaces, tabs
+and line ends around it are dropped, as the pawntb command does. Returns a
 Result. Raises InvalidPositionError (a ValueError) for text that is not a
 position, a position the rules do not allow, or one this table does not
 cover (another board size, more pawns than the table's limit), and
@@ -696,16 +1102,34 @@ constexpr char kProbeManyDoc[] = R"doc(Many values at once.
   numpy arrays of one shape (or shapes that broadcast). ``white`` and
   ``black`` are uint64 bitboards: bit ``row * cols + col`` is the square of
   file ``col`` (a = 0) on rank ``row + 1``, so white's home rank is row 0.
-  ``white_to_move`` is bool. Returns ``(winner, plies)``: winner int8, 1 when
-  white wins, -1 when black wins, 0 for a position the table does not answer
-  (invalid by the rules, off the board, or more pawns than the table's
-  limit), and plies int16, -1 for those.
+  ``white_to_move`` is bool (or 0 and 1); to_bitboards() makes the three
+  from texts. Masked arrays are refused. Returns ``(winner, plies)``:
+  winner int8, 1 when white wins, -1 when black wins, 0 for a position the
+  table does not answer (invalid by the rules, off the board, or more pawns
+  than the table's limit), and plies int16, -1 for those.
 
 The work runs without the GIL; arrays of 65,536 positions or more are split
 over ``threads`` threads (0, the default: one per core; 1: this thread only).
 Raises DamagedTableError when a block of the table fails its checksum, and
 ModuleNotFoundError for arrays when numpy is not installed (texts need no
 numpy).)doc";
+
+constexpr char kToBitboardsDoc[] = R"doc(Position texts as the arrays probe_many() takes.
+
+``to_bitboards(["pppp/4/4/PPPP w", ...])`` returns ``(white, black,
+white_to_move)``: numpy arrays of uint64, uint64 and bool, one element a
+position. Bit ``row * cols + col`` is the square of file ``col`` (a = 0) on
+rank ``row + 1``: white's home rank is row 0, and a1 is bit 0. The positions
+must be of one board size. Raises InvalidPositionError naming the index of
+text that is not a position, and ModuleNotFoundError without numpy.)doc";
+
+constexpr char kFromBitboardsDoc[] = R"doc(The texts of positions given as bitboards.
+
+``from_bitboards(white, black, white_to_move, rows=4, cols=4)``, or the three
+as one tuple, as probe_many() takes them (the layout of to_bitboards()),
+for a board of ``rows`` x ``cols``: a list of position texts, in the C order
+of the broadcast arrays. Raises ValueError for a pawn off the board or two
+on one square, naming its index.)doc";
 
 }  // namespace
 }  // namespace pawntb::python
@@ -745,6 +1169,11 @@ it wins, negative: it loses, 0: it has lost), as lichess's; ``category`` is
           "when it has lost")
       .def_property_readonly("category", &Value::category, "'win' or 'loss', for the side to move");
 
+  // Pickling: __reduce__ names pawntb._pickling's functions, which call
+  // these (pybind11's py::pickle fails with protocols 0 and 1).
+  m.def("_move_from_state", &move_from_state, "A Move from its pickled state.");
+  m.def("_result_from_state", &answer_from_state, "A Result from its pickled state.");
+
   py::class_<MoveAnswer, Value>(m, "Move",
                                 R"doc(A legal move and the value of the position it leads to.
 
@@ -756,10 +1185,10 @@ the position after the move, for its side to move: a winning move shows
       .def_readonly("position", &MoveAnswer::position, "the position after the move")
       .def("__eq__", &equal<MoveAnswer>)
       .def("__hash__", &hash_of<MoveAnswer>)
-      .def("__repr__", [](const MoveAnswer& a) {
-        return "Move(uci='" + a.uci + "', winner='" + side_name(a.winner) +
-               "', plies=" + std::to_string(a.plies) + ", category='" + a.category() +
-               "', position='" + a.position + "')";
+      .def("__repr__", [](const MoveAnswer& a) { return repr_of("Move", a.fields()); })
+      .def("__reduce__", [](const MoveAnswer& a) {
+        return py::make_tuple(py::module_::import("pawntb._pickling").attr("move"),
+                              py::make_tuple(state_of(a)));
       });
 
   py::class_<Answer, Value>(m, "Result", R"doc(The value of a position, from Table.probe().
@@ -773,23 +1202,27 @@ found on first use.)doc")
           "the position, in canonical text: '1ppp/4/1PPP/4 w'")
       .def_property_readonly("best", &Answer::best,
                              "the best move (UCI, 'c2c3'), or None when the game is over")
-      .def_property_readonly(
-          "reason",
-          [](const Answer& a) -> py::object {
-            const char* name = a.plies == 0 ? game_end_name(game_end(a.position)) : nullptr;
-            return name ? py::object(py::str(name)) : py::object(py::none());
-          },
-          "why the game is over ('goal', 'no_pawns' or 'no_moves', as the JSON's "
-          "\"reason\"), or None while it goes on")
+      .def_property_readonly("reason", &Answer::reason,
+                             "why the game is over ('goal', 'no_pawns' or 'no_moves', as the "
+                             "JSON's \"reason\"), or None while it goes on")
       .def_property_readonly("moves", &Answer::moves,
                              "every legal move (a list of Move), best first: the fastest wins, "
                              "then the longest losses, ties in board order")
       .def("__eq__", &equal<Answer>)
       .def("__hash__", &hash_of<Answer>)
-      .def("__repr__", [](const Answer& a) {
-        return "Result(position='" + format_position(a.position) + "', winner='" +
-               side_name(a.winner) + "', plies=" + std::to_string(a.plies) +
-               ", dtm=" + std::to_string(a.dtm()) + ", category='" + a.category() + "')";
+      .def("__repr__",
+           [](Answer& a) {
+             try {
+               return repr_of("Result", a.fields(Answer::Fields::best));
+             } catch (py::error_already_set& e) {  // best needs a block that is damaged
+               if (!e.matches(errors.damaged_table)) throw;
+               std::string out = repr_of("Result", a.fields(Answer::Fields::value));
+               return out.insert(out.size() - 1, ", best=<damaged table>");
+             }
+           })
+      .def("__reduce__", [](Answer& a) {
+        return py::make_tuple(py::module_::import("pawntb._pickling").attr("result"),
+                              py::make_tuple(state_of(a)));
       });
 
   py::class_<PyTable>(m, "Table", R"doc(An open table; from open_table().
@@ -803,19 +1236,43 @@ already returned keep working after close().)doc")
           py::arg("position"), kProbeDoc)
       .def(
           "get",
-          [](const PyTable& self, py::handle position, py::object default_value) -> py::object {
+          [](const PyTable& self, py::handle position, py::object default_value) {
             const Table table = self.get();
-            try {
-              return py::cast(probe_text(table, position));
-            } catch (py::error_already_set& e) {
-              if (!e.matches(errors.invalid_position)) throw;
-              return default_value;
-            }
+            return or_default([&] { return probe_text(table, position); }, default_value);
           },
           py::arg("position"), py::arg("default") = py::none(),
           R"doc(As probe(), but returns ``default`` (None) instead of raising
 InvalidPositionError, as python-chess's get_wdl(). A damaged table still
 raises DamagedTableError, and a position that is not a str TypeError.)doc")
+      .def(
+          "probe_wdl",
+          [](const PyTable& self, py::handle position) { return wdl_of(self.get(), position); },
+          py::arg("position"),
+          R"doc(1 when the side to move wins, -1 when it loses (there are no draws), as
+python-chess's probe_wdl(). Raises as probe().)doc")
+      .def(
+          "probe_dtm",
+          [](const PyTable& self, py::handle position) { return dtm_of(self.get(), position); },
+          py::arg("position"),
+          R"doc(Plies to the end with best play, signed for the side to move as
+Result.dtm: positive when it wins, negative when it loses, 0 when it has
+lost already. Raises as probe().)doc")
+      .def(
+          "get_wdl",
+          [](const PyTable& self, py::handle position, py::object default_value) {
+            const Table table = self.get();
+            return or_default([&] { return wdl_of(table, position); }, default_value);
+          },
+          py::arg("position"), py::arg("default") = py::none(),
+          "As probe_wdl(), but returns ``default`` (None) where get() does.")
+      .def(
+          "get_dtm",
+          [](const PyTable& self, py::handle position, py::object default_value) {
+            const Table table = self.get();
+            return or_default([&] { return dtm_of(table, position); }, default_value);
+          },
+          py::arg("position"), py::arg("default") = py::none(),
+          "As probe_dtm(), but returns ``default`` (None) where get() does.")
       .def(
           "mainline",
           [](const PyTable& self, py::handle position) {
@@ -848,9 +1305,14 @@ file_checksum (16 hex digits each), file_checksum_listed_in (the
 checksums.txt that lists the file's checksum, or None). The file checksum
 reads the whole file, once.)doc")
       .def("close", &PyTable::close,
-           "Closes the table: using it afterwards raises pawntb.Error. Closing twice is allowed.")
+           "Closes the table: using it afterwards raises ValueError, as a closed file does. "
+           "Closing twice is allowed.")
       .def_property_readonly("closed", &PyTable::closed, "True once close() was called")
-      .def("__enter__", [](py::object self) { return self; })
+      .def("__enter__",
+           [](py::object self) {
+             self.cast<const PyTable&>().get();  // ValueError once closed, as files
+             return self;
+           })
       .def(
           "__exit__",
           [](PyTable& self, const py::args&) {
@@ -864,6 +1326,25 @@ reads the whole file, once.)doc")
         return "<pawntb.Table " + self.path() + ": " + to_string(i.geometry) + ", up to " +
                std::to_string(i.max_pawns) + " pawns a side>";
       });
+
+  // vars() of a Move or Result: its fields by name, in a new dict. vars()
+  // reads __dict__, which a type's setattr refuses to set: it goes into the
+  // type's dict directly.
+  const auto add_dict = [&](const char* type, py::cpp_function fields, const char* doc) {
+    const py::object property =
+        py::module_::import("builtins").attr("property")(fields, py::none(), py::none(), doc);
+    auto* cls = reinterpret_cast<PyTypeObject*>(m.attr(type).ptr());
+    if (PyDict_SetItemString(cls->tp_dict, "__dict__", property.ptr()) != 0) {
+      throw py::error_already_set();
+    }
+    PyType_Modified(cls);
+  };
+  add_dict("Move", py::cpp_function([](const MoveAnswer& a) { return a.fields(); }),
+           "Its fields by name, in a new dict: uci, position, to_move, winner, plies, dtm, "
+           "category (so that vars() works)");
+  add_dict("Result", py::cpp_function([](Answer& a) { return a.fields(Answer::Fields::moves); }),
+           "Its fields by name, in a new dict: position, to_move, winner, plies, dtm, category, "
+           "reason, best, moves (so that vars() works)");
 
   // Shown as pawntb.Table, ..., the names to import them by.
   for (const char* name : {"Value", "Move", "Result", "Table"}) {
@@ -879,6 +1360,32 @@ UCI moves (``["c2c3", "b4c3"]``) or one str of them separated by commas or
 spaces. Needs no table. Raises InvalidPositionError for a bad position and
 IllegalMoveError (an InvalidPositionError) naming the move's number for a move
 that is not legal there.)doc");
+  m.def("to_bitboards", &to_bitboards, py::arg("positions"), kToBitboardsDoc);
+  m.def("from_bitboards", &from_bitboards, py::kw_only(), py::arg("rows") = 4, py::arg("cols") = 4,
+        kFromBitboardsDoc);
+  m.def(
+      "_board_size",
+      [](py::handle position) {
+        const Geometry g = parse_or_raise(position_text(position, "position")).geometry;
+        return py::make_tuple(g.rows, g.cols);
+      },
+      py::arg("position"), "(rows, cols) of a position's text; for pawntb.Tablebase.");
+  m.def(
+      "_tables_in",
+      [](const fs::path& directory) {
+        std::vector<std::string> out;
+        for (int rows = kMinSide; rows <= kMaxSide; ++rows) {
+          for (int cols = kMinSide; cols <= kMaxSide; ++cols) {
+            const Geometry g{rows, cols};
+            if (!g.valid()) continue;
+            if (const auto found = Table::find_in(directory, g)) out.push_back(found->string());
+          }
+        }
+        return out;
+      },
+      py::arg("directory"),
+      "The table files of a directory (for each board size, the one open_table(directory, "
+      "rows=, cols=) opens); for pawntb.Tablebase.");
   m.def("legal_moves", &legal_moves_of, py::arg("position"),
         R"doc(The legal moves of the side to move (UCI), in board order: by from-square,
 then to-square. [] when the game is over. Needs no table. Raises

@@ -95,11 +95,15 @@ def test_result_and_move_compare_hash_and_print(table):
     assert a == b and hash(a) == hash(b) and a is not b
     assert a != table.probe("pppp/4/4/PPPP w")
     assert a != "1ppp/4/1PPP/4 w"
-    assert repr(a) == ("Result(position='1ppp/4/1PPP/4 w', winner='white', plies=%d, dtm=%d, "
-                       "category='win')" % (a.plies, a.plies))
+    assert repr(a) == ("Result(position='1ppp/4/1PPP/4 w', to_move='white', winner='white', "
+                       "plies=7, dtm=7, category='win', reason=None, best='c2c3')")
     m = a.moves[0]
     assert m == b.moves[0] and hash(m) == hash(b.moves[0]) and m != a.moves[1]
-    assert repr(m).startswith(f"Move(uci='{m.uci}', winner='{m.winner}', plies={m.plies}, ")
+    assert repr(m) == ("Move(uci='c2c3', position='1ppp/2P1/1P1P/4 b', to_move='black', "
+                       "winner='white', plies=6, dtm=-6, category='loss')")
+    over = table.probe("P3/4/4/4 b")
+    assert repr(over) == ("Result(position='P3/4/4/4 b', to_move='black', winner='white', "
+                          "plies=0, dtm=0, category='loss', reason='goal', best=None)")
     with pytest.raises(AttributeError):
         a.winner = "black"
 
@@ -281,7 +285,7 @@ def test_close_and_context_manager():
                 lambda: t.mainline("pppp/4/4/PPPP w"), lambda: t.probe_many(["pppp/4/4/PPPP w"]),
                 lambda: t.probe_many(np.zeros(1, np.uint64), np.zeros(1, np.uint64), True),
                 t.start_position, t.info, lambda: t.geometry):
-        with pytest.raises(pawntb.Error, match="is closed"):
+        with pytest.raises(ValueError, match="is closed"):
             use()
     # What was answered before still works, moves included.
     assert r.best is not None and r.moves and r.winner == "white"
@@ -327,3 +331,52 @@ def test_default_table_from_anywhere(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout, done.stderr) == (0, "white\n", "")
+
+
+def test_results_and_moves_pickle(table, tmp_path):
+    """Pickled with their moves and line, so that an unpickled Result needs
+    no table (multiprocessing sends results this way)."""
+    import pickle
+
+    for text in POSITIONS:
+        r = table.probe(text)
+        for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+            back = pickle.loads(pickle.dumps(r, protocol))
+            assert back == r and hash(back) == hash(r) and repr(back) == repr(r)
+            assert vars(back) == vars(r)
+        for m in r.moves:
+            back = pickle.loads(pickle.dumps(m))
+            assert back == m and vars(back) == vars(m)
+    # From a table that is gone: the moves came with the pickle.
+    path = tmp_path / "4x4-k4.pawntb"
+    path.write_bytes(TABLE_4X4.read_bytes())
+    with pawntb.open_table(path, load="on_demand") as t:
+        data = pickle.dumps(t.probe(".ppp/4/.PPP/4 w"))
+    path.unlink()
+    back = pickle.loads(data)
+    assert back.best == "c2c3" and [m.uci for m in back.moves] == ["c2c3", "b2b3", "d2d3"]
+    assert back.moves == table.probe(".ppp/4/.PPP/4 w").moves
+
+
+def test_a_damaged_pickle_is_refused(table):
+    import pickle
+
+    data = pickle.dumps(table.probe(".ppp/4/.PPP/4 w"))
+    for old, new, says in ((b"white", b"whitx", "the winner 'whitx' is not 'white' or 'black'"),
+                           (b"c2c3", b"c2c5", "c2c5: "),
+                           (b"1ppp/4/1PPP/4 w", b"1ppp/4/1PPP/4 x", "side")):
+        with pytest.raises(ValueError, match="^cannot unpickle a pawntb.Result: .*" + says):
+            pickle.loads(data.replace(old, new))
+
+
+def test_vars_gives_every_field(table):
+    r = table.probe(".ppp/4/.PPP/4 w")
+    assert vars(r) == {"position": "1ppp/4/1PPP/4 w", "to_move": "white", "winner": "white",
+                       "plies": 7, "dtm": 7, "category": "win", "reason": None, "best": "c2c3",
+                       "moves": r.moves}
+    m = r.moves[0]
+    assert vars(m) == {"uci": "c2c3", "position": "1ppp/2P1/1P1P/4 b", "to_move": "black",
+                       "winner": "white", "plies": 6, "dtm": -6, "category": "loss"}
+    assert all(getattr(r, k) == v for k, v in vars(r).items())
+    vars(r)["plies"] = 0  # a new dict each time: the Result stays as it was
+    assert r.plies == 7

@@ -29,7 +29,7 @@ BAD_TEXT = [
     ("pp/pp w", ""),  # 2 x 2: too small
     ("/".join(["p8"] * 3) + " w", ""),  # 9 columns
     ("/".join(["4"] * 9) + " w", ""),  # 9 rows
-    ("pppp/4/4/PPPP w\n", ""),
+    ("pppp/4/4/PPPP w\nb", ""),  # one position a line: a second line is no part of it
     ("pppp/4/4/PP\x00P w", ""),
     ("pppp/4/4/PPPé w", ""),
     ("9" * 100000 + " w", "..."),  # long text is cut in the message
@@ -194,14 +194,27 @@ def test_numpy_is_needed_only_for_arrays(tmp_path):
             t.probe_many([15], [15 << 12], [True])
         except ModuleNotFoundError as e:
             print(e)
+        for call in (lambda: pawntb.to_bitboards(["pppp/4/4/PPPP w"]),
+                     lambda: pawntb.from_bitboards([15], [15 << 12], [True])):
+            try:
+                call()
+            except ModuleNotFoundError as e:
+                print(e)
     """)
     env = {k: v for k, v in os.environ.items() if k != "PAWNTB_TABLE"}
     done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr
-    answers, error = done.stdout.splitlines()
+    answers, error, *others = done.stdout.splitlines()
     assert answers == "white black"
-    assert error.startswith("probe_many() with arrays needs numpy") and "python3-numpy" in error
+    assert [line.split(" needs numpy")[0] for line in others] == ["to_bitboards()",
+                                                                   "from_bitboards()"]
+    assert all(f"`{sys.executable} -m pip install numpy`" in line for line in others)
+    # How to install it into this Python (a venv's, pyenv's), not Debian's package.
+    assert error.startswith(f"probe_many() needs numpy, which this Python ({sys.executable}) "
+                            f"lacks: install it into this Python with `{sys.executable} -m pip "
+                            "install numpy`, or give probe_many() a list of positions"), error
+    assert "python3-numpy" not in error
 
 
 def test_open_table_bad_arguments():
@@ -336,3 +349,161 @@ def test_info_of_a_table_whose_file_is_gone(tmp_path):
     assert t.probe("ppp/3/PPP w").winner in ("white", "black")  # loaded at open
     with pytest.raises(pawntb.MissingTableError, match=str(path)):
         t.info()
+
+
+# ------------------------------------------------------------ what a message says is expected
+
+PROBE_MANY_TAKES = ("probe_many() takes a list of position strs, or the three arrays white, "
+                    "black and white_to_move")
+
+
+def test_probe_many_says_what_it_takes(table):
+    white, black, to_move = pawntb.to_bitboards(["pppp/4/4/PPPP w", "1ppp/4/4/1PPP w"])
+    calls = {
+        "not a tuple of 2 numpy.ndarray": lambda: table.probe_many((white, black)),
+        "not one numpy.ndarray of uint64": lambda: table.probe_many(white),
+        "not a list of 2 numpy.ndarray": lambda: table.probe_many([white, black]),
+        "not 2 arguments": lambda: table.probe_many(white, black),
+        "not 4 arguments": lambda: table.probe_many(white, black, to_move, to_move),
+        "not 0 arguments": table.probe_many,
+    }
+    for says, call in calls.items():
+        with pytest.raises(TypeError) as caught:
+            call()
+        assert str(caught.value) == f"{PROBE_MANY_TAKES}, {says}"
+    with pytest.raises(TypeError) as caught:
+        table.probe_many(["pppp/4/4/PPPP w", np.uint64(15)])
+    assert str(caught.value) == f"positions[1] must be a str, not numpy.uint64 ({PROBE_MANY_TAKES})"
+    # A tuple of three arrays is the arrays; of texts, three positions.
+    assert table.probe_many((white, black, to_move))[1].tolist() == [11, 8]
+    assert len(table.probe_many(("pppp/4/4/PPPP w",) * 3)) == 3
+
+
+def test_play_says_it_takes_strs():
+    with pytest.raises(TypeError) as caught:
+        pawntb.play("pppp/4/4/PPPP w", b"a1a2")
+    assert str(caught.value) == "moves must be a list of str, or one str of moves, not bytes"
+    with pytest.raises(TypeError) as caught:
+        pawntb.play("pppp/4/4/PPPP w", ["a1a2", b"a4a3"])
+    assert str(caught.value) == ("moves[1] must be a str, not bytes (moves is a list of str, or "
+                                 "one str of moves)")
+
+
+def test_moves_are_lower_case_and_the_error_says_so():
+    """Moves are lower-case UCI, as `pawntb play --moves` takes them; a move
+    in capitals is refused with a message that says so."""
+    for moves in (["A1A2"], "A1A2", ["a1a2", "A4A3"], "a1a2,A4a3"):
+        with pytest.raises(pawntb.IllegalMoveError, match=r"\(moves are written in lower case: "
+                                                          r"c2c3\)$"):
+            pawntb.play("pppp/4/4/PPPP w", moves)
+    with pytest.raises(pawntb.IllegalMoveError) as caught:
+        pawntb.play("pppp/4/4/PPPP w", ["a1a3"])
+    assert "lower case" not in str(caught.value)
+
+
+def test_white_to_move_must_be_booleans_or_0_and_1(table):
+    w, b, _ = pawntb.to_bitboards(["pppp/4/4/PPPP w", "1ppp/4/4/1PPP w"])
+    for bad, shown in ((np.array([1, 2]), "2 (at index 1)"), (np.array([-1, 0]), "-1 (at index 0)"),
+                       (2, "2 (at index 0)"), ([True, 5], "5 (at index 1)")):
+        for call in (lambda: table.probe_many(w, b, bad),
+                     lambda: pawntb.from_bitboards(w, b, bad)):
+            with pytest.raises(ValueError) as caught:
+                call()
+            assert str(caught.value).endswith(
+                "white_to_move must be booleans (or 0 and 1), not " + shown)
+    winner, plies = table.probe_many(w, b, np.array([1, 0], np.uint8))
+    second = table.probe("1ppp/4/4/1PPP b")
+    assert (winner.tolist(), plies.tolist()) == (
+        [1, 1 if second.winner == "white" else -1], [11, second.plies])
+
+
+def test_masked_arrays_are_refused(table):
+    w, b, t = pawntb.to_bitboards(["pppp/4/4/PPPP w", "1ppp/4/4/1PPP w"])
+    masked = np.ma.masked_array(w, mask=[False, True])
+    for name, args in (("white", (masked, b, t)), ("black", (w, np.ma.masked_array(b), t)),
+                       ("white_to_move", (w, b, np.ma.masked_array(t, mask=[True, False])))):
+        with pytest.raises(TypeError, match=f"^probe_many\\(\\): {name} is a masked array"):
+            table.probe_many(*args)
+        with pytest.raises(TypeError, match=f"^from_bitboards\\(\\): {name} is a masked array"):
+            pawntb.from_bitboards(*args)
+
+
+def test_a_closed_table_raises_value_error_as_a_closed_file():
+    t = pawntb.open_table(TABLE_4X4)
+    t.close()
+    for use in (lambda: t.probe("pppp/4/4/PPPP w"), lambda: t.probe_wdl("pppp/4/4/PPPP w"),
+                lambda: t.get_dtm("pppp/4/4/PPPP w"), t.info):
+        with pytest.raises(ValueError, match="^the table .*4x4-k4.pawntb is closed$") as caught:
+            use()
+        assert not isinstance(caught.value, pawntb.Error)
+    with pytest.raises(ValueError, match="is closed"):
+        with t:
+            pass
+    with open(TABLE_4X4, "rb") as f:  # as Python's files do
+        pass
+    with pytest.raises(ValueError):
+        with f:
+            pass
+
+
+@pytest.mark.parametrize("around", [("", "\n"), ("", "\r\n"), ("  ", " \t\n"), ("\t", "")])
+def test_spaces_and_line_ends_around_a_position_are_dropped(table, around):
+    """As the pawntb command's stdin (`pawntb probe -`) reads a line."""
+    before, after = around
+    text = before + ".ppp/4/.PPP/4 w" + after
+    assert table.probe(text) == table.probe(".ppp/4/.PPP/4 w")
+    assert table.probe_wdl(text) == 1 and table.mainline(text)[0] == "c2c3"
+    assert table.probe_many([text])[0].position == "1ppp/4/1PPP/4 w"
+    assert pawntb.legal_moves(text) == ["b2b3", "c2c3", "d2d3"]
+    assert pawntb.play(text, "c2c3") == "1ppp/2P1/1P1P/4 b"
+    assert pawntb.from_bitboards(*pawntb.to_bitboards([text])) == ["1ppp/4/1PPP/4 w"]
+    with pytest.raises(pawntb.InvalidPositionError, match=r"^position '1ppp/4/1PPP/4 w x'"):
+        table.probe(before + "1ppp/4/1PPP/4 w x" + after)
+
+
+def one_damaged_block(tmp_path):
+    """A copy of the 4x4 table with one byte of block 2's frame flipped."""
+    def change(data):
+        offset, size = block_frames(data)[2]
+        data[offset + size // 2] ^= 0x40
+    return damaged_copy(tmp_path, "block2.pawntb", change)
+
+
+def test_a_damaged_block_loaded_on_demand_is_named(tmp_path):
+    path = one_damaged_block(tmp_path)
+    with pytest.raises(pawntb.DamagedTableError) as at_open:
+        pawntb.open_table(path, load="all")
+    assert str(at_open.value).endswith("block 2: checksum mismatch")
+    t = pawntb.open_table(path, load="on_demand")
+    rows, cols, k = t.geometry
+    white, black = oracle.entries(rows, cols, k)
+    texts = pawntb.from_bitboards(white, black, True)
+    failed = shown = 0
+    for text in texts[::300]:
+        try:
+            r = t.probe(text)
+        except pawntb.DamagedTableError as e:
+            assert str(e).startswith(f"{path}: ")
+            assert str(e).endswith(" (block 2: checksum mismatch)")
+            failed += 1
+            continue
+        try:
+            r.best
+        except pawntb.DamagedTableError:  # its value is there, a move's is not
+            assert repr(r).endswith(", reason=None, best=<damaged table>)")
+            shown += 1
+    assert failed > 0 and shown > 0
+    with pytest.raises(pawntb.DamagedTableError, match=r"\(block 2: checksum mismatch\)$"):
+        t.probe_many(white, black, True)
+
+
+def test_every_damaged_block_is_named_up_to_three(tmp_path):
+    path = damaged_copy(tmp_path, "frames.pawntb", flip_every_frame)
+    blocks = len(block_frames(path.read_bytes()))
+    assert blocks > 3
+    t = pawntb.open_table(path, load="on_demand")
+    with pytest.raises(pawntb.DamagedTableError) as caught:
+        t.probe("pppp/4/4/PPPP w")
+    assert str(caught.value).endswith(
+        "(block 0: checksum mismatch; block 1: checksum mismatch; block 2: checksum mismatch; "
+        f"{blocks - 3} more)")

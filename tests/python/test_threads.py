@@ -77,7 +77,7 @@ def test_close_while_other_threads_probe():
         while True:
             try:
                 winner, plies = t.probe_many(white, black, True)
-            except pawntb.Error as e:
+            except ValueError as e:
                 assert "is closed" in str(e)
                 return
             np.testing.assert_array_equal(winner, expected[0])
