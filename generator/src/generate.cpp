@@ -32,6 +32,8 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <system_error>
+#include <thread>
 
 #include "assemble.hpp"
 #include "memory.hpp"
@@ -332,6 +334,7 @@ class UnitRun {
           [&](std::size_t u) { return name(u); }});
     }
     std::uint64_t solved = 0;
+    write_behind_ = true;
     for (std::size_t u = 0; u < units_.size(); ++u) {
       const bool whole = finished(u);
       if (!whole) {
@@ -340,11 +343,17 @@ class UnitRun {
       }
       count_finished(u, !whole);
     }
+    finish_write();
     return solved;
+  }
+
+  ~UnitRun() {
+    if (writer_.joinable()) writer_.join();  // a failed run: its error is the one thrown
   }
 
   generator_detail::AssemblyResult assemble(const fs::path& output) {
     cache_ = GroupCache();
+    spare_ = generator_detail::TierBuffer();
     return generator_detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
                                             options_.keep_unit_files, threads_,
                                             options_.on_progress);
@@ -359,10 +368,27 @@ class UnitRun {
     std::uint64_t missing = 0;
     for (const generator_detail::Group& g : groups) {
       keep.insert(g.first);
-      if (!cache_.has(g.first)) missing += g.size;
+      if (cache_.has(g.first)) continue;
+      missing += g.size;
+      // A group of the unit whose file is being written waits for it.
+      if (writer_.joinable() && units_.unit_of_slice(g.first_slice) == written_unit_) {
+        finish_write();
+      }
     }
-    cache_.shrink_to(cache_limit(unit.entries + missing), keep);
-    const std::uint64_t held = unit.entries + missing + cache_.bytes();
+    // The unit's values go into the spare buffer if it is large enough
+    // (no page faults on fresh pages), else into a new one. Held besides the
+    // cache: them, the groups to read, and the values being written.
+    if (spare_.size() < unit.entries) spare_ = generator_detail::TierBuffer();
+    const auto others = [&] {
+      return std::max<std::uint64_t>(unit.entries, spare_.size()) + missing + written_.size();
+    };
+    if (others() + cache_.bytes() > room_for_values()) {
+      finish_write();
+      cache_.shrink_to(cache_limit(others()), keep);
+      if (others() + cache_.bytes() > room_for_values()) spare_ = generator_detail::TierBuffer();
+    }
+    cache_.shrink_to(cache_limit(others()), keep);
+    const std::uint64_t held = others() + cache_.bytes();
     if (held > room_for_values()) notice_over_limit(u, held);
     for (const generator_detail::Group& g : groups) {
       if (cache_.has(g.first)) continue;
@@ -385,11 +411,13 @@ class UnitRun {
       }
       ranges.push_back(r);
     }
-    generator_detail::TierBuffer out(unit.entries);
+    generator_detail::TierBuffer out =
+        spare_.size() >= unit.entries ? std::move(spare_) : generator_detail::TierBuffer(unit.entries);
+    const auto values = out.span().first(unit.entries);  // solve_ranges writes every one
     summaries_[u] =
-        generator_detail::solve_ranges(index_, graph_, ranges, out.span(), threads_,
+        generator_detail::solve_ranges(index_, graph_, ranges, values, threads_,
                                        [&](std::uint64_t done) { report(done); });
-    work_.write_unit(u, out.span(), summaries_[u]);
+    write(u, std::move(out), summaries_[u]);
     return summaries_[u];
   }
 
@@ -404,6 +432,49 @@ class UnitRun {
                   : "tiers " + std::to_string(t) + " " + tier_name(index_.tiers()[t]) + " to " +
                         std::to_string(last) + " " + tier_name(index_.tiers()[last]);
     return std::to_string(u) + " (" + tiers + ", " + work_.unit_path(u).string() + ")";
+  }
+
+  // WRITE-BEHIND. In one process, unit u's file is written on another
+  // thread while unit u + 1 reads its groups and is solved: compressing and
+  // writing a unit was main-thread-only work that left the other core idle
+  // (docs/benchmarks.md). Under MPI every write ends before solve() returns:
+  // rank 0 hands out the units that read u once the rank that solved it says
+  // so. A killed run loses the unit being written too: its file is written
+  // atomically, so it is whole or absent, and solved again.
+  void write(std::size_t u, generator_detail::TierBuffer out,
+             const generator_detail::TierSummary& summary) {
+    const auto values = out.span().first(units_.unit(u).entries);
+    if (!write_behind_) {
+      work_.write_unit(u, values, summary);
+      spare_ = std::move(out);
+      return;
+    }
+    finish_write();
+    work_.forget_unit(u);
+    written_ = std::move(out);
+    written_unit_ = u;
+    try {
+      writer_ = std::thread([this, u, values, summary] {
+        try {
+          work_.write_unit_file(u, values, summary);
+        } catch (...) {
+          write_failure_ = std::current_exception();
+        }
+      });
+    } catch (const std::system_error&) {  // no thread: write it here
+      work_.write_unit_file(u, values, summary);
+      spare_ = std::move(written_);
+    }
+  }
+
+  // Waits for the file being written, if any; rethrows its failure.
+  void finish_write() {
+    if (!writer_.joinable()) return;
+    writer_.join();
+    if (written_.size() > spare_.size()) spare_ = std::move(written_);
+    written_ = generator_detail::TierBuffer();
+    written_unit_ = SIZE_MAX;
+    if (write_failure_) std::rethrow_exception(std::exchange(write_failure_, nullptr));
   }
 
   // Whether unit u's file is whole; a damaged one is reported and removed.
@@ -486,6 +557,13 @@ class UnitRun {
   const UnitMemory memory_;
   std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
+  // WRITE-BEHIND above: whether it is on (one process), the thread writing
+  // unit written_unit_ from written_, its failure, and a buffer to reuse.
+  bool write_behind_ = false;
+  std::thread writer_;
+  std::size_t written_unit_ = SIZE_MAX;
+  generator_detail::TierBuffer written_, spare_;
+  std::exception_ptr write_failure_;
   std::uint64_t units_done_ = 0;        // units finished so far
   std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved

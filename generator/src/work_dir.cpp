@@ -318,6 +318,11 @@ void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
 void WorkDir::write_unit(std::size_t unit, std::span<const Plies> values,
                          const TierSummary& summary) const {
   forget(unit);
+  write_unit_file(unit, values, summary);
+}
+
+void WorkDir::write_unit_file(std::size_t unit, std::span<const Plies> values,
+                              const TierSummary& summary) const {
   const Unit& u = units_.unit(unit);
   DiskUnitHeader h{};
   h.magic = kUnitMagic;

@@ -112,6 +112,14 @@ class WorkDir {
   void write_unit(std::size_t unit, std::span<const Plies> values,
                   const TierSummary& summary) const;
 
+  // write_unit in two steps, so that the file can be written on another
+  // thread while this one reads other units: forget_unit on the reading
+  // thread first, then write_unit_file, which uses nothing that read_slice
+  // and check_unit use. One write at a time.
+  void forget_unit(std::size_t unit) const { forget(unit); }
+  void write_unit_file(std::size_t unit, std::span<const Plies> values,
+                       const TierSummary& summary) const;
+
   // Reads the values of slice s (Index::slices()) from its unit's file into
   // out (its size). Throws GenerateError naming the file if it is missing or
   // damaged.
