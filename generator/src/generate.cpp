@@ -390,15 +390,24 @@ class UnitRun {
     cache_.shrink_to(cache_limit(others()), keep);
     const std::uint64_t held = others() + cache_.bytes();
     if (held > room_for_values()) notice_over_limit(u, held);
+    // The missing groups' slices, read on the threads (each slice's frame
+    // is decoded on its own: reading was main-thread-only work).
+    std::vector<std::pair<std::uint64_t, generator_detail::TierBuffer>> loaded;
+    std::vector<std::pair<std::size_t, std::span<Plies>>> reads;  // (slice, its values)
     for (const generator_detail::Group& g : groups) {
       if (cache_.has(g.first)) continue;
-      generator_detail::TierBuffer values(g.size);
+      generator_detail::TierBuffer& values =
+          loaded.emplace_back(g.first, generator_detail::TierBuffer(g.size)).second;
       for (std::size_t s = g.first_slice; s < g.first_slice + g.slice_count; ++s) {
         const Index::Slice& slice = index_.slices()[s];
-        work_.read_slice(s, values.span().subspan(slice.first - g.first, slice.size));
+        reads.emplace_back(s, values.span().subspan(slice.first - g.first, slice.size));
       }
-      cache_.add(g.first, std::move(values));
     }
+    work_.set_readers(threads_);
+    util::parallel_for("unit reads", threads_, reads.size(), [&](std::uint64_t r, unsigned worker) {
+      work_.read_slice(reads[r].first, reads[r].second, worker);
+    });
+    for (auto& [first, values] : loaded) cache_.add(first, std::move(values));
     // Each slice with the groups of its tier and black profile.
     std::vector<generator_detail::EntryRange> ranges;
     for (const std::uint32_t s : units_.slices(u)) {

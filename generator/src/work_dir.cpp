@@ -187,9 +187,9 @@ WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftov
       units_(units),
       symmetry_(std::make_unique<const BoardSymmetry>(index.geometry())),
       compress_(ZSTD_createCCtx()),
-      decompress_(ZSTD_createDCtx()),
       records_(units.size()) {
-  if (!compress_ || !decompress_) throw std::bad_alloc();
+  if (!compress_) throw std::bad_alloc();
+  set_readers(1);
   std::error_code ec;
   fs::create_directories(dir_, ec);
   if (!fs::is_directory(dir_)) {
@@ -238,7 +238,7 @@ std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* wh
   std::string reason = read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_,
                                       units_, unit, f);
   for (std::size_t i = 0; reason.empty() && i < f.slices.size(); ++i) {
-    reason = decode_frame(decompress_.get(), file.get(), f.slices[i], {});
+    reason = decode_frame(readers_[0]->decompress.get(), file.get(), f.slices[i], {});
   }
   if (!reason.empty()) {
     if (why) *why = reason;
@@ -247,16 +247,25 @@ std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* wh
   return TierSummary{f.header.win_count.get(), f.header.max_plies, f.header.longest_index.get()};
 }
 
-int WorkDir::open_unit(std::size_t unit) const {
-  for (OpenFile& f : open_) {
+void WorkDir::set_readers(unsigned count) const {
+  while (readers_.size() < std::max(count, 1u)) {
+    auto reader = std::make_unique<Reader>();
+    reader->decompress.reset(ZSTD_createDCtx());
+    if (!reader->decompress) throw std::bad_alloc();
+    readers_.push_back(std::move(reader));
+  }
+}
+
+int WorkDir::open_unit(std::size_t unit, Reader& reader) const {
+  for (OpenFile& f : reader.open) {
     if (f.unit == unit) {
-      f.last_use = ++clock_;
+      f.last_use = ++reader.clock;
       return f.file.get();
     }
   }
-  OpenFile& slot = *std::min_element(open_.begin(), open_.end(), [](const auto& a, const auto& b) {
-    return a.last_use < b.last_use;
-  });
+  OpenFile& slot =
+      *std::min_element(reader.open.begin(), reader.open.end(),
+                        [](const auto& a, const auto& b) { return a.last_use < b.last_use; });
   slot.unit = SIZE_MAX;
   const fs::path path = unit_path(unit);
   util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -265,6 +274,7 @@ int WorkDir::open_unit(std::size_t unit) const {
     throw GenerateError("cannot open the unit file " + path.string() + ": " +
                         std::strerror(errno));
   }
+  const std::lock_guard lock(records_mutex_);
   Records& r = records_[unit];
   // Records read before stand while the header is the same bytes (its
   // checksum covers the records' checksum).
@@ -286,29 +296,42 @@ int WorkDir::open_unit(std::size_t unit) const {
   }
   slot.unit = unit;
   slot.file = std::move(file);
-  slot.last_use = ++clock_;
+  slot.last_use = ++reader.clock;
   return slot.file.get();
 }
 
 void WorkDir::forget(std::size_t unit) const {
-  for (OpenFile& f : open_) {
-    if (f.unit == unit) f = OpenFile{};
+  for (const auto& reader : readers_) {
+    for (OpenFile& f : reader->open) {
+      if (f.unit == unit) f = OpenFile{};
+    }
   }
   records_[unit] = Records{};
 }
 
-void WorkDir::read_slice(std::size_t s, std::span<Plies> out) const {
+void WorkDir::read_slice(std::size_t s, std::span<Plies> out, unsigned reader) const {
+  Reader& from = *readers_.at(reader);
   const std::size_t unit = units_.unit_of_slice(s);
-  const int file = open_unit(unit);
-  const DiskUnitSlice& r = records_[unit].slices[units_.place_of_slice(s)];
+  const int file = open_unit(unit, from);
+  DiskUnitSlice r{};
+  {
+    const std::lock_guard lock(records_mutex_);
+    r = records_[unit].slices[units_.place_of_slice(s)];
+  }
   std::string reason;
   if (r.stored.get() > out.size() || r.size.get() != out.size()) {
     reason = "slice records do not match the unit";
   } else {
-    reason = decode_frame(decompress_.get(), file, r, out.subspan(out.size() - r.stored.get()));
+    reason = decode_frame(from.decompress.get(), file, r, out.subspan(out.size() - r.stored.get()));
   }
   if (!reason.empty()) {
-    forget(unit);
+    {  // this reader's copy; the file is solved again by the next run
+      const std::lock_guard lock(records_mutex_);
+      records_[unit] = Records{};
+    }
+    for (OpenFile& f : from.open) {
+      if (f.unit == unit) f = OpenFile{};
+    }
     throw GenerateError(unit_path(unit).string() + ": " + reason +
                         "; run the same command again to solve the unit again");
   }

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -122,8 +123,12 @@ class WorkDir {
 
   // Reads the values of slice s (Index::slices()) from its unit's file into
   // out (its size). Throws GenerateError naming the file if it is missing or
-  // damaged.
-  void read_slice(std::size_t s, std::span<Plies> out) const;
+  // damaged. `reader` (below readers(), which set_readers sets while no
+  // read runs) picks the zstd context and open files: reads with distinct
+  // readers may run at once, on several threads.
+  void read_slice(std::size_t s, std::span<Plies> out, unsigned reader = 0) const;
+  void set_readers(unsigned count) const;
+  unsigned readers() const { return static_cast<unsigned>(readers_.size()); }
 
   // Throws GenerateError when `dir` has a manifest that is not the one of
   // `index` and `units`: the work of another table, or of another version
@@ -161,7 +166,6 @@ class WorkDir {
   // zstd's contexts, made once: a unit reads hundreds of slices.
   std::unique_ptr<const BoardSymmetry> symmetry_;  // 32 KiB: for the filler
   mutable util::ZstdCompressor compress_;
-  mutable util::ZstdDecompressor decompress_;
   // The unit files read_slice read last, kept open, and the checked header
   // and slice records of every unit file read: a group reads a slice of
   // each of several units one after another (the slices of a tier are
@@ -179,13 +183,21 @@ class WorkDir {
     std::vector<DiskUnitSlice> slices;  // empty: not read
   };
   static constexpr std::size_t kOpenFiles = 16;
-  // The open file of `unit`, its records in records_[unit]; throws
-  // GenerateError naming the file.
-  int open_unit(std::size_t unit) const;
+  // What one reader of unit files holds: its zstd context and open files.
+  struct Reader {
+    util::ZstdDecompressor decompress;
+    std::array<OpenFile, kOpenFiles> open;
+    std::uint64_t clock = 0;
+  };
+  // The open file of `unit` among the reader's, its records in
+  // records_[unit] (read under records_mutex_); throws GenerateError naming
+  // the file.
+  int open_unit(std::size_t unit, Reader& reader) const;
+  // Drops what is known of a unit's file; no read may run.
   void forget(std::size_t unit) const;
-  mutable std::array<OpenFile, kOpenFiles> open_;
+  mutable std::vector<std::unique_ptr<Reader>> readers_;  // at least one
+  mutable std::mutex records_mutex_;
   mutable std::vector<Records> records_;
-  mutable std::uint64_t clock_ = 0;
 };
 
 }  // namespace pawntb::generator_detail
