@@ -11,6 +11,7 @@
 #include <string>
 #include <tuple>
 
+#include "pawntb/check.hpp"
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/stored.hpp"
 #include "pawntb/codec/values.hpp"
@@ -203,7 +204,7 @@ class Walker {
   void count_values(const Piece& piece, std::vector<std::uint8_t>& values, Partial& p,
                     WindowBits& bits) const {
     values.resize(piece.end - piece.first);
-    table_.read_entries(piece.first, values.size(), values.data());
+    check::read_entries(table_, piece.first, values.size(), values.data());
     kCountValues[geometry_number(index_.geometry())](*this, piece, values.data(), p,
                                                      bits.of(*piece.range));
   }
@@ -482,7 +483,7 @@ std::uint64_t largest_pair(const Walker& walker) {
 }
 
 // Bytes the workers hold: each a piece of values and, when the piece cuts a
-// block, a block of them and its frame (Table::read_entries).
+// block, a block of them and its frame (check::read_entries).
 std::uint64_t workspace_bytes(const Table& table, const StatsOptions& options) {
   const std::uint64_t block = table.info().block_entries;
   return util::thread_count(options.threads) * (std::max(kPiece, block) + 2 * block);

@@ -12,8 +12,8 @@
 //
 // MEMORY. The image is address space (mmap, MAP_NORESERVE, never touched where
 // nothing is decoded); what is decoded is held in UNITS of max(block, 64 KiB,
-// page) entries, at most the table's cache size (Table::open's cache_bytes,
-// `--memory` of `pawntb verify`). Units not needed by the tier at hand are
+// page) entries, at most the memory budget (verify()'s memory_bytes in whole
+// blocks, `--memory` of `pawntb verify`). Units not needed by the tier at hand are
 // dropped (MADV_DONTNEED) when room is needed, the least recently used first:
 // children are mostly tiers just before, so most are still held, and each
 // block is decoded about once when the table fits. Besides that, 4 bytes a
@@ -50,12 +50,13 @@
 #include <tuple>
 
 #include "block_decoder.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
 
-namespace pawntb {
+namespace pawntb::check {
 
 namespace {
 
@@ -201,12 +202,13 @@ std::vector<UnitRange> units_holding(std::vector<UnitRange> entry_ranges, unsign
 // holding at most `budget` bytes of units.
 class ValueImage {
  public:
-  ValueImage(const probe_detail::TableData& t, unsigned threads) : t_(t), threads_(threads) {
+  ValueImage(const probe_detail::TableData& t, unsigned threads, std::uint64_t budget)
+      : t_(t), threads_(threads) {
     if (t.loaded_entries) {
       values_ = t.loaded_entries;
       return;
     }
-    budget_ = t.cache.capacity_bytes();
+    budget_ = budget;
     unit_shift_ = image_unit_shift(t);
     units_ = ((t.header.entry_count - 1) >> unit_shift_) + 1;
     length_ = units_ << unit_shift_;
@@ -310,6 +312,13 @@ class ValueImage {
   std::vector<std::uint8_t> damaged_;  // per block, once one is damaged
 };
 
+// The bytes of decoded values verify() holds at most: memory_bytes in whole
+// blocks, at least one and at most the table's.
+std::uint64_t budget_bytes(const probe_detail::TableData& t, std::uint64_t memory_bytes) {
+  const std::uint64_t block = t.header.block_entries;
+  return std::clamp<std::uint64_t>(memory_bytes / block, 1, t.header.block_count) * block;
+}
+
 // The tiers a tier's moves lead to (index.hpp, TIERS): seen from black,
 // (b, w, sb, sw + 1) after a step, and (b - 1, w, sb - x, sw + 1) after
 // capturing a black pawn of advancement x, 1 <= x <= R-2.
@@ -348,8 +357,8 @@ class TierMoves {
 struct TierHold {
   std::vector<UnitRange> units;
   std::uint64_t bytes = 0;
-  bool fits(const probe_detail::TableData& t) const {
-    return t.loaded_entries || bytes <= t.cache.capacity_bytes();
+  bool fits(const probe_detail::TableData& t, std::uint64_t budget) const {
+    return t.loaded_entries || bytes <= budget;
   }
 };
 
@@ -633,9 +642,11 @@ void add_damage(std::vector<BlockDamage>& found, VerifyState& state) {
 
 }  // namespace
 
-VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads,
-                           const VerifyState& from, const VerifyCheckpoint& on_checkpoint) const {
-  const probe_detail::TableData& t = *impl_;
+VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
+                    const ProgressCallback& on_progress, unsigned threads, const VerifyState& from,
+                    const VerifyCheckpoint& on_checkpoint) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const std::uint64_t budget = budget_bytes(t, memory_bytes);
   const std::uint64_t n = t.header.entry_count;
   if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
     throw std::invalid_argument("the verify state is of another table");
@@ -651,7 +662,7 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   };
   const unsigned threads_used = util::thread_count(threads);
   const RunPass run = kRunPass[static_cast<std::size_t>(game::geometry_number(t.header.geometry))];
-  ValueImage image(t, threads_used);
+  ValueImage image(t, threads_used, budget);
   const TierMoves tier_moves(t.index);
   const unsigned unit_shift = image_unit_shift(t);
   const std::span<const Index::Tier> tiers = t.index.tiers();
@@ -683,7 +694,7 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     std::uint64_t at = std::max(tiers[k].first, state.entries_done);
     if (at >= tier_end) continue;
     const TierHold hold = tier_hold(tier_moves, k, unit_shift);
-    if (hold.fits(t)) {
+    if (hold.fits(t, budget)) {
       image.hold(hold.units, damage);
       for (; at < tier_end; at = std::min(tier_end, at + segment)) {
         check(at, std::min(tier_end, at + segment));
@@ -737,10 +748,11 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   return report;
 }
 
-VerifyPlan Table::verify_plan() const {
-  const probe_detail::TableData& t = *impl_;
+VerifyPlan verify_plan(const Table& table, std::uint64_t memory_bytes) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const std::uint64_t budget = budget_bytes(t, memory_bytes);
   VerifyPlan plan;
-  plan.memory_bytes = t.loaded_entries ? 0 : t.cache.capacity_bytes();
+  plan.memory_bytes = t.loaded_entries ? 0 : budget;
   plan.entries = t.header.entry_count;
   const unsigned unit_shift = image_unit_shift(t);
   const TierMoves tier_moves(t.index);
@@ -750,7 +762,7 @@ VerifyPlan Table::verify_plan() const {
     ++plan.tiers;
     const TierHold hold = tier_hold(tier_moves, k, unit_shift);
     plan.largest_tier_bytes = std::max(plan.largest_tier_bytes, hold.bytes);
-    if (!hold.fits(t)) {
+    if (!hold.fits(t, budget)) {
       ++plan.tiers_in_pieces;
       plan.entries_in_pieces += tiers[k].size;
     }
@@ -758,4 +770,4 @@ VerifyPlan Table::verify_plan() const {
   return plan;
 }
 
-}  // namespace pawntb
+}  // namespace pawntb::check
