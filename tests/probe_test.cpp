@@ -153,6 +153,35 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   EXPECT_EQ(over.plies, 0);
 }
 
+// A failed probe is worded by probe_problem() alone: the C API, Python, the
+// CLI and the server all say these words.
+TEST(Probe, ProblemWordsAFailedProbe) {
+  const Table table = Table::open(kDefaultTable);
+  const auto problem = [&](const char* text) {
+    const Position p = parse(text);
+    return probe_problem(table, p, table.probe(p));
+  };
+  const std::string path = table.info().path.string();
+  EXPECT_EQ(problem("ppp/3/PPP w"), "board is 3x3, the table " + path + " is 4x4");
+  EXPECT_EQ(problem("ppp1/pp2/PP2/PPP1 w"), "more than 4 pawns a side, the table's limit");
+  EXPECT_EQ(problem("P3/4/4/4 w"),
+            "invalid position: white pawn on a4 is on its goal row, with white to move");
+  EXPECT_EQ(problem(".ppp/4/.PPP/4 w"), "");
+  const Position p = parse("pppp/4/4/PPPP w");
+  EXPECT_EQ(probe_problem(table, p, ProbeResult{ProbeStatus::damaged_table, Side::white, 0}),
+            describe(ProbeStatus::damaged_table));
+}
+
+// value_for(): the lichess API's signed dtm and category, for either side.
+TEST(Probe, ValueForSignsTheDtm) {
+  EXPECT_EQ(value_for(Side::white, Side::white, 7).dtm, 7);
+  EXPECT_STREQ(value_for(Side::white, Side::white, 7).category, "win");
+  EXPECT_EQ(value_for(Side::black, Side::white, 7).dtm, -7);
+  EXPECT_STREQ(value_for(Side::black, Side::white, 7).category, "loss");
+  EXPECT_EQ(value_for(Side::black, Side::white, 0).dtm, 0);
+  EXPECT_STREQ(value_for(Side::black, Side::white, 0).category, "loss");
+}
+
 TEST(Probe, StartPositionIsTheTablesGame) {
   const Table table = Table::open(kDefaultTable);
   EXPECT_EQ(format_position(table.start_position()), "pppp/4/4/PPPP w");
@@ -834,6 +863,10 @@ TEST(CApi, ProbesAndRanksMoves) {
   EXPECT_EQ(pawntb_probe(table, "garbage", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
   EXPECT_GT(std::strlen(err), 0u);
   EXPECT_EQ(pawntb_probe(table, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(std::string(err), probe_problem(Table::open(kDefaultTable), parse("ppp/3/PPP w"),
+                                            ProbeResult{ProbeStatus::geometry_mismatch}));
+  EXPECT_EQ(pawntb_probe(table, "ppp1/pp2/PP2/PPP1 w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_STREQ(err, "more than 4 pawns a side, the table's limit");
   EXPECT_EQ(pawntb_probe(nullptr, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_ARGUMENT);
   pawntb_close(table);
   pawntb_table* none = nullptr;

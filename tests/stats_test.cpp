@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 #include <string>

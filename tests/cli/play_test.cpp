@@ -355,6 +355,19 @@ TEST(CliPlay, WithoutPositionStartsAtTheTablesStart) {
   EXPECT_TRUE(contains(four.out, std::string(kPlayStart) + "\n")) << four;
 }
 
+// A start the table cannot answer is refused in probe's words.
+TEST(CliPlay, StartOutsideTheTableIsRefused) {
+  const std::string table = (kDataDir / "4x4-k4.pawntb").string();
+  const RunResult many = play({"--table", table, "--position", "ppp1/pp2/PP2/PPP1 w"}, "");
+  EXPECT_EQ(many.status, 2) << many;
+  EXPECT_EQ(many.err, "pawntb play: --position: more than 4 pawns a side, the table's limit\n")
+      << many;
+  const RunResult small = play({"--table", table, "--position", "ppp/3/PPP w"}, "");
+  EXPECT_EQ(small.status, 2) << small;
+  EXPECT_EQ(small.err, "pawntb play: --position: board is 3x3, the table " + table + " is 4x4\n")
+      << small;
+}
+
 TEST(CliPlay, NoTableForTheBoardIsARuntimeFailure) {
   TempDir empty;
   RunOptions options;

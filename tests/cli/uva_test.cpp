@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "cli/line_reader.hpp"
-#include "common/answers.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/position.hpp"
 #include "pawntb/probe.hpp"
@@ -581,7 +580,7 @@ TEST(UvaReader, CliAnswersAsLineByLineThroughManyGroups) {
       // The CLI's words for it (this test is about the reader, not the words).
       expected_errors.push_back("stdin:" + std::to_string(item.line) + ": case " +
                                 std::to_string(item.case_number) + ": " +
-                                pawntb::common::position_problem(table, item.position, r));
+                                pawntb::probe_problem(table, item.position, r));
       continue;
     }
     expected_out +=

@@ -399,17 +399,7 @@ class Game {
 std::string start_problem(const Table& table, const Position& p) {
   const ProbeResult r = table.probe(p);
   check_table(table, r);
-  if (r.ok()) return {};
-  const TableInfo& info = table.info();
-  if (r.status == ProbeStatus::geometry_mismatch) {
-    return "the position is " + to_string(p.geometry) + ", the table " + info.path.string() +
-           " is " + to_string(info.geometry);
-  }
-  if (r.status == ProbeStatus::too_many_pawns) {
-    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the limit of " +
-           info.path.string();
-  }
-  return describe(r.status);
+  return probe_problem(table, p, r);
 }
 
 int run_play(const PlayArgs& o) {

@@ -6,6 +6,7 @@
 #include <bit>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>

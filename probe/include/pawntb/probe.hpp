@@ -65,6 +65,18 @@ struct alignas(4) ProbeResult {
 };
 static_assert(sizeof(ProbeResult) == 4);
 
+// A value as one side sees it, as the lichess API gives it: dtm, the plies
+// signed (positive when `side` wins, negative when it loses, 0 when the game
+// is over), and the category, "win" or "loss" (a static string).
+struct SideValue {
+  int dtm = 0;
+  const char* category = "loss";
+};
+// The value of a game that `winner` wins in `plies`, for `side`: the one
+// wording of dtm and category for the CLI, the C API, Python and the server.
+// Thread-safe.
+SideValue value_for(Side side, Side winner, int plies) noexcept;
+
 struct MoveValue {
   Move move;
   Side winner = Side::white;  // winner after the move
@@ -188,6 +200,13 @@ class Table {
   explicit Table(std::shared_ptr<const probe_detail::TableData> data);
   std::shared_ptr<const probe_detail::TableData> impl_;
 };
+
+// Why `table` cannot answer `p`, given r = table.probe(p) (or
+// probe_root(p).value), in the words of every pawntb interface: "invalid
+// position: " and invalid_reason(p); "board is 4x4, the table PATH is 3x3";
+// "more than 4 pawns a side, the table's limit"; describe() of a damaged
+// table. Empty when r.ok(). Thread-safe; throws only std::bad_alloc.
+std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
 
 // XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
 // committed tables), read in pieces. Throws TableError naming the file if it
