@@ -345,7 +345,7 @@ TEST(CliPlay, UsageErrors) {
 }
 
 // Without --position the game starts at the start of the table's board
-// (issue 28, bug 9: it was the 4x4 start, which a 3x3 table refuses).
+// (it was once the 4x4 start, which a 3x3 table refuses).
 TEST(CliPlay, WithoutPositionStartsAtTheTablesStart) {
   const RunResult three = play({"--table", (kDataDir / "3x3-k3.pawntb").string()}, "");
   EXPECT_EQ(three.status, 0) << three;

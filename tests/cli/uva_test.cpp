@@ -216,7 +216,7 @@ TEST(CliUva, TooLargeCountSaysSo) {
 // A board that reads well but that the table cannot answer (white to move with
 // a pawn on its goal row; more pawns than K) is an input error: it is reported
 // with its line and case number in probe's words (the square, the side and the
-// row; issue 28, bug 15), the other cases are still answered, and the exit
+// row, not a bare status), the other cases are still answered, and the exit
 // status is 2.
 TEST(CliUva, UnanswerableBoardIsAnInputError) {
   const std::vector<std::pair<std::string, std::string>> bad_boards = {

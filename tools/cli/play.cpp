@@ -404,7 +404,7 @@ std::string start_problem(const Table& table, const Position& p) {
 
 int run_play(const PlayArgs& o) {
   // Without --position, the start of the table's board: the --table file's,
-  // else the default table's (issue 28, bug 9).
+  // else the default table's (not the 4x4 start, which a 3x3 table refuses).
   std::optional<Position> given;
   if (!o.first_position.empty()) given = std::get<Position>(parse_position(o.first_position));
   const Table table = given ? open_table(o.table, given->geometry) : open_default_table(o.table);
