@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/common.hpp"
+#include "cli/command_support.hpp"
 #include "pawntb/probe.hpp"
 #include "support/cli_support.hpp"
 

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
+#include "cli/command_support.hpp"
 #include "support/cli_support.hpp"
 
 namespace {

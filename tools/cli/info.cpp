@@ -7,8 +7,8 @@
 #include <variant>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 

@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"

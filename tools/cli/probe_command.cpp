@@ -7,8 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"

@@ -7,8 +7,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
@@ -110,8 +110,8 @@ SavedState read_state(const std::filesystem::path& path, const TableInfo& info) 
   return {s, wall_seconds};
 }
 
-// Bytes as --memory is shown: KiB below a MiB (a small table's units of
-// 64 KiB), else size_text().
+// Bytes as --memory is shown: KiB below a MiB (a small table's image pages
+// of 64 KiB), else size_text().
 std::string memory_text(std::uint64_t bytes) {
   return bytes < (1 << 20) ? with_commas(bytes >> 10) + " KiB" : size_text(bytes);
 }
@@ -125,8 +125,8 @@ std::string plan_text(const VerifyPlan& plan) {
            memory_text(plan.largest_tier_bytes) + ")";
   }
   // A --memory that can be given as it is, rounded up: K below a MiB (whole
-  // 64 KiB units then), else whole MiB. The cache keeps whole blocks, and a
-  // unit of the image is a whole number of blocks.
+  // 64 KiB pages then), else whole MiB. The budget is whole blocks, and a
+  // page of the image is a whole number of blocks.
   const std::uint64_t bytes = plan.largest_tier_bytes;
   std::string whole = bytes < (1 << 20) ? std::to_string(bytes >> 10) + "K"
                                         : std::to_string((bytes + (1 << 20) - 1) >> 20) + "M";
