@@ -157,8 +157,7 @@ class Table {
   // when it names a file, then in each directory the files named
   // RxC-kK.pawntb, by board size and, for each, largest K first (the order in
   // which find() takes them). Files that cannot be opened are listed too:
-  // opening one says why. For `pawntb tables` and the web explorer's server.
-  // Thread-safe as search_path().
+  // opening one says why. Thread-safe as search_path().
   static std::vector<std::filesystem::path> find_all();
 
   // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
@@ -210,14 +209,13 @@ std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
 
 // XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
 // committed tables), read in pieces. Throws TableError naming the file if it
-// cannot be read. For `pawntb info` and the Python package. Thread-safe.
+// cannot be read. Thread-safe.
 std::uint64_t file_checksum(const std::filesystem::path& path);
 
 // The checksums.txt that lists the table file `table` with `checksum`, in a
 // line "<16 hex digits>  <file name>" as data/checksums.txt: the one next to
 // the table, else the first in a directory of Table::search_path(). Empty if
-// none does. For `pawntb info` and the Python package. Thread-safe as
-// Table::search_path().
+// none does. Thread-safe as Table::search_path().
 std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
 
 // An object of numbers, its keys in order: the geometry {"rows", "cols",
