@@ -134,7 +134,7 @@ TEST(Notation, RejectsBadText) {
 }
 
 // A digit is one run of empty squares; two in a row are refused, never added
-// up (issue 28, bug 11: "12/12/12 w" was read as "3/3/3 w").
+// up ("12/12/12 w" was once read as "3/3/3 w").
 TEST(Notation, TwoDigitsInARowAreAnError) {
   EXPECT_EQ(parse_error("12/12/12 w"),
             "two digits in a row in board (\"12\"): one digit 1-8 per run of empty squares");

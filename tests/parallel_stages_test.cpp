@@ -10,6 +10,7 @@
 #include <string>
 #include <thread>
 
+#include "pawntb/check.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/threads.hpp"
@@ -79,9 +80,9 @@ void expect_helper_fault(const char* pool, Call call) {
 TEST(ParallelStages, ProbeDecode) {
   expect_helper_fault("probe decode", [] { Table::open(kDefaultTable, Table::Load::all, 2); });
   const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
-  expect_helper_fault("probe decode", [&] { lazy.check_blocks(2); });
-  expect_helper_fault("probe decode", [&] { lazy.tier_checksums(2); });
-  EXPECT_TRUE(lazy.check_blocks(2).empty()) << "the table works after the failure";
+  expect_helper_fault("probe decode", [&] { check::check_blocks(lazy, 2); });
+  expect_helper_fault("probe decode", [&] { check::tier_checksums(lazy, 2); });
+  EXPECT_TRUE(check::check_blocks(lazy, 2).empty()) << "the table works after the failure";
 }
 
 // The 4x5 table (8.5 M entries): verify's segments have more than one chunk
@@ -99,7 +100,7 @@ TEST(ParallelStages, Verify) {
   const TempDir dir;
   write_table(solve(four_by_five()), dir / "4x5.pawntb", 2);
   const Table table = Table::open(dir / "4x5.pawntb", Table::Load::all, 2);
-  expect_helper_fault("verify", [&] { table.verify({}, 2); });
+  expect_helper_fault("verify", [&] { check::verify(table, std::uint64_t{1} << 30, {}, 2); });
 }
 
 TEST(ParallelStages, TierSolve) {

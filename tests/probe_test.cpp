@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "oracle/brute_force.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/values.hpp"
 #include "pawntb/generator.hpp"
@@ -21,6 +22,14 @@ namespace pawntb {
 namespace {
 
 using namespace pawntb_test;
+using check::BlockDamage;
+using check::TierChecksums;
+using check::VerifyPlan;
+using check::VerifyReport;
+using check::VerifyState;
+
+// verify()'s memory budget where it does not matter: room for all of 4x4.
+constexpr std::uint64_t kVerifyMemory = std::uint64_t{1} << 30;
 
 // The oracle's board string (rows*cols chars, top row first) as notation.
 std::string notation(const std::string& board, int cols, bool white_to_move) {
@@ -142,6 +151,35 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   const ProbeResult over = table.probe(parse("P3/4/4/4 b"));
   EXPECT_EQ(over.winner, Side::white);
   EXPECT_EQ(over.plies, 0);
+}
+
+// A failed probe is worded by probe_problem() alone: the C API, Python, the
+// CLI and the server all say these words.
+TEST(Probe, ProblemWordsAFailedProbe) {
+  const Table table = Table::open(kDefaultTable);
+  const auto problem = [&](const char* text) {
+    const Position p = parse(text);
+    return probe_problem(table, p, table.probe(p));
+  };
+  const std::string path = table.info().path.string();
+  EXPECT_EQ(problem("ppp/3/PPP w"), "board is 3x3, the table " + path + " is 4x4");
+  EXPECT_EQ(problem("ppp1/pp2/PP2/PPP1 w"), "more than 4 pawns a side, the table's limit");
+  EXPECT_EQ(problem("P3/4/4/4 w"),
+            "invalid position: white pawn on a4 is on its goal row, with white to move");
+  EXPECT_EQ(problem(".ppp/4/.PPP/4 w"), "");
+  const Position p = parse("pppp/4/4/PPPP w");
+  EXPECT_EQ(probe_problem(table, p, ProbeResult{ProbeStatus::damaged_table, Side::white, 0}),
+            describe(ProbeStatus::damaged_table));
+}
+
+// value_for(): the lichess API's signed dtm and category, for either side.
+TEST(Probe, ValueForSignsTheDtm) {
+  EXPECT_EQ(value_for(Side::white, Side::white, 7).dtm, 7);
+  EXPECT_STREQ(value_for(Side::white, Side::white, 7).category, "win");
+  EXPECT_EQ(value_for(Side::black, Side::white, 7).dtm, -7);
+  EXPECT_STREQ(value_for(Side::black, Side::white, 7).category, "loss");
+  EXPECT_EQ(value_for(Side::black, Side::white, 0).dtm, 0);
+  EXPECT_STREQ(value_for(Side::black, Side::white, 0).category, "loss");
 }
 
 TEST(Probe, StartPositionIsTheTablesGame) {
@@ -314,14 +352,14 @@ TEST(File, RoundTripGivesTheSolvedValues) {
     const game::Pawns c = codec::canonical(o.geometry, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
-  EXPECT_TRUE(verify(table).ok());
+  EXPECT_TRUE(check::verify(table, kVerifyMemory).ok());
 }
 
 // verify() reports from the calling thread, never going back, ending at 1.
 TEST(Progress, VerifyReportsUpToOne) {
   std::vector<double> fractions;
   const Table table = Table::open(kDefaultTable);
-  const VerifyReport report = verify(table, [&](const Progress& p) {
+  const VerifyReport report = check::verify(table, kVerifyMemory, [&](const Progress& p) {
     EXPECT_STREQ(p.stage, "verify");
     fractions.push_back(p.fraction_done);
   });
@@ -466,7 +504,7 @@ TEST(File, VerifyReportsEveryDamagedBlock) {
   const auto path = dir / "verify_two_damaged_blocks.pawntb";
   write_file(path, default_table_with_blocks_1_and_3_damaged());
   const Table table = Table::open(path, Table::Load::on_demand);
-  const VerifyReport report = verify(table);
+  const VerifyReport report = check::verify(table, kVerifyMemory);
   EXPECT_FALSE(report.ok());
   ASSERT_EQ(report.damaged_blocks.size(), 2u);
   EXPECT_EQ(report.damaged_blocks[0].block, 1u);
@@ -476,7 +514,8 @@ TEST(File, VerifyReportsEveryDamagedBlock) {
   EXPECT_EQ(report.mismatches, 0u) << report.first_mismatch;
   EXPECT_GT(report.checked, 0u);
   EXPECT_LT(report.checked, table.info().entries - 2 * table.info().block_entries);
-  const VerifyReport good = verify(Table::open(kDefaultTable, Table::Load::on_demand));
+  const VerifyReport good =
+      check::verify(Table::open(kDefaultTable, Table::Load::on_demand), kVerifyMemory);
   EXPECT_TRUE(good.ok()) << good.first_mismatch;
   EXPECT_TRUE(good.damaged_blocks.empty());
   EXPECT_EQ(good.checked, table.info().entries);
@@ -526,12 +565,12 @@ TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path&
 // one, so that most tiers are checked in pieces.
 struct VerifyLoad {
   Table::Load load;
-  std::uint64_t cache_bytes;
+  std::uint64_t memory_bytes;
   const char* name;
 };
 constexpr VerifyLoad kVerifyLoads[] = {
-    {Table::Load::all, Table::kDefaultCacheBytes, "loaded"},
-    {Table::Load::on_demand, Table::kDefaultCacheBytes, "tier by tier"},
+    {Table::Load::all, kVerifyMemory, "loaded"},
+    {Table::Load::on_demand, kVerifyMemory, "tier by tier"},
     {Table::Load::on_demand, 3 << 16, "dropping blocks"},
     {Table::Load::on_demand, 1, "in pieces"},
 };
@@ -543,10 +582,11 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   const TableWithAWrongValue bad = write_table_with_a_wrong_value(dir / "wrong_value.pawntb");
   for (const VerifyLoad& load : kVerifyLoads) {
     SCOPED_TRACE(load.name);
-    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
+    const Table table = Table::open(bad.path, load.load);
     std::vector<VerifyState> checkpoints;
     const VerifyReport whole =
-        verify(table, {}, 2, {}, [&](const VerifyState& s) { checkpoints.push_back(s); });
+        check::verify(table, load.memory_bytes, {}, 2, {},
+                      [&](const VerifyState& s) { checkpoints.push_back(s); });
     EXPECT_FALSE(whole.ok());
     EXPECT_GE(whole.mismatches, 1u);
     EXPECT_TRUE(whole.damaged_blocks.empty());
@@ -564,7 +604,7 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
     starts.insert(starts.end(), checkpoints.begin(), checkpoints.end());
     for (const VerifyState& from : starts) {
       EXPECT_EQ(from.header_checksum, from.entries_done ? table.info().header_checksum : 0);
-      const VerifyReport resumed = verify(table, {}, 1, from);
+      const VerifyReport resumed = check::verify(table, load.memory_bytes, {}, 1, from);
       EXPECT_EQ(resumed.checked, whole.checked) << from.entries_done;
       EXPECT_EQ(resumed.mismatches, whole.mismatches) << from.entries_done;
       EXPECT_EQ(resumed.first_mismatch, whole.first_mismatch) << from.entries_done;
@@ -574,13 +614,13 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
   const Table good = Table::open(kDefaultTable);
   VerifyState other;
   other.header_checksum = Table::open(table_3x3()).info().header_checksum;
-  EXPECT_THROW(verify(good, {}, 1, other), std::invalid_argument);
+  EXPECT_THROW(check::verify(good, kVerifyMemory, {}, 1, other), std::invalid_argument);
   VerifyState past;
   past.entries_done = good.info().entries + 1;
-  EXPECT_THROW(verify(good, {}, 1, past), std::invalid_argument);
+  EXPECT_THROW(check::verify(good, kVerifyMemory, {}, 1, past), std::invalid_argument);
 }
 
-// verify_plan() says how much cache checks every tier whole: with that much
+// verify_plan() says how much memory checks every tier whole: with that much
 // none is checked in pieces, with a block less at least one is; a table
 // loaded at open needs none. Over the 3x7 table (tiers of many sizes).
 TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
@@ -589,11 +629,12 @@ TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
   std::uint64_t tiers = 0;
   for (const auto& tier : index.tiers()) tiers += tier.size != 0;
 
-  const Table whole_table = Table::open(path, Table::Load::on_demand);  // 1 GiB: all of it
-  const VerifyPlan roomy = whole_table.verify_plan();
+  const Table lazy = Table::open(path, Table::Load::on_demand);
+  const VerifyPlan roomy = check::verify_plan(lazy, kVerifyMemory);  // 1 GiB: all of it
   EXPECT_EQ(roomy.tiers, tiers);
   EXPECT_EQ(roomy.entries, index.size());
-  EXPECT_EQ(roomy.memory_bytes, whole_table.info().cache_bytes);
+  // At most the whole table's blocks are held.
+  EXPECT_EQ(roomy.memory_bytes, std::uint64_t{lazy.info().blocks} * lazy.info().block_entries);
   EXPECT_GE(roomy.memory_bytes, index.size());
   EXPECT_EQ(roomy.tiers_in_pieces, 0u);
   EXPECT_EQ(roomy.entries_in_pieces, 0u);
@@ -603,21 +644,19 @@ TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
   EXPECT_GE(roomy.largest_tier_bytes, largest_tier);
   EXPECT_LE(roomy.largest_tier_bytes, index.size() + (std::uint64_t{1} << 24));
 
-  const Table exact = Table::open(path, Table::Load::on_demand, 1, roomy.largest_tier_bytes);
-  EXPECT_EQ(exact.info().cache_bytes, roomy.largest_tier_bytes);
-  const VerifyPlan fits = exact.verify_plan();
+  const VerifyPlan fits = check::verify_plan(lazy, roomy.largest_tier_bytes);
+  EXPECT_EQ(fits.memory_bytes, roomy.largest_tier_bytes);
   EXPECT_EQ(fits.largest_tier_bytes, roomy.largest_tier_bytes);
   EXPECT_EQ(fits.tiers_in_pieces, 0u);
 
-  const VerifyPlan short_by_a_block =
-      Table::open(path, Table::Load::on_demand, 1, roomy.largest_tier_bytes - 1).verify_plan();
+  const VerifyPlan short_by_a_block = check::verify_plan(lazy, roomy.largest_tier_bytes - 1);
   EXPECT_LT(short_by_a_block.memory_bytes, roomy.largest_tier_bytes);
   EXPECT_GE(short_by_a_block.tiers_in_pieces, 1u);
   EXPECT_LT(short_by_a_block.tiers_in_pieces, tiers);
   EXPECT_GT(short_by_a_block.entries_in_pieces, 0u);
   EXPECT_LT(short_by_a_block.entries_in_pieces, index.size());
 
-  const VerifyPlan loaded = Table::open(path, Table::Load::all).verify_plan();
+  const VerifyPlan loaded = check::verify_plan(Table::open(path, Table::Load::all), kVerifyMemory);
   EXPECT_EQ(loaded.memory_bytes, 0u);
   EXPECT_EQ(loaded.tiers_in_pieces, 0u);
   EXPECT_EQ(loaded.largest_tier_bytes, roomy.largest_tier_bytes);
@@ -639,13 +678,13 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
   const std::string where = format_position(Position{Geometry{4, 4}, white, black, Side::white});
   for (const VerifyLoad& load : kVerifyLoads) {
     SCOPED_TRACE(load.name);
-    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
+    const Table table = Table::open(bad.path, load.load);
     for (const std::uint64_t from : {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first,
                                      bad.index}) {
       VerifyState state;
       state.header_checksum = from ? table.info().header_checksum : 0;
       state.entries_done = from;
-      const VerifyReport report = verify(table, {}, 2, state);
+      const VerifyReport report = check::verify(table, load.memory_bytes, {}, 2, state);
       EXPECT_EQ(report.first_mismatch, where + ": " + bad.expected) << from;
     }
   }
@@ -685,8 +724,8 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
   ASSERT_EQ(bad.index, child);
   for (const VerifyLoad& load : kVerifyLoads) {
     SCOPED_TRACE(load.name);
-    const Table table = Table::open(bad.path, load.load, 1, load.cache_bytes);
-    const VerifyReport all = verify(table, {}, 2);
+    const Table table = Table::open(bad.path, load.load);
+    const VerifyReport all = check::verify(table, load.memory_bytes, {}, 2);
     EXPECT_GE(all.mismatches, 2u) << "the parent did not see the wrong child";
     EXPECT_NE(all.first_mismatch.find(bad.expected), std::string::npos) << all.first_mismatch;
     // From the parent's tier on, the child's tier is only read: the
@@ -694,7 +733,7 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
     VerifyState later;
     later.header_checksum = table.info().header_checksum;
     later.entries_done = index.tiers()[index.tier_of(parent)].first;
-    EXPECT_GE(verify(table, {}, 2, later).mismatches, 1u);
+    EXPECT_GE(check::verify(table, load.memory_bytes, {}, 2, later).mismatches, 1u);
   }
 }
 
@@ -708,8 +747,8 @@ TEST(File, TierChecksumsAgreeLoadedOrNot) {
   o.max_pawns = 5;
   const auto path = dir / "4x5.pawntb";
   write_table(solve(o), path);
-  const TierChecksums loaded = Table::open(path, Table::Load::all).tier_checksums(2);
-  const TierChecksums lazy = Table::open(path, Table::Load::on_demand).tier_checksums(3);
+  const TierChecksums loaded = check::tier_checksums(Table::open(path, Table::Load::all), 2);
+  const TierChecksums lazy = check::tier_checksums(Table::open(path, Table::Load::on_demand), 3);
   ASSERT_TRUE(loaded.damaged_blocks.empty());
   ASSERT_TRUE(lazy.damaged_blocks.empty());
   ASSERT_EQ(loaded.tiers.size(), lazy.tiers.size());
@@ -725,7 +764,7 @@ TEST(File, TierChecksumsAgreeLoadedOrNot) {
   EXPECT_EQ(next, Table::open(path).info().entries);
   const auto damaged = dir / "damaged.pawntb";
   write_file(damaged, default_table_with_blocks_1_and_3_damaged());
-  const TierChecksums bad = Table::open(damaged, Table::Load::on_demand).tier_checksums();
+  const TierChecksums bad = check::tier_checksums(Table::open(damaged, Table::Load::on_demand));
   EXPECT_TRUE(bad.tiers.empty());
   ASSERT_EQ(bad.damaged_blocks.size(), 2u);
   EXPECT_EQ(bad.damaged_blocks[1].block, 3u);
@@ -739,15 +778,15 @@ TEST(File, CheckBlocksReportsEveryDamagedBlock) {
   write_file(path, default_table_with_blocks_1_and_3_damaged());
   const Table table = Table::open(path, Table::Load::on_demand);
   for (const unsigned threads : {1u, 2u, 5u}) {
-    const std::vector<BlockDamage> damage = table.check_blocks(threads);
+    const std::vector<BlockDamage> damage = check::check_blocks(table, threads);
     ASSERT_EQ(damage.size(), 2u) << threads << " threads";
     EXPECT_EQ(damage[0].block, 1u);
     EXPECT_EQ(damage[0].error, "checksum mismatch");
     EXPECT_EQ(damage[1].block, 3u);
     EXPECT_EQ(damage[1].error, "checksum mismatch");
   }
-  EXPECT_TRUE(Table::open(kDefaultTable, Table::Load::on_demand).check_blocks(2).empty());
-  EXPECT_TRUE(Table::open(kDefaultTable, Table::Load::all).check_blocks().empty());
+  EXPECT_TRUE(check::check_blocks(Table::open(kDefaultTable, Table::Load::on_demand), 2).empty());
+  EXPECT_TRUE(check::check_blocks(Table::open(kDefaultTable, Table::Load::all)).empty());
 }
 
 // read_entries() gives every entry's plies, whether the table is loaded at
@@ -759,7 +798,7 @@ TEST(File, ReadEntriesGivesTheDecodedBlocks) {
   const codec::Index index(Geometry{4, 4}, 4);
   const std::uint64_t n = index.size(), block = lazy.info().block_entries;
   std::vector<std::uint8_t> all(n);
-  lazy.read_entries(0, n, all.data());
+  check::read_entries(lazy, 0, n, all.data());
   for (std::uint64_t i = 0; i < n; ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = loaded.probe(Position{Geometry{4, 4}, white, black, Side::white});
@@ -774,22 +813,22 @@ TEST(File, ReadEntriesGivesTheDecodedBlocks) {
            {0, n}, {1, block + 5}, {block - 1, 2}, {3 * block, block}, {n - 3, 3}, {n, 0}}) {
     for (const Table* table : {&loaded, &lazy}) {
       std::vector<std::uint8_t> part(count + 1, 0xEE);
-      table->read_entries(first, count, part.data());
+      check::read_entries(*table, first, count, part.data());
       EXPECT_TRUE(std::equal(all.begin() + first, all.begin() + first + count, part.begin()))
           << first << " + " << count;
       EXPECT_EQ(part.back(), 0xEE) << "written past the range";
     }
   }
   std::uint8_t byte = 0;
-  EXPECT_THROW(lazy.read_entries(n, 1, &byte), std::out_of_range);
-  EXPECT_THROW(loaded.read_entries(n - 1, 2, &byte), std::out_of_range);
+  EXPECT_THROW(check::read_entries(lazy, n, 1, &byte), std::out_of_range);
+  EXPECT_THROW(check::read_entries(loaded, n - 1, 2, &byte), std::out_of_range);
   const TempDir dir;
   const auto path = dir / "damaged.pawntb";
   write_file(path, default_table_with_blocks_1_and_3_damaged());
   const Table damaged = Table::open(path, Table::Load::on_demand);
-  damaged.read_entries(0, block, all.data());  // block 0 is whole
+  check::read_entries(damaged, 0, block, all.data());  // block 0 is whole
   try {
-    damaged.read_entries(block - 1, 2, all.data());
+    check::read_entries(damaged, block - 1, 2, all.data());
     ADD_FAILURE() << "read a damaged block";
   } catch (const TableError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": block 1: checksum mismatch");
@@ -824,6 +863,10 @@ TEST(CApi, ProbesAndRanksMoves) {
   EXPECT_EQ(pawntb_probe(table, "garbage", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
   EXPECT_GT(std::strlen(err), 0u);
   EXPECT_EQ(pawntb_probe(table, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_EQ(std::string(err), probe_problem(Table::open(kDefaultTable), parse("ppp/3/PPP w"),
+                                            ProbeResult{ProbeStatus::geometry_mismatch}));
+  EXPECT_EQ(pawntb_probe(table, "ppp1/pp2/PP2/PPP1 w", &r, err, sizeof err), PAWNTB_ERROR_POSITION);
+  EXPECT_STREQ(err, "more than 4 pawns a side, the table's limit");
   EXPECT_EQ(pawntb_probe(nullptr, "ppp/3/PPP w", &r, err, sizeof err), PAWNTB_ERROR_ARGUMENT);
   pawntb_close(table);
   pawntb_table* none = nullptr;

@@ -4,6 +4,7 @@
 
 #include <bit>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <stdexcept>
 #include <string>
@@ -370,8 +371,8 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
 }
 
 // Every nonzero count gets a bar that can be seen, however far apart the
-// counts are: the scale is logarithmic (issue 28: bars of a few positions
-// were 0 px tall).
+// counts are: the scale is logarithmic (bars of a few positions were once
+// 0 px tall).
 TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
   const std::string svg = histogram_of(5, 1, 3, 123456789012);
   const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "

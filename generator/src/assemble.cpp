@@ -8,8 +8,12 @@
 #include <cerrno>
 #include <cstring>
 #include <numeric>
+#include <span>
+#include <system_error>
+#include <vector>
 
 #include "pawntb/generator.hpp"
+#include "pawntb/util/atomic_file.hpp"
 #include "pawntb/util/file.hpp"
 #include "tier_buffer.hpp"
 
@@ -67,6 +71,20 @@ class PartialFile final : public ByteSink {
 void sync_directory(const fs::path& dir) {
   const util::FileDescriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (fd.valid()) ::fsync(fd.get());
+}
+
+// Copies the first `size` bytes of `from` to `to` with util::write_file_atomically.
+void copy_atomically(const fs::path& from, std::uint64_t size, const fs::path& to) {
+  const PartialFile source(from, false);
+  util::write_file_atomically(to, [&](ByteSink& sink) {
+    std::vector<std::uint8_t> chunk(std::min<std::uint64_t>(size, std::uint64_t{1} << 24));
+    for (std::uint64_t at = 0; at < size; at += chunk.size()) {
+      const auto part = std::span(chunk).first(std::min<std::uint64_t>(chunk.size(), size - at));
+      source.read_at(at, part);
+      sink.write_at(at, part);
+    }
+    return size;
+  });
 }
 
 std::uint64_t file_bytes(const fs::path& path) {
@@ -204,17 +222,16 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
   std::error_code ec;
   fs::rename(work.partial_path(), output, ec);
   if (ec == std::errc::cross_device_link) {
-    // Another file system: copied, atomically, then the partial removed.
+    // Another file system: copied by the one atomic writer (a temporary file
+    // beside `output`, removed on failure), then the partial removed.
     ec.clear();
-    fs::path temp = output;
-    temp += ".copy";
-    fs::copy_file(work.partial_path(), temp, fs::copy_options::overwrite_existing, ec);
-    const util::FileDescriptor copied(::open(temp.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!ec && (!copied.valid() || ::fsync(copied.get()) != 0)) {
-      ec = std::error_code(errno, std::generic_category());
+    try {
+      copy_atomically(work.partial_path(), result.file_size, output);
+    } catch (const std::system_error& e) {
+      throw GenerateError("cannot move " + work.partial_path().string() + " to " +
+                          output.string() + ": " + e.what());
     }
-    if (!ec) fs::rename(temp, output, ec);
-    if (!ec) fs::remove(work.partial_path(), ec);
+    fs::remove(work.partial_path(), ec);
   }
   if (ec) {
     throw GenerateError("cannot move " + work.partial_path().string() + " to " + output.string() +

@@ -81,34 +81,16 @@ pawntb_status parse(const char* text, pawntb::Position& p, std::string& message)
 }
 
 // The status and message of a probe of p that failed (r not ok), in the
-// CLI's words: both board sizes, the table's K.
+// words of pawntb::probe_problem(); a damaged table is named.
 pawntb_status probe_problem(const pawntb::Table& table, const pawntb::Position& p,
                             const pawntb::ProbeResult& r, std::string& message) {
-  const pawntb::TableInfo& info = table.info();
-  switch (r.status) {
-    case pawntb::ProbeStatus::ok:
-      return PAWNTB_OK;
-    case pawntb::ProbeStatus::damaged_table:
-      message = info.path.string() + ": " + pawntb::describe(r.status);
-      return PAWNTB_ERROR_TABLE;
-    case pawntb::ProbeStatus::invalid_position:
-      message = "invalid position: " + pawntb::invalid_reason(p);
-      return PAWNTB_ERROR_POSITION;
-    case pawntb::ProbeStatus::geometry_mismatch:
-      message = "the position is " + pawntb::to_string(p.geometry) + ", the table " +
-                info.path.string() + " is " + pawntb::to_string(info.geometry);
-      return PAWNTB_ERROR_POSITION;
-    case pawntb::ProbeStatus::too_many_pawns:
-      message = "more than " + std::to_string(info.max_pawns) + " pawns a side, the limit of " +
-                info.path.string();
-      return PAWNTB_ERROR_POSITION;
+  if (r.ok()) return PAWNTB_OK;
+  if (r.status == pawntb::ProbeStatus::damaged_table) {
+    message = table.info().path.string() + ": " + pawntb::describe(r.status);
+    return PAWNTB_ERROR_TABLE;
   }
-  message = pawntb::describe(r.status);
+  message = pawntb::probe_problem(table, p, r);
   return PAWNTB_ERROR_POSITION;
-}
-
-int signed_plies(pawntb::Side to_move, pawntb::Side winner, int plies) {
-  return to_move == winner ? plies : -plies;
 }
 
 pawntb_result failed_result(pawntb_status status) {
@@ -117,7 +99,7 @@ pawntb_result failed_result(pawntb_status status) {
 
 pawntb_result result_of(const pawntb::Position& p, const pawntb::ProbeResult& r) {
   return pawntb_result{static_cast<int>(r.winner), r.plies,
-                       signed_plies(p.to_move, r.winner, r.plies),
+                       pawntb::value_for(p.to_move, r.winner, r.plies).dtm,
                        static_cast<int>(r.plies == 0 ? pawntb::game_end(p) : pawntb::GameEnd::none),
                        PAWNTB_OK};
 }
@@ -151,7 +133,7 @@ void copy_move(pawntb_move& out, const pawntb::Position& before, pawntb::Move m,
   std::memcpy(out.uci, name.data(), std::min(name.size(), sizeof out.uci - 1));
   out.winner = static_cast<int>(winner);
   out.plies = plies;
-  out.dtm = signed_plies(pawntb::opponent(before.to_move), winner, plies);
+  out.dtm = pawntb::value_for(pawntb::opponent(before.to_move), winner, plies).dtm;
 }
 
 // Probes with moves and writes the moves pick(root) gives, as

@@ -53,6 +53,28 @@ const char* describe(ProbeStatus s) {
   return "unknown status";
 }
 
+SideValue value_for(Side side, Side winner, int plies) noexcept {
+  return side == winner ? SideValue{plies, "win"} : SideValue{-plies, "loss"};
+}
+
+std::string probe_problem(const Table& table, const Position& p, ProbeResult r) {
+  const TableInfo& info = table.info();
+  switch (r.status) {
+    case ProbeStatus::ok:
+      return {};
+    case ProbeStatus::invalid_position:
+      return "invalid position: " + invalid_reason(p);
+    case ProbeStatus::geometry_mismatch:
+      return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
+             to_string(info.geometry);
+    case ProbeStatus::too_many_pawns:
+      return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
+    case ProbeStatus::damaged_table:
+      break;
+  }
+  return describe(r.status);
+}
+
 Table::Table(std::shared_ptr<const probe_detail::TableData> data) : impl_(std::move(data)) {}
 
 namespace {

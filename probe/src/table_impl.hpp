@@ -1,4 +1,5 @@
-// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp, verify.cpp, ...).
+// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp, ...)
+// and the whole-table checks (check/src).
 #pragma once
 
 #include <vector>
@@ -47,6 +48,12 @@ struct TableData {
     return cached_entry(i);
   }
   [[gnu::noinline]] int cached_entry(std::uint64_t i) const noexcept { return cache.value(i); }
+};
+
+// The opened table behind a Table, for the whole-table checks (check/src),
+// which are not Table's members so that a program that only probes links none.
+struct TableAccess {
+  static const TableData& data(const Table& table) noexcept { return *table.impl_; }
 };
 
 }  // namespace pawntb::probe_detail

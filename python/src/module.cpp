@@ -148,7 +148,6 @@ std::string damaged_blocks(const Table& table) {
 // Raises the error of a probe that failed: the position's problem, naming
 // the square or the table, or the damaged table.
 void check_value(const Table& table, const Position& p, std::string_view text, ProbeResult r) {
-  const TableInfo& info = table.info();
   switch (r.status) {
     case ProbeStatus::ok:
       return;
@@ -158,13 +157,8 @@ void check_value(const Table& table, const Position& p, std::string_view text, P
             quoted(text) + ": " + (reason.empty() ? describe(r.status) : reason));
     }
     case ProbeStatus::geometry_mismatch:
-      raise(errors.invalid_position, quoted(text) + ": the board is " + to_string(p.geometry) +
-                                         ", the table " + info.path.string() + " is " +
-                                         to_string(info.geometry));
     case ProbeStatus::too_many_pawns:
-      raise(errors.invalid_position,
-            quoted(text) + ": more than " + std::to_string(info.max_pawns) +
-                " pawns a side, the limit of the table " + info.path.string());
+      raise(errors.invalid_position, quoted(text) + ": " + probe_problem(table, p, r));
     case ProbeStatus::damaged_table:
       raise_damaged(table);
   }
@@ -180,10 +174,10 @@ struct Value {
   Side winner = Side::white;
   int plies = 0;  // to the end with best play; 0: the side to move has lost
 
-  const char* category() const { return to_move == winner ? "win" : "loss"; }
+  const char* category() const { return value_for(to_move, winner, plies).category; }
   // Plies signed for the side to move, as lichess's dtm: positive when it
   // wins, negative when it loses, 0 when it has lost already.
-  int dtm() const { return to_move == winner ? plies : -plies; }
+  int dtm() const { return value_for(to_move, winner, plies).dtm; }
   // Its fields by name, in the order of the reprs.
   void add_fields(py::dict& d) const {
     d["to_move"] = side_name(to_move);

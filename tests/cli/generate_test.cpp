@@ -46,7 +46,7 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   EXPECT_TRUE(contains(p.out, "white to move: black wins in 6 plies\n")) << p;
 
   // The longest game is named as `info` names it: on 3x3 its example is a
-  // loss for the side to move, not a "longest win" (issue 28, bug 1).
+  // loss for the side to move, not a "longest win" (as it once was called).
   const std::smatch longest = [&] {
     std::smatch m;
     std::regex_search(g.out, m, std::regex("longest game: ([0-9]+) plies, e\\.g\\. ([^\n]+)\n"));
@@ -172,9 +172,9 @@ TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
   }
 }
 
-// The plan's memory figure is the run's peak, the process included (issue
-// 28, bug 14: `generate --rows 3 --cols 3 --memory 32M` was refused as
-// needing 49 MiB, where the run peaks at 8 MiB). On boards from 3x3 to 6x4 in
+// The plan's memory figure is the run's peak, the process included (once
+// `generate --rows 3 --cols 3 --memory 32M` was refused as needing 49 MiB,
+// where the run peaks at 8 MiB). On boards from 3x3 to 6x4 in
 // memory, and on 4x5 unit by unit under just the memory its plan asks for,
 // memory_needed_bytes is at most 30 % above the measured peak resident set
 // and at most 10 % below it. Under the sanitizers the peak also holds their

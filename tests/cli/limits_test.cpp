@@ -306,8 +306,8 @@ TEST(InputLimits, TwentyMillionLinesToProbe) {
   }
 }
 
-// probe reports every bad line on stderr, in text mode as with --json (issue
-// 28, bug 8: text mode stopped after 100); with --json each also gets its
+// probe reports every bad line on stderr, in text mode as with --json (text
+// mode once stopped after 100); with --json each also gets its
 // object on stdout. uva, below, shows 100 and counts the rest.
 TEST(InputLimits, AThousandBadLinesShowEveryProbeErrorAndAHundredUvaErrors) {
   std::string input;

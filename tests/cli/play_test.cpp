@@ -345,7 +345,7 @@ TEST(CliPlay, UsageErrors) {
 }
 
 // Without --position the game starts at the start of the table's board
-// (issue 28, bug 9: it was the 4x4 start, which a 3x3 table refuses).
+// (it was once the 4x4 start, which a 3x3 table refuses).
 TEST(CliPlay, WithoutPositionStartsAtTheTablesStart) {
   const RunResult three = play({"--table", (kDataDir / "3x3-k3.pawntb").string()}, "");
   EXPECT_EQ(three.status, 0) << three;
@@ -353,6 +353,19 @@ TEST(CliPlay, WithoutPositionStartsAtTheTablesStart) {
   const RunResult four = play({}, "");
   EXPECT_EQ(four.status, 0) << four;
   EXPECT_TRUE(contains(four.out, std::string(kPlayStart) + "\n")) << four;
+}
+
+// A start the table cannot answer is refused in probe's words.
+TEST(CliPlay, StartOutsideTheTableIsRefused) {
+  const std::string table = (kDataDir / "4x4-k4.pawntb").string();
+  const RunResult many = play({"--table", table, "--position", "ppp1/pp2/PP2/PPP1 w"}, "");
+  EXPECT_EQ(many.status, 2) << many;
+  EXPECT_EQ(many.err, "pawntb play: --position: more than 4 pawns a side, the table's limit\n")
+      << many;
+  const RunResult small = play({"--table", table, "--position", "ppp/3/PPP w"}, "");
+  EXPECT_EQ(small.status, 2) << small;
+  EXPECT_EQ(small.err, "pawntb play: --position: board is 3x3, the table " + table + " is 4x4\n")
+      << small;
 }
 
 TEST(CliPlay, NoTableForTheBoardIsARuntimeFailure) {

@@ -319,7 +319,7 @@ TEST(CliProbe, WrongGeometryNamesBoth) {
 // Without --table, each position gets the table of its board size; with
 // none found, the error says how to make one, and the others are answered.
 // A missing table is a runtime failure (exit 1), as for every command
-// (issue 28, bug 7: it was 2 here and 1 for --start).
+// (it was once 2 here and 1 for --start).
 TEST(CliProbe, TableChosenByBoardSize) {
   const RunResult r = run_cli({"probe", "--json", "pppp/4/PPPP w", kStart});  // no 3x4 table
   EXPECT_EQ(r.status, 1) << r;
@@ -333,7 +333,7 @@ TEST(CliProbe, TableChosenByBoardSize) {
 }
 
 // --json carries the signed dtm (for the side to move, as lichess's) and,
-// when the game is over, why (issue 28).
+// when the game is over, why.
 TEST(CliProbe, JsonHasDtmAndReason) {
   const RunResult r = run_cli({"probe", "--json", kStart, ".ppp/4/.PPP/4 b", "P3/4/4/4 b",
                                "4/4/4/PPPP b", "4/p3/P3/4 w"});

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/common.hpp"
+#include "cli/command_support.hpp"
 #include "pawntb/probe.hpp"
 #include "support/cli_support.hpp"
 
@@ -167,7 +167,7 @@ TEST(CliTable, InfoJsonIsOneObjectInAFixedOrder) {
   // The same facts as the text, which this test does not compute again.
   const RunResult text = run_cli({"info", kDefaultTable.string()});
   EXPECT_EQ(info["file"], kDefaultTable.string());
-  // The geometry as probe --json and the API give it (issue 28).
+  // The geometry as probe --json and the API give it.
   EXPECT_EQ(info["geometry"], nlohmann::ordered_json::parse(R"({"rows":4,"cols":4,"max_pawns":4})"));
   EXPECT_EQ(info["longest_game_plies"], 13);
   EXPECT_TRUE(contains(text.out, "entries:           281,328 ")) << text;

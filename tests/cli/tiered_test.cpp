@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,6 +79,36 @@ TEST(CliTiered, SameTableAsInMemory) {
       EXPECT_FALSE(fs::exists(dir / "work")) << "the work directory was not removed";
     }
   }
+}
+
+// A work directory on another file system than the output (/dev/shm, a
+// tmpfs): the table cannot be renamed into place and is copied by the atomic
+// writer, leaving nothing beside it but the table (it once left a fixed-name
+// OUTPUT.copy behind on failure).
+TEST(CliTiered, OutputOnAnotherFileSystemIsCopiedAtomically) {
+  TempDir dir;
+  std::error_code ec;
+  const fs::path shm = "/dev/shm";
+  struct stat here {}, there {};
+  if (!fs::is_directory(shm, ec) || ::stat(dir.path().c_str(), &here) != 0 ||
+      ::stat(shm.c_str(), &there) != 0 || here.st_dev == there.st_dev) {
+    GTEST_SKIP() << "no /dev/shm on another file system than " << dir.path();
+  }
+  const fs::path work = shm / ("pawntb-tiered-" + std::to_string(::getpid()));
+  const fs::path out_dir = dir / "out", output = out_dir / "4x3.pawntb";
+  fs::create_directories(out_dir);
+  const RunResult r = run_cli(generate_args("4", "3", output, work));
+  fs::remove_all(work, ec);
+  ASSERT_EQ(r.status, 0) << r;
+  const RunResult reference =
+      run_cli({"generate", "--rows", "4", "--cols", "3", "--output", (dir / "ref.pawntb").string()});
+  ASSERT_EQ(reference.status, 0) << reference;
+  EXPECT_EQ(bytes_of(output), bytes_of(dir / "ref.pawntb"));
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(out_dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(names, std::vector<std::string>{"4x3.pawntb"});
 }
 
 // 1234567 as "1,234,567", as the CLI prints counts.

@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/common.hpp"
+#include "cli/command_support.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -274,8 +274,8 @@ TEST(CliUsage, ParsesOptionsIntoTheirFields) {
 
 // Every option of every command in the command table, given without its
 // value or with values it may refuse, is either accepted or refused with a
-// message naming it (issue 28, bug 10: `play --seed x` said "the argument
-// ('x') for option is invalid"). Values go as --name=VALUE, so that "-1" is
+// message naming it (`play --seed x` once said "the argument ('x') for
+// option is invalid"). Values go as --name=VALUE, so that "-1" is
 // the value, not an option.
 TEST(CliUsage, EveryOptionErrorNamesItsOption) {
   namespace po = boost::program_options;
@@ -330,8 +330,7 @@ TEST(CliUsage, EveryOptionErrorNamesItsOption) {
 
 // `pawntb serve` runs pawntb-serve from its own directory: a pawntb copied
 // alone says what is missing and what to copy, and the README says so too
-// (issue 28, bug 4: it said the explorer ran "from the pawntb executable
-// alone").
+// (it once said the explorer ran "from the pawntb executable alone").
 TEST(CliUsage, ServeWithoutPawntbServeSaysWhatToCopy) {
   TempDir dir;
   const fs::path copy = dir / "pawntb";

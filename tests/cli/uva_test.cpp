@@ -19,7 +19,6 @@
 #include <vector>
 
 #include "cli/line_reader.hpp"
-#include "common/answers.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/position.hpp"
 #include "pawntb/probe.hpp"
@@ -217,7 +216,7 @@ TEST(CliUva, TooLargeCountSaysSo) {
 // A board that reads well but that the table cannot answer (white to move with
 // a pawn on its goal row; more pawns than K) is an input error: it is reported
 // with its line and case number in probe's words (the square, the side and the
-// row; issue 28, bug 15), the other cases are still answered, and the exit
+// row, not a bare status), the other cases are still answered, and the exit
 // status is 2.
 TEST(CliUva, UnanswerableBoardIsAnInputError) {
   const std::vector<std::pair<std::string, std::string>> bad_boards = {
@@ -581,7 +580,7 @@ TEST(UvaReader, CliAnswersAsLineByLineThroughManyGroups) {
       // The CLI's words for it (this test is about the reader, not the words).
       expected_errors.push_back("stdin:" + std::to_string(item.line) + ": case " +
                                 std::to_string(item.case_number) + ": " +
-                                pawntb::common::position_problem(table, item.position, r));
+                                pawntb::probe_problem(table, item.position, r));
       continue;
     }
     expected_out +=

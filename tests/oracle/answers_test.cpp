@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "pawntb/check.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "support/test_support.hpp"
@@ -258,7 +259,7 @@ TEST_P(Tiers, MatchTheTable) {
   const std::optional<pawntb::Table> found = published_table(name);
   if (!found) GTEST_SKIP() << "no " << name << ".pawntb here (set PAWNTB_TABLE_DIR)";
   ASSERT_EQ(table_name(found->info()), name);
-  const pawntb::TierChecksums tiers = found->tier_checksums(0);
+  const pawntb::check::TierChecksums tiers = pawntb::check::tier_checksums(*found, 0);
   ASSERT_TRUE(tiers.damaged_blocks.empty());
   const std::vector<std::string> lines =
       split(pawntb_test::read_file(pawntb_test::kDataDir / "tiers" / (name + ".tsv")), '\n');
@@ -266,7 +267,7 @@ TEST_P(Tiers, MatchTheTable) {
   EXPECT_EQ(lines[0],
             "tier\twhite_pawns\tblack_pawns\twhite_advance\tblack_advance\tfirst_entry\tentries\t"
             "xxh3_64");
-  for (const pawntb::TierChecksum& t : tiers.tiers) {
+  for (const pawntb::check::TierChecksum& t : tiers.tiers) {
     const std::string& line = lines[t.tier + 1];
     const std::vector<std::string> f = split(line, '\t');
     ASSERT_EQ(f.size(), 8u) << line;

@@ -150,7 +150,7 @@ TEST_F(Api, PositionKeepsTheDocumentedKeyOrder) {
 }
 
 // The signed dtm and the reason a game is over, on positions chosen for
-// each case (issue 28): the API, `probe --json` and the C API give them.
+// each case: the API, `probe --json` and the C API give them.
 TEST_F(Api, DtmAndReason) {
   auto client = server_->client();
   const auto value = [&](const std::string& text) {
@@ -185,7 +185,7 @@ TEST_F(Api, GetAnswersAreReadableAnywhereAndTakeUnderscores) {
 }
 
 // POST to a GET path is 405 with or without a body: httplib refused one
-// without Content-Length with a bare 400 (issue 28, bug 12).
+// without Content-Length with a bare 400.
 TEST_F(Api, PostWithoutABodyIsAnsweredAsWithAnEmptyOne) {
   for (const std::string& length : {std::string(), std::string("Content-Length: 0\r\n")}) {
     const std::string answer = raw_http(server_->port(), "POST /api/v1/position HTTP/1.1\r\nHost: x\r\n" +

@@ -135,7 +135,7 @@ TEST(ServeCommand, ServesEveryTableOfTheDataDirectoryByDefault) {
 // Without --table, serve takes the tables probe would find (files named
 // RxC-kK.pawntb, Table::find_all()); a bad one found is said on stderr,
 // listed under "skipped" in /api/v1/tables, and does not stop the server
-// (issue 28, bug 5: an empty notes.pawntb stopped it).
+// (an empty notes.pawntb once stopped it).
 TEST(ServeCommand, ABadFileFoundIsSkippedAndListed) {
   TempDir dir;
   write_file(dir / "notes.pawntb", "");

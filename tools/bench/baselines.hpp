@@ -272,7 +272,6 @@ class MemoSolver {
   }
 
   void reserve(std::size_t n) { memo_.reserve(n); }
-  std::size_t memo_size() const { return memo_.size(); }
 
   std::uint64_t full() const { return full_; }
   std::uint64_t row0() const { return row0_; }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generation speed of two pawntb binaries in one run on the same machine:
-# the target of issue 25, point 5 (1.5 times the binary of f0965fe on 6x5
-# and 5x6). Each round runs both on each board, alternating which goes first
+# the target was 1.5 times the speed of the binary of f0965fe on 6x5 and
+# 5x6. Each round runs both on each board, alternating which goes first
 # (or, with --together, both at once, so that a machine whose load changes
 # loads both alike), each unit by unit in its own work directory; checks
 # that the two tables are the same bytes; prints one markdown row per run

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Generates a table and verifies it, back to back in one run on the same
 # machine, and prints both times and rates: verify must not be slower than
-# the generation it checks (issue 25, point 4). Prints one markdown table row
+# the generation it checks. Prints one markdown table row
 # per board, with the date, the commit, the load average and the command,
 # ready for docs/benchmarks.md.
 #

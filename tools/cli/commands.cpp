@@ -1,6 +1,6 @@
 #include "commands.hpp"
 
-#include "common.hpp"
+#include "command_support.hpp"
 
 namespace pawntb::cli {
 

@@ -38,7 +38,7 @@ struct CommandArgs {
 // --memory SIZE (generate, verify, stats).
 struct MemoryArg {
   std::string given;        // as given; empty: the default
-  std::uint64_t bytes = 0;  // set by check_memory (common.hpp); 0: the default
+  std::uint64_t bytes = 0;  // set by check_memory (command_support.hpp); 0: the default
 };
 
 struct GenerateArgs : CommandArgs {

@@ -10,8 +10,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 

@@ -7,8 +7,9 @@
 #include <variant>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
@@ -18,6 +19,9 @@ namespace po = boost::program_options;
 namespace {
 
 namespace fs = std::filesystem;
+using check::BlockDamage;
+using check::TierChecksum;
+using check::TierChecksums;
 
 // What info prints, in this order; the --json keys are the same facts.
 nlohmann::ordered_json describe(const TableInfo& i, std::uint64_t checksum,
@@ -100,7 +104,7 @@ void report_damage(const TableInfo& info, const std::vector<BlockDamage>& damage
 // --tiers: every block is decoded first, then the checksums are printed.
 int run_info_tiers(const InfoArgs& o, const Table& table, std::uint64_t checksum,
                    const fs::path& listed_in) {
-  const TierChecksums tiers = table.tier_checksums(o.threads);
+  const TierChecksums tiers = check::tier_checksums(table, o.threads);
   report_damage(table.info(), tiers.damaged_blocks);
   if (!tiers.damaged_blocks.empty()) return kRuntimeFailure;
   if (o.json) {
@@ -130,7 +134,7 @@ int run_info(const InfoArgs& o) {
   }
   check_stdout();  // the header is out before a damaged block is reported
   // Block by block, keeping none: a table far larger than memory is checked too.
-  const std::vector<BlockDamage> damage = table.check_blocks(o.threads);
+  const std::vector<BlockDamage> damage = check::check_blocks(table, o.threads);
   report_damage(info, damage);
   if (!damage.empty()) return kRuntimeFailure;
   if (!o.json) std::printf("blocks checked:    every block's checksum is right\n");

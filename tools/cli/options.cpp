@@ -2,8 +2,8 @@
 #include <ostream>
 #include <sstream>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 
 namespace pawntb::cli {
 

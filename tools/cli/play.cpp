@@ -15,8 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"
@@ -399,22 +399,12 @@ class Game {
 std::string start_problem(const Table& table, const Position& p) {
   const ProbeResult r = table.probe(p);
   check_table(table, r);
-  if (r.ok()) return {};
-  const TableInfo& info = table.info();
-  if (r.status == ProbeStatus::geometry_mismatch) {
-    return "the position is " + to_string(p.geometry) + ", the table " + info.path.string() +
-           " is " + to_string(info.geometry);
-  }
-  if (r.status == ProbeStatus::too_many_pawns) {
-    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the limit of " +
-           info.path.string();
-  }
-  return describe(r.status);
+  return probe_problem(table, p, r);
 }
 
 int run_play(const PlayArgs& o) {
   // Without --position, the start of the table's board: the --table file's,
-  // else the default table's (issue 28, bug 9).
+  // else the default table's (not the 4x4 start, which a 3x3 table refuses).
   std::optional<Position> given;
   if (!o.first_position.empty()) given = std::get<Position>(parse_position(o.first_position));
   const Table table = given ? open_table(o.table, given->geometry) : open_default_table(o.table);

@@ -7,8 +7,8 @@
 #include <utility>
 #include <variant>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
@@ -161,7 +161,7 @@ int run_probe(const ProbeArgs& o) {
     if (!table) return report(place, text, problem);
     const RootResult root = table->probe_root(p);
     check_table(*table, root.value);
-    problem = common::position_problem(*table, p, root.value);
+    problem = probe_problem(*table, p, root.value);
     if (!problem.empty()) return report(place, text, problem);
     if (o.json) {
       out.write(json_answer(place, p, table->info().max_pawns, root));

@@ -11,8 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "common/serve_options.hpp"
 #include "pawntb/notation.hpp"
 

@@ -8,7 +8,7 @@
 #include <utility>
 #include <variant>
 
-#include "common.hpp"
+#include "command_support.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "swar.hpp"

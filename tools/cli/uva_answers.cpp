@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "common/answers.hpp"
 
 namespace pawntb::cli {
 
@@ -57,7 +56,7 @@ void UvaAnswers::answer() {
       // In probe's words, which name the square (one text for both).
       errors_.report(stdin_line(boards_[i].line),
                      "case " + std::to_string(cases_done_ + i + 1) + ": " +
-                         common::position_problem(table_, positions_[i], r));
+                         probe_problem(table_, positions_[i], r));
     }
   }
   cases_done_ += size_;

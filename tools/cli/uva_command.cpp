@@ -1,7 +1,7 @@
 #include <cstdio>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "line_reader.hpp"
 #include "pawntb/probe.hpp"
 #include "uva.hpp"

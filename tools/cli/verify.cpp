@@ -7,8 +7,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
@@ -18,6 +19,12 @@ namespace pawntb::cli {
 namespace po = boost::program_options;
 
 namespace {
+
+using check::BlockDamage;
+using check::VerifyCheckpoint;
+using check::VerifyPlan;
+using check::VerifyReport;
+using check::VerifyState;
 
 constexpr int kStateVersion = 1;  // of the --resume file's layout
 constexpr auto kStateEvery = std::chrono::seconds(30);
@@ -103,13 +110,13 @@ SavedState read_state(const std::filesystem::path& path, const TableInfo& info) 
   return {s, wall_seconds};
 }
 
-// Bytes as --memory is shown: KiB below a MiB (a small table's units of
-// 64 KiB), else size_text().
+// Bytes as --memory is shown: KiB below a MiB (a small table's image pages
+// of 64 KiB), else size_text().
 std::string memory_text(std::uint64_t bytes) {
   return bytes < (1 << 20) ? with_commas(bytes >> 10) + " KiB" : size_text(bytes);
 }
 
-// What the check holds in memory (Table::verify_plan), for --plan (every
+// What the check holds in memory (check::verify_plan), for --plan (every
 // time) and before a check (only when some tiers are checked in pieces).
 std::string plan_text(const VerifyPlan& plan) {
   if (plan.tiers_in_pieces == 0) {
@@ -118,8 +125,8 @@ std::string plan_text(const VerifyPlan& plan) {
            memory_text(plan.largest_tier_bytes) + ")";
   }
   // A --memory that can be given as it is, rounded up: K below a MiB (whole
-  // 64 KiB units then), else whole MiB. The cache keeps whole blocks, and a
-  // unit of the image is a whole number of blocks.
+  // 64 KiB pages then), else whole MiB. The budget is whole blocks, and a
+  // page of the image is a whole number of blocks.
   const std::uint64_t bytes = plan.largest_tier_bytes;
   std::string whole = bytes < (1 << 20) ? std::to_string(bytes >> 10) + "K"
                                         : std::to_string((bytes + (1 << 20) - 1) >> 20) + "M";
@@ -140,10 +147,10 @@ std::string plan_text(const VerifyPlan& plan) {
 // still checked. Results on stdout.
 int run_verify(const VerifyArgs& o) {
   const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : default_memory_limit();
-  const Table table = open_default_table(o.table, Table::Load::on_demand, 1, memory);
+  const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();
-  const VerifyPlan plan = table.verify_plan();
+  const VerifyPlan plan = check::verify_plan(table, memory);
   if (o.plan) {
     std::printf("%s: %s positions; %s\n", path, with_commas(info.entries).c_str(),
                 plan_text(plan).c_str());
@@ -179,9 +186,9 @@ int run_verify(const VerifyArgs& o) {
     };
   }
   util::ProgressLine progress = progress_line("verify");
-  const VerifyReport report = verify(
-      table, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); }, o.threads, from,
-      save);
+  const VerifyReport report = check::verify(
+      table, memory, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); },
+      o.threads, from, save);
   for (const BlockDamage& damage : report.damaged_blocks) {
     std::fprintf(stderr, "%s: block %u: %s\n", path, damage.block, damage.error.c_str());
   }

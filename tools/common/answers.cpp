@@ -1,22 +1,17 @@
 #include "common/answers.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include "pawntb/notation.hpp"
 
 namespace pawntb::common {
 
-const char* category(Side side, Side winner) {
-  return side == winner ? "win" : "loss";
-}
-
-int signed_plies(Side to_move, Side winner, int plies) {
-  return to_move == winner ? plies : -plies;
-}
-
 void add_value(Json& j, const Position& p, Side winner, int plies) {
+  const SideValue value = value_for(p.to_move, winner, plies);
   j["winner"] = side_name(winner);
   j["plies"] = plies;
-  j["dtm"] = signed_plies(p.to_move, winner, plies);
-  j["category"] = category(p.to_move, winner);
+  j["dtm"] = value.dtm;
+  j["category"] = value.category;
   if (plies == 0) {
     if (const char* reason = game_end_name(game_end(p))) j["reason"] = reason;
   }
@@ -28,20 +23,6 @@ Json geometry_json(Geometry g, int max_pawns) {
   j["cols"] = g.cols;
   j["max_pawns"] = max_pawns;
   return j;
-}
-
-std::string position_problem(const Table& table, const Position& p, const ProbeResult& r) {
-  if (r.ok()) return {};
-  const TableInfo& info = table.info();
-  if (r.status == ProbeStatus::geometry_mismatch) {
-    return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
-           to_string(info.geometry);
-  }
-  if (r.status == ProbeStatus::too_many_pawns) {
-    return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
-  }
-  if (r.status == ProbeStatus::invalid_position) return "invalid position: " + invalid_reason(p);
-  return describe(r.status);
 }
 
 void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& root) {
@@ -59,8 +40,9 @@ void add_answer(Json& j, const Position& p, int max_pawns, const RootResult& roo
     move["uci"] = move_name(g, m.move);
     move["winner"] = side_name(m.winner);
     move["plies"] = m.plies;
-    move["dtm"] = signed_plies(opponent(p.to_move), m.winner, m.plies);
-    move["category"] = category(opponent(p.to_move), m.winner);
+    const SideValue value = value_for(opponent(p.to_move), m.winner, m.plies);
+    move["dtm"] = value.dtm;
+    move["category"] = value.category;
     move["position"] = format_position(play(p, m.move));
   }
   Json& line = j["line"] = Json::array();

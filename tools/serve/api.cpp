@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <nlohmann/json.hpp>
 #include <variant>
 
 #include "common/answers.hpp"
@@ -13,9 +14,7 @@ namespace pawntb::serve {
 namespace {
 
 using common::add_answer;
-using common::category;
 using common::Json;
-using common::position_problem;
 
 std::string dump(const Json& j) {
   return j.dump(-1, ' ', false, Json::error_handler_t::replace);
@@ -55,7 +54,7 @@ std::variant<Probed, std::string> probe_root(const TableSet& tables, std::string
   if (auto* problem = std::get_if<std::string>(&found)) return std::move(*problem);
   const Target& t = std::get<Target>(found);
   RootResult root = t.table->table.probe_root(t.position);
-  std::string problem = position_problem(t.table->table, t.position, root.value);
+  std::string problem = probe_problem(t.table->table, t.position, root.value);
   if (!problem.empty()) return problem;
   return Probed{t, std::move(root)};
 }
@@ -120,7 +119,7 @@ void add_batch_answer(TableCache& tables, std::string_view text, std::string& ou
     return error(no_table(tables.set, p.geometry));
   }
   const ProbeResult v = table->table.probe(p);
-  if (!v.ok()) return error(position_problem(table->table, p, v));
+  if (!v.ok()) return error(probe_problem(table->table, p, v));
   out += "{\"position\":\"";
   out += format_position(p);
   out += "\",\"winner\":\"";
@@ -129,12 +128,10 @@ void add_batch_answer(TableCache& tables, std::string_view text, std::string& ou
   char digits[8];
   out.append(digits, std::to_chars(digits, digits + sizeof digits, v.plies).ptr);
   out += ",\"dtm\":";
-  out.append(digits,
-             std::to_chars(digits, digits + sizeof digits,
-                           common::signed_plies(p.to_move, v.winner, v.plies))
-                 .ptr);
+  const SideValue value = value_for(p.to_move, v.winner, v.plies);
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value.dtm).ptr);
   out += ",\"category\":\"";
-  out += category(p.to_move, v.winner);
+  out += value.category;
   out += '"';
   if (v.plies == 0) {
     out += ",\"reason\":\"";
@@ -197,7 +194,7 @@ ApiResponse Api::mainline(std::string_view text) const {
   for (const Move m : r.root.principal_variation) {
     p = play(p, m);
     const ProbeResult v = table.probe(p);
-    if (!v.ok()) return bad_request(position_problem(table, p, v));  // a damaged block
+    if (!v.ok()) return bad_request(probe_problem(table, p, v));  // a damaged block
     Json& ply = line.emplace_back(Json::object());
     ply["uci"] = move_name(g, m);
     ply["position"] = format_position(p);

@@ -6,11 +6,13 @@
 #include <bit>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <tuple>
 
+#include "pawntb/check.hpp"
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/stored.hpp"
 #include "pawntb/codec/values.hpp"
@@ -44,15 +46,15 @@
 //      (f or its mirror, the same value) is ranked and its bit read; a
 //      zugzwang there is one of s', f, too (and so are their mirror images),
 //      so the slices with s' < s are not walked.
-// The windows are whole groups of tiers with the same pawns and advancement
-// total (a flip keeps both, so such a group is closed, and its tiers are
-// consecutive: one stretch of entries), as many as fit; a group that does not
+// The windows are whole layers, the tiers with the same pawns and advancement
+// total (a flip keeps both, so a layer is closed, and its tiers are
+// consecutive: one stretch of entries), as many as fit; a layer that does not
 // fit alone is cut into pairs of flipped tiers, and such a pair into pairs of
 // flipped slices. The largest slice of any board up to 7x6, 4x8 and 5x7 has
 // at most 1,021,025,250 entries (5x7), so a pair needs at most 256 MiB.
 //   Example (4x4, K = 4): tier (1, 1, 2, 2), entries 12-27 (one white pawn
 //   on row 1, one black pawn on row 2), flips into itself: the entry of W =
-//   a3, B = c2 flips into W = c3, B = a2. The group of two pawns with
+//   a3, B = c2 flips into W = c3, B = a2. The layer of two pawns with
 //   advancement total 4 holds that tier alone.
 //
 // EXAMPLES. The smallest index of a material with its longest win, and the
@@ -71,10 +73,10 @@ using game::geometry_number;
 using game::low_bits;
 
 constexpr int kSide = codec::kMaxPawns + 1;  // pawns a side: 0..8
-// Entries a worker takes at a time: a multiple of 64, so that two pieces never
+// Entries a worker takes at a time: a multiple of 64, so that two chunks never
 // share a word of bits.
-constexpr std::uint64_t kPiece = std::uint64_t{1} << 18;
-static_assert(kPiece % 64 == 0);
+constexpr std::uint64_t kChunk = std::uint64_t{1} << 18;
+static_assert(kChunk % 64 == 0);
 
 // What one worker learns about the white-to-move entries of one material;
 // the black-to-move positions are their colour flips, folded in at the end.
@@ -151,7 +153,7 @@ class WindowBits {
     std::fill_n(words_.get(), words, 0);
   }
   std::span<const Range> ranges() const { return ranges_; }
-  // Range r's bits; pieces of a window, each on one worker, write distinct words.
+  // Range r's bits; chunks of a window, each on one worker, write distinct words.
   RangeBits of(const Range& r) const { return RangeBits{words_.get() + r.word, r.first >> 6}; }
   // The word that holds the bit of an entry of the window.
   const std::uint64_t* word_of(std::uint64_t i) const {
@@ -167,8 +169,8 @@ class WindowBits {
   std::uint64_t capacity_ = 0;  // words
 };
 
-// A piece of a window: entries [first, end) within one of its ranges.
-struct Piece {
+// A chunk of a window: entries [first, end) within one of its ranges.
+struct Chunk {
   std::uint64_t first = 0, end = 0;
   const Range* range = nullptr;
 };
@@ -198,19 +200,19 @@ class Walker {
   // have no black pawn (then the flip has no pawn to move, and no entry).
   std::size_t flip(std::size_t s) const { return flip_[s]; }
 
-  // Pass 1 over a piece: counts its canonical entries into `p` and sets the
+  // Pass 1 over a chunk: counts its canonical entries into `p` and sets the
   // bits of those that lose.
-  void count_values(const Piece& piece, std::vector<std::uint8_t>& values, Partial& p,
+  void count_values(const Chunk& chunk, std::vector<std::uint8_t>& values, Partial& p,
                     WindowBits& bits) const {
-    values.resize(piece.end - piece.first);
-    table_.read_entries(piece.first, values.size(), values.data());
-    kCountValues[geometry_number(index_.geometry())](*this, piece, values.data(), p,
-                                                     bits.of(*piece.range));
+    values.resize(chunk.end - chunk.first);
+    check::read_entries(table_, chunk.first, values.size(), values.data());
+    kCountValues[geometry_number(index_.geometry())](*this, chunk, values.data(), p,
+                                                     bits.of(*chunk.range));
   }
 
-  // Pass 2 over a piece: the zugzwangs among its entries whose bits are set.
-  void count_zugzwangs(const Piece& piece, Partial& p, const WindowBits& bits) const {
-    kCountZugzwangs[geometry_number(index_.geometry())](*this, piece, p, bits);
+  // Pass 2 over a chunk: the zugzwangs among its entries whose bits are set.
+  void count_zugzwangs(const Chunk& chunk, Partial& p, const WindowBits& bits) const {
+    kCountZugzwangs[geometry_number(index_.geometry())](*this, chunk, p, bits);
   }
 
  private:
@@ -287,19 +289,19 @@ class Walker {
   }
 
   template <class G>
-  static void count_values_in(const Walker& w, const Piece& piece, const std::uint8_t* values,
+  static void count_values_in(const Walker& w, const Chunk& chunk, const std::uint8_t* values,
                               Partial& p, const RangeBits& bits) {
     constexpr Geometry g = G::value;
     constexpr int bytes = board_bytes(g);
     const auto slices = w.index_.slices();
-    std::size_t s = w.slice_of(piece.first);
+    std::size_t s = w.slice_of(chunk.first);
     EntryMaterial* m = &material(p, slices[s]);
-    Index::BlockWalk block(w.index_, piece.first);
+    Index::BlockWalk block(w.index_, chunk.first);
     for (;;) {
       while (block.first() >= slices[s].first + slices[s].size) m = &material(p, slices[++s]);
       const std::uint64_t slice_first = slices[s].first;
-      const std::uint64_t begin = std::max(block.first(), piece.first);
-      const std::uint64_t end = std::min(block.first() + block.size(), piece.end);
+      const std::uint64_t begin = std::max(block.first(), chunk.first);
+      const std::uint64_t end = std::min(block.first() + block.size(), chunk.end);
       const std::uint64_t white = block.white();
       const std::uint64_t mirror_white = w.symmetry_.mirror<bytes>(white);
       if (mirror_white > white) {
@@ -308,7 +310,7 @@ class Walker {
         std::uint64_t odd = 0;
         int top = 0;  // the longest win
         for (std::uint64_t i = begin; i < end; ++i) {
-          const int v = values[i - piece.first];
+          const int v = values[i - chunk.first];
           p.plies[static_cast<std::size_t>(v)] += 2;
           odd += v & 1;
           top = std::max(top, v & 1 ? v : 0);
@@ -320,7 +322,7 @@ class Walker {
           const bool mirror_before =
               w.symmetry_.flip<bytes>(mirror_white) < w.symmetry_.flip<bytes>(white);
           for (std::uint64_t i = begin; i < end; ++i) {
-            if (values[i - piece.first] != top) continue;
+            if (values[i - chunk.first] != top) continue;
             w.consider_longest(*m, top, i, mirror_before, slice_first, [&] {
               const game::Pawns e = w.index_.unrank(i);
               return w.index_.rank_in<G>(mirror_white, w.symmetry_.mirror<bytes>(e.black));
@@ -331,7 +333,7 @@ class Walker {
         for_each_entry<G>(block, begin, end, [&](std::uint64_t i, std::uint64_t black) {
           const std::uint64_t mirror_black = w.symmetry_.mirror<bytes>(black);
           if (mirror_black < black) return;  // a mirror image
-          const int v = values[i - piece.first];
+          const int v = values[i - chunk.first];
           const std::uint64_t weight = mirror_black == black ? 1 : 2;
           p.plies[static_cast<std::size_t>(v)] += weight;
           m->positions += weight;
@@ -344,7 +346,7 @@ class Walker {
           }
         });
       }
-      if (block.first() + block.size() >= piece.end) return;
+      if (block.first() + block.size() >= chunk.end) return;
       block.next<g>();
     }
   }
@@ -365,17 +367,17 @@ class Walker {
     }
   }
 
-  // Pass 2 (HOW THE WALK GOES) over the slices s of a piece with flip(s) >=
+  // Pass 2 (HOW THE WALK GOES) over the slices s of a chunk with flip(s) >=
   // s: each zugzwang is also one of the flip slice, with its flip, and so is
   // the mirror image of each. Slices with flip(s) < s are left to their flip
   // slice's walk.
   template <class G>
-  static void count_zugzwangs_in(const Walker& w, const Piece& piece, Partial& p,
+  static void count_zugzwangs_in(const Walker& w, const Chunk& chunk, Partial& p,
                                  const WindowBits& window) {
     constexpr Geometry g = G::value;
     constexpr int bytes = board_bytes(g);
     const BoardSymmetry& sym = w.symmetry_;
-    const RangeBits bits = window.of(*piece.range);
+    const RangeBits bits = window.of(*chunk.range);
     const auto slices = w.index_.slices();
     // Entries that lose, with the word of their flip's bit (loaded in a
     // second loop, so that the loads overlap).
@@ -385,7 +387,7 @@ class Walker {
     };
     std::array<Loser, 64> losers;
     std::size_t count = 0;
-    std::size_t s = w.slice_of(piece.first);
+    std::size_t s = w.slice_of(chunk.first);
     const auto flush = [&] {
       const Index::Slice& slice = slices[s];
       const std::size_t flip = w.flip_[s];
@@ -399,14 +401,14 @@ class Walker {
       }
       count = 0;
     };
-    Index::BlockWalk block(w.index_, piece.first);
+    Index::BlockWalk block(w.index_, chunk.first);
     for (;;) {
       if (block.first() >= slices[s].first + slices[s].size) {
         flush();
         while (block.first() >= slices[s].first + slices[s].size) ++s;
       }
-      const std::uint64_t begin = std::max(block.first(), piece.first);
-      const std::uint64_t end = std::min(block.first() + block.size(), piece.end);
+      const std::uint64_t begin = std::max(block.first(), chunk.first);
+      const std::uint64_t end = std::min(block.first() + block.size(), chunk.end);
       if (w.flip_[s] >= s && bits.any(begin, end)) {
         const std::uint64_t white = block.white();
         const std::uint64_t flip_black = sym.flip<bytes>(white);
@@ -431,15 +433,15 @@ class Walker {
             },
             wanted);
       }
-      if (block.first() + block.size() >= piece.end) break;
+      if (block.first() + block.size() >= chunk.end) break;
       block.next<g>();
     }
     flush();
   }
 
-  using CountValues = void (*)(const Walker&, const Piece&, const std::uint8_t*, Partial&,
+  using CountValues = void (*)(const Walker&, const Chunk&, const std::uint8_t*, Partial&,
                                const RangeBits&);
-  using CountZugzwangs = void (*)(const Walker&, const Piece&, Partial&, const WindowBits&);
+  using CountZugzwangs = void (*)(const Walker&, const Chunk&, Partial&, const WindowBits&);
   static constexpr auto kCountValues =
       game::per_geometry([](auto g) -> CountValues { return &count_values_in<decltype(g)>; });
   static constexpr auto kCountZugzwangs = game::per_geometry(
@@ -481,11 +483,11 @@ std::uint64_t largest_pair(const Walker& walker) {
   return largest;
 }
 
-// Bytes the workers hold: each a piece of values and, when the piece cuts a
-// block, a block of them and its frame (Table::read_entries).
+// Bytes the workers hold: each a chunk of values and, when the chunk cuts a
+// block, a block of them and its frame (check::read_entries).
 std::uint64_t workspace_bytes(const Table& table, const StatsOptions& options) {
   const std::uint64_t block = table.info().block_entries;
-  return util::thread_count(options.threads) * (std::max(kPiece, block) + 2 * block);
+  return util::thread_count(options.threads) * (std::max(kChunk, block) + 2 * block);
 }
 
 // The windows (HOW THE WALK GOES): each a list of ranges of entries, in order,
@@ -535,19 +537,19 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
     }
   };
   std::vector<bool> slice_done(slices.size());
-  for (std::size_t group = 0; group < tiers.size();) {
-    const int pawns = tiers[group].w + tiers[group].b;
-    const int advance = tiers[group].sw + tiers[group].sb;
-    std::size_t group_end = group;
+  for (std::size_t layer = 0; layer < tiers.size();) {
+    const int pawns = tiers[layer].w + tiers[layer].b;
+    const int advance = tiers[layer].sw + tiers[layer].sb;
+    std::size_t layer_end = layer;
     std::uint64_t entries = 0;
-    while (group_end < tiers.size() && tiers[group_end].w + tiers[group_end].b == pawns &&
-           tiers[group_end].sw + tiers[group_end].sb == advance) {
-      entries += tiers[group_end++].size;
+    while (layer_end < tiers.size() && tiers[layer_end].w + tiers[layer_end].b == pawns &&
+           tiers[layer_end].sw + tiers[layer_end].sb == advance) {
+      entries += tiers[layer_end++].size;
     }
     const bool fits = add_item(entries, [&] {
-      for (std::size_t t = group; t < group_end; ++t) add_tier(t);
+      for (std::size_t t = layer; t < layer_end; ++t) add_tier(t);
     });
-    for (std::size_t t = group; !fits && t < group_end; ++t) {
+    for (std::size_t t = layer; !fits && t < layer_end; ++t) {
       const Index::Tier& tier = tiers[t];
       const auto found = tier_of_key.find({tier.b, tier.w, tier.sb, tier.sw});
       const std::size_t flip = found == tier_of_key.end() ? t : found->second;
@@ -576,7 +578,7 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
         }
       }
     }
-    group = group_end;
+    layer = layer_end;
   }
   close();
   return windows;
@@ -586,7 +588,7 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
 Partial walk_all(const Table& table, const Walker& walker, const StatsOptions& options) {
   const std::uint64_t size = walker.index().size();
   const unsigned threads = util::thread_count(options.threads);
-  const std::uint64_t piece = std::max<std::uint64_t>(kPiece, table.info().block_entries);
+  const std::uint64_t chunk = std::max<std::uint64_t>(kChunk, table.info().block_entries);
   const std::uint64_t workspace = workspace_bytes(table, options);
   const std::uint64_t limit =
       options.memory_bytes > workspace ? (options.memory_bytes - workspace) * 8 : 0;
@@ -598,19 +600,19 @@ Partial walk_all(const Table& table, const Walker& walker, const StatsOptions& o
   std::uint64_t done = 0;  // entries passed, twice each
   for (const std::vector<Range>& ranges : windows) {
     bits.reset(ranges);
-    std::vector<Piece> pieces;
+    std::vector<Chunk> chunks;
     for (const Range& r : bits.ranges()) {
       for (std::uint64_t first = r.first; first < r.end;) {
-        const std::uint64_t end = std::min(r.end, (first / piece + 1) * piece);
-        pieces.push_back(Piece{first, end, &r});
+        const std::uint64_t end = std::min(r.end, (first / chunk + 1) * chunk);
+        chunks.push_back(Chunk{first, end, &r});
         first = end;
       }
     }
     for (const bool values_pass : {true, false}) {
       std::atomic<std::uint64_t> passed{done};
-      util::parallel_for("stats", threads, pieces.size(), [&](std::uint64_t k, unsigned worker) {
+      util::parallel_for("stats", threads, chunks.size(), [&](std::uint64_t k, unsigned worker) {
         if (!partials[worker]) partials[worker] = std::make_unique<Partial>();
-        const Piece& at = pieces[k];
+        const Chunk& at = chunks[k];
         if (values_pass) {
           walker.count_values(at, values[worker], *partials[worker], bits);
         } else {

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 #include <functional>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -62,7 +62,7 @@ struct StatsOptions {
   unsigned threads = 0;               // 0: one per hardware thread
   std::size_t zugzwang_examples = 3;  // per material, at most
   // Bytes held at most: a bit for each entry of the part of the table being
-  // walked, and a piece of decoded entries for each thread (table_stats.cpp).
+  // walked, and a chunk of decoded entries for each thread (table_stats.cpp).
   std::uint64_t memory_bytes = std::uint64_t{1} << 30;
   // Stage "stats", as every pawntb progress report (pawntb/progress.hpp).
   ProgressCallback on_progress;
@@ -79,7 +79,7 @@ struct StatsOptions {
 TableStats compute_stats(const Table& table, const StatsOptions& options = {});
 
 // The least options.memory_bytes with which compute_stats(table, options)
-// runs: the threads' pieces and the bits of the largest pair of flipped
+// runs: the threads' chunks and the bits of the largest pair of flipped
 // slices. Thread-safe.
 std::uint64_t least_memory(const Table& table, const StatsOptions& options = {});
 

@@ -6,7 +6,7 @@
 //   pawntb::ProbeResult r = table.probe(p);   // r.winner == Side::white, r.plies == 7
 //
 // THREADS. A Table is immutable after open(): any number of threads may call
-// its const members and verify() on the same Table at once. Copies share the
+// its const members on the same Table at once. Copies share the
 // data. A `threads` parameter counts the caller's thread; 0 means one per
 // hardware thread. A thread that cannot start is left out (the work runs on
 // those that did, never an error), and whatever a call's work throws on any
@@ -19,7 +19,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -29,12 +28,12 @@
 #include <vector>
 
 #include "pawntb/position.hpp"
-#include "pawntb/progress.hpp"
 
 namespace pawntb {
 
 namespace probe_detail {
-struct TableData;  // the opened table (probe/src/table_impl.hpp)
+struct TableData;    // the opened table (probe/src/table_impl.hpp)
+struct TableAccess;  // its door for the whole-table checks (pawntb/check.hpp)
 }
 
 // A table that cannot be used: missing, unreadable, not a pawntb table,
@@ -66,6 +65,18 @@ struct alignas(4) ProbeResult {
 };
 static_assert(sizeof(ProbeResult) == 4);
 
+// A value as one side sees it, as the lichess API gives it: dtm, the plies
+// signed (positive when `side` wins, negative when it loses, 0 when the game
+// is over), and the category, "win" or "loss" (a static string).
+struct SideValue {
+  int dtm = 0;
+  const char* category = "loss";
+};
+// The value of a game that `winner` wins in `plies`, for `side`: the one
+// wording of dtm and category for the CLI, the C API, Python and the server.
+// Thread-safe.
+SideValue value_for(Side side, Side winner, int plies) noexcept;
+
 struct MoveValue {
   Move move;
   Side winner = Side::white;  // winner after the move
@@ -96,69 +107,6 @@ struct TableInfo {
   std::uint64_t rules_fingerprint = 0;
   bool fully_loaded = false;      // all blocks decoded and checked at open
   std::uint64_t cache_bytes = 0;  // decoded bytes kept at most when not fully loaded, else 0
-};
-
-struct BlockDamage {
-  std::uint32_t block = 0;
-  std::string error;  // e.g. "checksum mismatch", "cannot read the block"
-};
-
-struct VerifyReport {
-  std::uint64_t checked = 0;     // positions re-checked against their successors
-  std::uint64_t mismatches = 0;  // positions whose value disagrees
-  std::string first_mismatch;    // the first disagreeing position and both values
-  // Every block that cannot be loaded, in block order. Positions in them, or
-  // with a successor in them, are not checked, nor are the header's counts.
-  std::vector<BlockDamage> damaged_blocks;
-  bool ok() const { return mismatches == 0 && damaged_blocks.empty(); }
-};
-
-// A tier of the table (FORMAT.md 6.3): the positions with the same pawns and
-// the same advancement sums, a range of entries. Its checksum lets a table
-// made elsewhere, or a generator's work directory, be compared tier by tier.
-struct TierChecksum {
-  std::uint32_t tier = 0;  // its number in index order
-  int white_pawns = 0, black_pawns = 0;
-  int white_advance = 0, black_advance = 0;  // rows advanced, summed over the side's pawns
-  std::uint64_t first_entry = 0, entries = 0;
-  // XXH3-64 of the tier's entries as a decoded block holds them (FORMAT.md
-  // section 7): a tier file's values_checksum.
-  std::uint64_t checksum = 0;
-};
-
-struct TierChecksums {
-  std::vector<TierChecksum> tiers;          // every tier, in order; none if a block is damaged
-  std::vector<BlockDamage> damaged_blocks;  // in block order
-};
-
-// How far a verify() has come: the entries [0, entries_done) are checked, and
-// `report` says what was found so far. verify() hands one to its checkpoint
-// callback every so often; passing it back to verify() carries on from there,
-// so that the check of a large table can be stopped and resumed (`pawntb
-// verify --resume FILE` keeps it in a file).
-struct VerifyState {
-  std::uint64_t header_checksum = 0;  // TableInfo::header_checksum of its table; 0: not begun
-  bool blocks_checked = false;        // every block's checksum is checked (report.damaged_blocks)
-  std::uint64_t entries_done = 0;
-  std::uint64_t white_wins = 0;  // among the checked entries
-  int max_plies = 0;             // among the checked entries
-  bool longest_ok = true;        // false if the header's longest example was checked and is not
-  VerifyReport report;
-};
-using VerifyCheckpoint = std::function<void(const VerifyState&)>;
-
-// What verify() will hold in memory, from the index alone: the decoded bytes
-// of the tier that reads the most (its entries and those of the tiers its
-// moves lead to, in verify's units), and the tiers that need more than the
-// table's cache size and so are checked in pieces, more slowly. A table
-// loaded at open is its own image: nothing is checked in pieces.
-struct VerifyPlan {
-  std::uint64_t largest_tier_bytes = 0;  // the most decoded bytes one tier needs held
-  std::uint64_t memory_bytes = 0;        // the cache size verify() keeps to (0: loaded at open)
-  std::uint64_t tiers = 0;
-  std::uint64_t tiers_in_pieces = 0;
-  std::uint64_t entries = 0;
-  std::uint64_t entries_in_pieces = 0;  // the entries of those tiers
 };
 
 class Table {
@@ -209,8 +157,7 @@ class Table {
   // when it names a file, then in each directory the files named
   // RxC-kK.pawntb, by board size and, for each, largest K first (the order in
   // which find() takes them). Files that cannot be opened are listed too:
-  // opening one says why. For `pawntb tables` and the web explorer's server.
-  // Thread-safe as search_path().
+  // opening one says why. Thread-safe as search_path().
   static std::vector<std::filesystem::path> find_all();
 
   // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
@@ -247,67 +194,28 @@ class Table {
   // the Table lives.
   const TableInfo& info() const noexcept;
 
-  // Re-checks every indexed position against its one-ply successors (code
-  // independent of the generator), every block's checksum and the header's
-  // statistics, on `threads` threads (0: one per hardware thread); reports
-  // stage "verify" from the calling thread. Goes tier by tier, decoding each
-  // tier and the tiers its moves lead to in bulk; a table loaded on demand
-  // keeps at most its cache size (open()'s cache_bytes) of decoded values,
-  // and checks a tier that does not fit with those in pieces (slower).
-  // Starts where `from` ended (VerifyState{}: at the beginning) and calls
-  // on_checkpoint, if given, from the calling thread after every 64th of the
-  // entries or so (at most 2^26) and at the end. Throws std::invalid_argument
-  // if `from` is of another table (another header checksum) or past its end,
-  // std::bad_alloc, and whatever on_checkpoint throws. For the verify()
-  // function below. Thread-safe.
-  VerifyReport verify(const ProgressCallback& on_progress, unsigned threads = 1,
-                      const VerifyState& from = {},
-                      const VerifyCheckpoint& on_checkpoint = {}) const;
-
-  // What verify() on this Table will hold (VerifyPlan), worked out from the
-  // index without reading a block; for `pawntb verify --plan`, and to say
-  // how much --memory checks every tier whole. Thread-safe; throws only
-  // std::bad_alloc.
-  VerifyPlan verify_plan() const;
-
-  // Reads, decodes and checksums every block once, keeping none (memory: a
-  // block per thread, so that tables far larger than memory can be checked),
-  // on `threads` threads (0: one per hardware thread). Returns the damaged
-  // blocks in block order; none for a table loaded at open, whose blocks were
-  // checked then. For `pawntb info`. Thread-safe.
-  std::vector<BlockDamage> check_blocks(unsigned threads = 1) const;
-
-  // The entries [first, first + count), into out[0 .. count), as a decoded
-  // block holds them (FORMAT.md 7): each the plies of its position, white to
-  // move, except a mirror image that does not win in one by rule, which holds
-  // 0 (its value is its mirror's). Reads and decodes the blocks that hold them on the calling
-  // thread, keeping none (a table loaded at open: a copy). For walks of a
-  // whole table in index order (`pawntb stats`). Throws TableError naming the file and
-  // the block if one is damaged or cannot be read, std::out_of_range if the
-  // range passes the last entry, std::bad_alloc. Thread-safe.
-  void read_entries(std::uint64_t first, std::uint64_t count, std::uint8_t* out) const;
-
-  // Every tier's checksum, reading and checking every block as check_blocks()
-  // does (memory: 32 decoded blocks), on `threads` threads (0: one per
-  // hardware thread). If a block is damaged, returns the damage and no tiers.
-  // For `pawntb info --tiers`. Thread-safe; throws only std::bad_alloc.
-  TierChecksums tier_checksums(unsigned threads = 1) const;
-
  private:
+  friend struct probe_detail::TableAccess;
   explicit Table(std::shared_ptr<const probe_detail::TableData> data);
   std::shared_ptr<const probe_detail::TableData> impl_;
 };
 
+// Why `table` cannot answer `p`, given r = table.probe(p) (or
+// probe_root(p).value), in the words of every pawntb interface: "invalid
+// position: " and invalid_reason(p); "board is 4x4, the table PATH is 3x3";
+// "more than 4 pawns a side, the table's limit"; describe() of a damaged
+// table. Empty when r.ok(). Thread-safe; throws only std::bad_alloc.
+std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
+
 // XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
 // committed tables), read in pieces. Throws TableError naming the file if it
-// cannot be read. For `pawntb info` and the Python package. Thread-safe.
+// cannot be read. Thread-safe.
 std::uint64_t file_checksum(const std::filesystem::path& path);
 
 // The checksums.txt that lists the table file `table` with `checksum`, in a
 // line "<16 hex digits>  <file name>" as data/checksums.txt: the one next to
 // the table, else the first in a directory of Table::search_path(). Empty if
-// none does. For `pawntb info` and the Python package. Thread-safe as
-// Table::search_path().
+// none does. Thread-safe as Table::search_path().
 std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
 
 // An object of numbers, its keys in order: the geometry {"rows", "cols",
@@ -330,12 +238,5 @@ struct InfoField {
 // file. Thread-safe.
 std::vector<InfoField> info_fields(const TableInfo& info, std::uint64_t file_checksum,
                                    const std::filesystem::path& listed_in);
-
-// Table::verify(); for `pawntb verify` and the tests. Thread-safe.
-inline VerifyReport verify(const Table& table, const ProgressCallback& on_progress = {},
-                           unsigned threads = 1, const VerifyState& from = {},
-                           const VerifyCheckpoint& on_checkpoint = {}) {
-  return table.verify(on_progress, threads, from, on_checkpoint);
-}
 
 }  // namespace pawntb

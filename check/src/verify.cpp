@@ -11,21 +11,21 @@
 // the image by their index. A table loaded at open is its own image.
 //
 // MEMORY. The image is address space (mmap, MAP_NORESERVE, never touched where
-// nothing is decoded); what is decoded is held in UNITS of max(block, 64 KiB,
-// page) entries, at most the table's cache size (Table::open's cache_bytes,
-// `--memory` of `pawntb verify`). Units not needed by the tier at hand are
+// nothing is decoded); what is decoded is held in PAGES of max(block, 64 KiB,
+// system page) entries, at most the memory budget (verify()'s memory_bytes in whole
+// blocks, `--memory` of `pawntb verify`). Pages not needed by the tier at hand are
 // dropped (MADV_DONTNEED) when room is needed, the least recently used first:
 // children are mostly tiers just before, so most are still held, and each
 // block is decoded about once when the table fits. Besides that, 4 bytes a
-// unit (145 MB for 7x6's 36 M units of 64 Ki entries).
+// page (145 MB for 7x6's 36 M pages of 64 Ki entries).
 //
 // A TIER THAT DOES NOT FIT with its children is checked in PIECES of
 // consecutive entries: a first pass over the piece computes only the
-// successors' indices and marks the units they fall in, and if those and the
+// successors' indices and marks the pages they fall in, and if those and the
 // piece's own fit, they are held and the piece checked; else the piece is
 // halved. So memory stays bounded (down to a piece of kMinPiece positions and
 // what it reads) at the price of making each successor twice, and of
-// decoding child units again for each piece that reads them.
+// decoding child pages again for each piece that reads them.
 //
 // RESUME. A state holds how many entries, from the first, are checked; a
 // checkpoint follows every piece of work that ends at least a 64th of the
@@ -50,12 +50,13 @@
 #include <tuple>
 
 #include "block_decoder.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
 
-namespace pawntb {
+namespace pawntb::check {
 
 namespace {
 
@@ -121,28 +122,28 @@ std::uint64_t segment_entries(std::uint64_t n) {
   return std::clamp<std::uint64_t>(chunks, 1, (1 << 26) / kChunk) * kChunk;
 }
 
-// Units [begin, end) of the image.
-struct UnitRange {
+// Entries, or pages of the image, [begin, end).
+struct IndexRange {
   std::uint64_t begin = 0, end = 0;
 };
 
-// Which units a piece reads: a bit per unit, set from every thread.
-class UnitMarks {
+// Which pages a piece reads: a bit per page, set from every thread.
+class PageMarks {
  public:
-  UnitMarks(std::uint64_t units, unsigned unit_shift)
-      : words_((units + 63) / 64),
+  PageMarks(std::uint64_t pages, unsigned page_shift)
+      : words_((pages + 63) / 64),
         bits_(std::make_unique<std::atomic<std::uint64_t>[]>(words_)),
-        shift_(unit_shift) {}
+        shift_(page_shift) {}
   void clear() {
     for (std::uint64_t w = 0; w < words_; ++w) bits_[w].store(0, std::memory_order_relaxed);
   }
-  void mark_entry(std::uint64_t i) { mark_unit(i >> shift_); }
+  void mark_entry(std::uint64_t i) { mark_page(i >> shift_); }
   void mark_entries(std::uint64_t begin, std::uint64_t end) {
-    for (std::uint64_t u = begin >> shift_; u <= (end - 1) >> shift_; ++u) mark_unit(u);
+    for (std::uint64_t u = begin >> shift_; u <= (end - 1) >> shift_; ++u) mark_page(u);
   }
-  // The marked units as ranges, in order, and their number.
-  std::vector<UnitRange> ranges(std::uint64_t& count) const {
-    std::vector<UnitRange> out;
+  // The marked pages as ranges, in order, and their number.
+  std::vector<IndexRange> ranges(std::uint64_t& count) const {
+    std::vector<IndexRange> out;
     count = 0;
     for (std::uint64_t w = 0; w < words_; ++w) {
       for (std::uint64_t bits = bits_[w].load(std::memory_order_relaxed); bits; bits &= bits - 1) {
@@ -151,7 +152,7 @@ class UnitMarks {
         if (!out.empty() && out.back().end == u) {
           ++out.back().end;
         } else {
-          out.push_back(UnitRange{u, u + 1});
+          out.push_back(IndexRange{u, u + 1});
         }
       }
     }
@@ -159,7 +160,7 @@ class UnitMarks {
   }
 
  private:
-  void mark_unit(std::uint64_t u) {
+  void mark_page(std::uint64_t u) {
     std::atomic<std::uint64_t>& word = bits_[u / 64];
     const std::uint64_t bit = std::uint64_t{1} << (u % 64);
     if (!(word.load(std::memory_order_relaxed) & bit))
@@ -170,52 +171,53 @@ class UnitMarks {
   unsigned shift_;
 };
 
-// log2 of the entries in a unit of the image: max(block, 64 Ki entries, page).
-unsigned image_unit_shift(const probe_detail::TableData& t) {
-  const auto page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
-  return std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(page) - 1)});
+// log2 of the entries in a page of the image: max(block, 64 Ki entries, system page).
+unsigned image_page_shift(const probe_detail::TableData& t) {
+  const auto system_page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
+  return std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(system_page) - 1)});
 }
 
-// The units of 2^unit_shift entries holding the entry ranges, sorted and
+// The pages of 2^page_shift entries holding the entry ranges, sorted and
 // merged, and their number.
-std::vector<UnitRange> units_holding(std::vector<UnitRange> entry_ranges, unsigned unit_shift,
+std::vector<IndexRange> pages_holding(std::vector<IndexRange> entry_ranges, unsigned page_shift,
                                      std::uint64_t& count) {
-  std::vector<UnitRange> out;
-  for (UnitRange& r : entry_ranges)
-    r = UnitRange{r.begin >> unit_shift, ((r.end - 1) >> unit_shift) + 1};
+  std::vector<IndexRange> out;
+  for (IndexRange& r : entry_ranges)
+    r = IndexRange{r.begin >> page_shift, ((r.end - 1) >> page_shift) + 1};
   std::sort(entry_ranges.begin(), entry_ranges.end(),
-            [](const UnitRange& a, const UnitRange& b) { return a.begin < b.begin; });
+            [](const IndexRange& a, const IndexRange& b) { return a.begin < b.begin; });
   count = 0;
-  for (const UnitRange& r : entry_ranges) {
+  for (const IndexRange& r : entry_ranges) {
     if (!out.empty() && r.begin <= out.back().end) {
       out.back().end = std::max(out.back().end, r.end);
     } else {
       out.push_back(r);
     }
   }
-  for (const UnitRange& r : out) count += r.end - r.begin;
+  for (const IndexRange& r : out) count += r.end - r.begin;
   return out;
 }
 
 // The decoded values of the table at their entries' places (IMAGE above),
-// holding at most `budget` bytes of units.
+// holding at most `budget` bytes of pages.
 class ValueImage {
  public:
-  ValueImage(const probe_detail::TableData& t, unsigned threads) : t_(t), threads_(threads) {
+  ValueImage(const probe_detail::TableData& t, unsigned threads, std::uint64_t budget)
+      : t_(t), threads_(threads) {
     if (t.loaded_entries) {
       values_ = t.loaded_entries;
       return;
     }
-    budget_ = t.cache.capacity_bytes();
-    unit_shift_ = image_unit_shift(t);
-    units_ = ((t.header.entry_count - 1) >> unit_shift_) + 1;
-    length_ = units_ << unit_shift_;
+    budget_ = budget;
+    page_shift_ = image_page_shift(t);
+    pages_ = ((t.header.entry_count - 1) >> page_shift_) + 1;
+    length_ = pages_ << page_shift_;
     void* p = ::mmap(nullptr, length_, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
     image_ = static_cast<std::uint8_t*>(p);
     values_ = image_;
-    last_use_.assign(units_, 0);
+    last_use_.assign(pages_, 0);
   }
   ~ValueImage() {
     if (image_) ::munmap(image_, length_);
@@ -227,36 +229,36 @@ class ValueImage {
   const std::uint8_t* values() const { return values_; }
   // Per block, 1 if it is damaged; nullptr while none is.
   const std::uint8_t* damaged() const { return damaged_.empty() ? nullptr : damaged_.data(); }
-  unsigned unit_shift() const { return unit_shift_; }
-  std::uint64_t units() const { return units_; }
-  std::uint64_t unit_bytes() const { return std::uint64_t{1} << unit_shift_; }
+  unsigned page_shift() const { return page_shift_; }
+  std::uint64_t pages() const { return pages_; }
+  std::uint64_t page_bytes() const { return std::uint64_t{1} << page_shift_; }
   std::uint64_t budget() const { return budget_; }
 
-  // Makes the units `ranges` (sorted, disjoint) readable: decodes those not
+  // Makes the pages `ranges` (sorted, disjoint) readable: decodes those not
   // held, after dropping the least recently used others while the total
   // would pass the budget. Damaged blocks found on the way are added to
   // `damage`, each once a run. Throws what parallel_for rethrows.
-  void hold(std::span<const UnitRange> ranges, std::vector<BlockDamage>& damage) {
+  void hold(std::span<const IndexRange> ranges, std::vector<BlockDamage>& damage) {
     if (loaded()) return;
     const std::uint32_t now = ++clock_;
     std::vector<std::uint64_t> missing;
-    for (const UnitRange& r : ranges) {
+    for (const IndexRange& r : ranges) {
       for (std::uint64_t u = r.begin; u < r.end; ++u) {
         if (last_use_[u] == 0) missing.push_back(u);
         last_use_[u] = now;
       }
       used_.push_back(Use{r, now});
     }
-    const std::uint64_t adding = missing.size() * unit_bytes();
+    const std::uint64_t adding = missing.size() * page_bytes();
     while (held_ + adding > budget_ && !used_.empty() && used_.front().stamp != now) {
       drop(used_.front());
       used_.pop_front();
     }
     std::vector<std::uint32_t> blocks;
-    const unsigned per_unit = unit_shift_ - t_.block_shift;
+    const unsigned per_page = page_shift_ - t_.block_shift;
     for (const std::uint64_t u : missing) {
-      const std::uint64_t first = u << per_unit;
-      const std::uint64_t end = std::min<std::uint64_t>((u + 1) << per_unit, t_.header.block_count);
+      const std::uint64_t first = u << per_page;
+      const std::uint64_t end = std::min<std::uint64_t>((u + 1) << per_page, t_.header.block_count);
       for (std::uint64_t b = first; b < end; ++b) blocks.push_back(static_cast<std::uint32_t>(b));
     }
     held_ += adding;
@@ -275,19 +277,19 @@ class ValueImage {
 
  private:
   struct Use {
-    UnitRange units;
+    IndexRange pages;
     std::uint32_t stamp;  // the hold() that used them
   };
-  // Drops the units of `use` that no later hold() used.
+  // Drops the pages of `use` that no later hold() used.
   void drop(const Use& use) {
-    std::uint64_t run = use.units.begin;  // the first of a run of units to drop
+    std::uint64_t run = use.pages.begin;  // the first of a run of pages to drop
     const auto flush = [&](std::uint64_t end) {
       if (end > run) {
-        ::madvise(image_ + (run << unit_shift_), (end - run) << unit_shift_, MADV_DONTNEED);
-        held_ -= (end - run) << unit_shift_;
+        ::madvise(image_ + (run << page_shift_), (end - run) << page_shift_, MADV_DONTNEED);
+        held_ -= (end - run) << page_shift_;
       }
     };
-    for (std::uint64_t u = use.units.begin; u < use.units.end; ++u) {
+    for (std::uint64_t u = use.pages.begin; u < use.pages.end; ++u) {
       if (last_use_[u] == use.stamp) {
         last_use_[u] = 0;
         continue;
@@ -295,20 +297,27 @@ class ValueImage {
       flush(u);
       run = u + 1;
     }
-    flush(use.units.end);
+    flush(use.pages.end);
   }
 
   const probe_detail::TableData& t_;
   unsigned threads_;
   const std::uint8_t* values_ = nullptr;
   std::uint8_t* image_ = nullptr;  // the mapping of a table not loaded at open
-  std::uint64_t length_ = 0, units_ = 0, budget_ = 0, held_ = 0;
-  unsigned unit_shift_ = 0;
-  std::vector<std::uint32_t> last_use_;  // per unit: the stamp of its last use, 0 if not held
+  std::uint64_t length_ = 0, pages_ = 0, budget_ = 0, held_ = 0;
+  unsigned page_shift_ = 0;
+  std::vector<std::uint32_t> last_use_;  // per page: the stamp of its last use, 0 if not held
   std::deque<Use> used_;                 // in order of use
   std::uint32_t clock_ = 0;
   std::vector<std::uint8_t> damaged_;  // per block, once one is damaged
 };
+
+// The bytes of decoded values verify() holds at most: memory_bytes in whole
+// blocks, at least one and at most the table's.
+std::uint64_t budget_bytes(const probe_detail::TableData& t, std::uint64_t memory_bytes) {
+  const std::uint64_t block = t.header.block_entries;
+  return std::clamp<std::uint64_t>(memory_bytes / block, 1, t.header.block_count) * block;
+}
 
 // The tiers a tier's moves lead to (index.hpp, TIERS): seen from black,
 // (b, w, sb, sw + 1) after a step, and (b - 1, w, sb - x, sw + 1) after
@@ -321,14 +330,14 @@ class TierMoves {
     }
   }
   // The entry ranges of tier k and of its children.
-  std::vector<UnitRange> reads(std::size_t k) const {
+  std::vector<IndexRange> reads(std::size_t k) const {
     const Index::Tier& t = tiers_[k];
-    std::vector<UnitRange> out{UnitRange{t.first, t.first + t.size}};
+    std::vector<IndexRange> out{IndexRange{t.first, t.first + t.size}};
     const auto add = [&](int w, int b, int sw, int sb) {
       const auto it = number_.find({w, b, sw, sb});
       if (it == number_.end() || tiers_[it->second].size == 0) return;
       const Index::Tier& child = tiers_[it->second];
-      out.push_back(UnitRange{child.first, child.first + child.size});
+      out.push_back(IndexRange{child.first, child.first + child.size});
     };
     add(t.b, t.w, t.sb, t.sw + 1);
     for (int x = 1; x <= rows_ - 2 && t.b >= 1; ++x) add(t.b - 1, t.w, t.sb - x, t.sw + 1);
@@ -341,23 +350,23 @@ class TierMoves {
   std::map<std::tuple<int, int, int, int>, std::size_t> number_;
 };
 
-// What checking tier k whole holds: the units of the tier and of its
+// What checking tier k whole holds: the pages of the tier and of its
 // children, and their bytes (a byte per entry). The one rule for "the tier
 // fits": verify() checks a tier whole when fits(), and verify_plan() counts
 // the tiers that do not.
 struct TierHold {
-  std::vector<UnitRange> units;
+  std::vector<IndexRange> pages;
   std::uint64_t bytes = 0;
-  bool fits(const probe_detail::TableData& t) const {
-    return t.loaded_entries || bytes <= t.cache.capacity_bytes();
+  bool fits(const probe_detail::TableData& t, std::uint64_t budget) const {
+    return t.loaded_entries || bytes <= budget;
   }
 };
 
-TierHold tier_hold(const TierMoves& moves, std::size_t k, unsigned unit_shift) {
+TierHold tier_hold(const TierMoves& moves, std::size_t k, unsigned page_shift) {
   TierHold hold;
-  std::uint64_t units = 0;
-  hold.units = units_holding(moves.reads(k), unit_shift, units);
-  hold.bytes = units << unit_shift;
+  std::uint64_t pages = 0;
+  hold.pages = pages_holding(moves.reads(k), page_shift, pages);
+  hold.bytes = pages << page_shift;
   return hold;
 }
 
@@ -367,13 +376,13 @@ struct Pass {
   const probe_detail::TableData& t;
   const std::uint8_t* values;
   const std::uint8_t* damaged;  // per block; nullptr if none is
-  UnitMarks* marks;
+  PageMarks* marks;
 };
 
 enum class Mode : std::uint8_t {
   fast,     // check; no block is damaged
   careful,  // check, leaving out entries that read a damaged block
-  collect,  // mark the units the checks would read
+  collect,  // mark the pages the checks would read
 };
 
 // Per-square images under the colour flip and the mirror, so that a move
@@ -633,9 +642,11 @@ void add_damage(std::vector<BlockDamage>& found, VerifyState& state) {
 
 }  // namespace
 
-VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads,
-                           const VerifyState& from, const VerifyCheckpoint& on_checkpoint) const {
-  const probe_detail::TableData& t = *impl_;
+VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
+                    const ProgressCallback& on_progress, unsigned threads, const VerifyState& from,
+                    const VerifyCheckpoint& on_checkpoint) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const std::uint64_t budget = budget_bytes(t, memory_bytes);
   const std::uint64_t n = t.header.entry_count;
   if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
     throw std::invalid_argument("the verify state is of another table");
@@ -651,12 +662,12 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   };
   const unsigned threads_used = util::thread_count(threads);
   const RunPass run = kRunPass[static_cast<std::size_t>(game::geometry_number(t.header.geometry))];
-  ValueImage image(t, threads_used);
+  ValueImage image(t, threads_used, budget);
   const TierMoves tier_moves(t.index);
-  const unsigned unit_shift = image_unit_shift(t);
+  const unsigned page_shift = image_page_shift(t);
   const std::span<const Index::Tier> tiers = t.index.tiers();
   const std::uint64_t segment = segment_entries(n);
-  std::optional<UnitMarks> marks;  // made for the first tier that does not fit
+  std::optional<PageMarks> marks;  // made for the first tier that does not fit
   std::vector<BlockDamage> damage;
   std::vector<WorkerTally> tallies;
   std::uint64_t since_checkpoint = 0;
@@ -682,16 +693,16 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
     const std::uint64_t tier_end = tiers[k].first + tiers[k].size;
     std::uint64_t at = std::max(tiers[k].first, state.entries_done);
     if (at >= tier_end) continue;
-    const TierHold hold = tier_hold(tier_moves, k, unit_shift);
-    if (hold.fits(t)) {
-      image.hold(hold.units, damage);
+    const TierHold hold = tier_hold(tier_moves, k, page_shift);
+    if (hold.fits(t, budget)) {
+      image.hold(hold.pages, damage);
       for (; at < tier_end; at = std::min(tier_end, at + segment)) {
         check(at, std::min(tier_end, at + segment));
       }
       continue;
     }
     // The tier and its children do not fit: pieces (A TIER THAT DOES NOT FIT).
-    if (!marks) marks.emplace(image.units(), image.unit_shift());
+    if (!marks) marks.emplace(image.pages(), image.page_shift());
     const std::uint64_t tier_bytes = tier_end - at;
     std::uint64_t piece = std::clamp<std::uint64_t>(
         static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
@@ -704,8 +715,8 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
       marks->mark_entries(at, end);
       run(Pass{t, image.values(), nullptr, &*marks}, at, end, threads_used, tallies, {});
       std::uint64_t count = 0;
-      const std::vector<UnitRange> needed = marks->ranges(count);
-      if (count * image.unit_bytes() > image.budget() && piece > kMinPiece) {
+      const std::vector<IndexRange> needed = marks->ranges(count);
+      if (count * image.page_bytes() > image.budget() && piece > kMinPiece) {
         piece = std::max(kMinPiece, piece / 2);
         continue;
       }
@@ -737,20 +748,21 @@ VerifyReport Table::verify(const ProgressCallback& on_progress, unsigned threads
   return report;
 }
 
-VerifyPlan Table::verify_plan() const {
-  const probe_detail::TableData& t = *impl_;
+VerifyPlan verify_plan(const Table& table, std::uint64_t memory_bytes) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const std::uint64_t budget = budget_bytes(t, memory_bytes);
   VerifyPlan plan;
-  plan.memory_bytes = t.loaded_entries ? 0 : t.cache.capacity_bytes();
+  plan.memory_bytes = t.loaded_entries ? 0 : budget;
   plan.entries = t.header.entry_count;
-  const unsigned unit_shift = image_unit_shift(t);
+  const unsigned page_shift = image_page_shift(t);
   const TierMoves tier_moves(t.index);
   const std::span<const Index::Tier> tiers = t.index.tiers();
   for (std::size_t k = 0; k < tiers.size(); ++k) {
     if (tiers[k].size == 0) continue;
     ++plan.tiers;
-    const TierHold hold = tier_hold(tier_moves, k, unit_shift);
+    const TierHold hold = tier_hold(tier_moves, k, page_shift);
     plan.largest_tier_bytes = std::max(plan.largest_tier_bytes, hold.bytes);
-    if (!hold.fits(t)) {
+    if (!hold.fits(t, budget)) {
       ++plan.tiers_in_pieces;
       plan.entries_in_pieces += tiers[k].size;
     }
@@ -758,4 +770,4 @@ VerifyPlan Table::verify_plan() const {
   return plan;
 }
 
-}  // namespace pawntb
+}  // namespace pawntb::check

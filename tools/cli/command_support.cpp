@@ -1,4 +1,4 @@
-#include "common.hpp"
+#include "command_support.hpp"
 
 #include <signal.h>
 

@@ -1,5 +1,5 @@
-// Whole-table scans: Table::check_blocks and Table::tier_checksums decode
-// every block of a lazy table, Table::read_entries a range of them.
+// Whole-table scans: check_blocks and tier_checksums decode every block of
+// a lazy table, read_entries a range of them.
 #include <algorithm>
 #include <cstring>
 #include <span>
@@ -7,9 +7,10 @@
 #include <string>
 
 #include "block_decoder.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/util/threads.hpp"
 
-namespace pawntb {
+namespace pawntb::check {
 
 namespace {
 
@@ -67,8 +68,8 @@ constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksumm
 
 }  // namespace
 
-std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
-  const probe_detail::TableData& t = *impl_;
+std::vector<BlockDamage> check_blocks(const Table& table, unsigned threads) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
       t, util::thread_count(threads),
@@ -79,8 +80,8 @@ std::vector<BlockDamage> Table::check_blocks(unsigned threads) const {
       0, t.header.block_count));
 }
 
-TierChecksums Table::tier_checksums(unsigned threads) const {
-  const probe_detail::TableData& t = *impl_;
+TierChecksums tier_checksums(const Table& table, unsigned threads) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
   TierChecksummer checksummer(t.index);
   if (t.loaded_entries) {
     checksummer.add(std::span(t.loaded_entries, t.header.entry_count));
@@ -108,8 +109,8 @@ TierChecksums Table::tier_checksums(unsigned threads) const {
   return out;
 }
 
-void Table::read_entries(std::uint64_t first, std::uint64_t count, std::uint8_t* out) const {
-  const probe_detail::TableData& t = *impl_;
+void read_entries(const Table& table, std::uint64_t first, std::uint64_t count, std::uint8_t* out) {
+  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
   const std::uint64_t n = t.header.entry_count;
   if (first > n || count > n - first) {
     throw std::out_of_range("read_entries: entries " + std::to_string(first) + " + " +
@@ -147,4 +148,4 @@ void Table::read_entries(std::uint64_t first, std::uint64_t count, std::uint8_t*
   }
 }
 
-}  // namespace pawntb
+}  // namespace pawntb::check

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "command_support.hpp"
 #include "commands.hpp"
-#include "common.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
