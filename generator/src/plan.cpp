@@ -9,10 +9,15 @@
 // order are solved in memory, each sample point the unit holding the entry
 // at (i + 1/2) / N of the positions, so that a unit is picked in proportion
 // to its entries and the mean of the sampled seconds per entry estimates the
-// whole solve's. The sample's units read made-up values of their child
+// whole solve's. A unit's seconds are the process's CPU time over the
+// threads (what the threads take with the cores to themselves: wall time on
+// a shared machine would measure the other jobs). The sample's units read made-up values of their child
 // tiers (the real ones need the run), which changes their values, not the
 // work: the solver does the same moves and loads whatever the children hold.
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -131,17 +136,33 @@ WorkUnits work_units_of(const RunIndex& run) {
   return out;
 }
 
-// Made-up values for a sample unit's groups: every byte written (an untouched
-// page would read as the one shared zero page, from cache), each a value a
-// table can hold.
+// Made-up values for a sample unit's groups: every page written (an
+// untouched one would read as the one shared zero page, from cache), each
+// byte a value a table can hold. Which values does not change the solver's
+// work; a repeated random block is enough.
 void fill_made_up(std::span<Plies> values, int max_plies) {
+  std::array<Plies, 4096> block;
   std::uint64_t x = 0x9e3779b97f4a7c15ULL;
-  for (Plies& v : values) {
+  for (Plies& v : block) {
     x ^= x << 13;
     x ^= x >> 7;
     x ^= x << 17;
     v = static_cast<Plies>(x % static_cast<std::uint64_t>(max_plies + 1));
   }
+  for (std::size_t i = 0; i < values.size(); i += block.size()) {
+    const std::size_t n = std::min(block.size(), values.size() - i);
+    std::copy_n(block.begin(), n, values.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+}
+
+// This process's CPU time, all threads, user and system.
+double process_cpu_seconds() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) * 1e-6;
+  };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 // Solves the sample (TIME above) and sets the plan's solving rate from it.
@@ -191,14 +212,16 @@ void measure_sample(GenerationPlan& plan, const RunIndex& run, std::size_t count
             return std::span<const Plies>(groups.at(first).span());
           });
       const auto start = std::chrono::steady_clock::now();
+      const double cpu_start = process_cpu_seconds();
       generator_detail::TierBuffer out(units.unit(u).entries);
       generator_detail::solve_ranges(run.index, run.graph, ranges, out.span(), plan.threads, {});
-      const double took = std::max(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 1e-9);
-      seconds[u] = took / static_cast<double>(units.unit(u).entries);
+      const double cpu = std::max(process_cpu_seconds() - cpu_start, 1e-6);
+      seconds[u] = cpu / plan.threads / static_cast<double>(units.unit(u).entries);
       ++plan.sample_units;
       plan.sample_entries += units.unit(u).entries;
-      plan.sample_seconds += took;
+      plan.sample_cpu_seconds += cpu;
+      plan.sample_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
     sum += seconds[u];
   }

@@ -179,6 +179,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
                     : ordered_json{{"units", plan.sample_units},
                                    {"positions", plan.sample_entries},
                                    {"seconds", plan.sample_seconds},
+                                   {"cpu_seconds", plan.sample_cpu_seconds},
                                    {"replaced", plan.sample_replaced}};
   return j;
 }

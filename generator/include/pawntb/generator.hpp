@@ -123,11 +123,12 @@ struct GenerationPlan {
   double seconds = 0;  // solve_seconds + assembly_seconds
   // The sample the rate was measured on (options.sample_units): the units
   // solved (with made-up values of the tiers they read: their timing, not
-  // their values, is wanted), their entries and seconds, and how many
+  // their values, is wanted), their entries, their wall and CPU seconds
+  // (the rate comes from the CPU time over the threads), and how many
   // sample points moved to a nearby unit because theirs did not fit the
   // memory limit.
   std::uint64_t sample_units = 0, sample_entries = 0, sample_replaced = 0;
-  double sample_seconds = 0;
+  double sample_seconds = 0, sample_cpu_seconds = 0;
   bool fits_memory() const { return memory_needed <= memory_limit; }
   bool fits_disk() const { return in_memory || disk_free == 0 || disk_needed <= disk_free; }
   bool fits() const { return fits_memory() && fits_disk(); }
