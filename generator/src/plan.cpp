@@ -97,10 +97,10 @@ constexpr double kWorkDirBytesPerEntry = 0.020;
 constexpr double kPeakDiskBytesPerEntry = 0.022;
 // The default rate. Positions a second one thread generates, assembly
 // included: the 6x6 run averaged 25.0 million a second on 2 threads
-// (docs/cluster.md). Of a run, solving took 63 % and assembly 37 % (perf
-// record of `generate --rows 6 --cols 5 --memory 2G`, 2 threads, 2026-12-02,
-// aeda7e3, docs/benchmarks.md), so a thread solves 12.5e6 / 0.63 positions a
-// second and assembles 12.5e6 / 0.37.
+// (docs/cluster.md). Of a run, solving took 63 % and assembly 37 % (`perf
+// record` of `pawntb generate --rows 6 --cols 5 --memory 2G --threads 2`,
+// 2026-12-02, aeda7e3), so a thread solves 12.5e6 / 0.63 positions a second
+// and assembles 12.5e6 / 0.37.
 constexpr double kEntriesPerThreadSecond = 12.5e6;
 constexpr double kSolveShare = 0.63;
 constexpr const char* kDefaultRateSource =
