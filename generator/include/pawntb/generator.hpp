@@ -208,12 +208,14 @@ struct GenerationReport {
   std::uint64_t assembly_peak_bytes = 0;
 };
 
-// Solves the table of `plan` (plan_generation(options)) and writes it
-// atomically to `output` (as write_table).
-// With options.work_dir empty, in memory (as solve() then write_table());
-// otherwise unit by unit (FORMAT.md, "Appendix: scheduling"), each finished
+// Solves the table of `plan` (plan_generation(options); options gives the
+// callbacks and keep_unit_files, the plan all else) and writes it
+// atomically to `output` (as write_table), with the plan's index.
+// With plan.in_memory, in memory (as solve() then write_table(), under
+// plan.memory_limit, not the memory available); otherwise unit by unit
+// (FORMAT.md, "Appendix: scheduling") in plan.work_dir, each finished
 // unit written to the work directory, never holding more than
-// options.memory_limit bytes of values with the rest of the process (should
+// plan.memory_limit bytes of values with the rest of the process (should
 // the rest grow so that a unit and what it reads no longer fit, it goes on
 // above the limit and says so once through on_notice); then the table is
 // assembled in the work directory's table.partial, and each unit file is
