@@ -4,7 +4,7 @@
 //
 // TIME. A rank solves units at solve_rate positions a second and rank 0
 // assembles the table at assembly_rate. By default both come from one
-// measured run split by a measured profile (the constants below); with a
+// measured run (the constants below); with a
 // sample, the solving rate is the board's own: units spread over the tier
 // order are solved in memory, each sample point the unit holding the entry
 // at (i + 1/2) / N of the positions, so that a unit is picked in proportion
@@ -95,16 +95,16 @@ using generator_detail::UnitPlan;
 // while assembling, rounded up.
 constexpr double kWorkDirBytesPerEntry = 0.020;
 constexpr double kPeakDiskBytesPerEntry = 0.022;
-// The default rate. Positions a second one thread generates, assembly
-// included: the 6x6 run averaged 25.0 million a second on 2 threads
-// (docs/cluster.md). Of a run, solving took 63 % and assembly 37 % (`perf
-// record` of `pawntb generate --rows 6 --cols 5 --memory 2G --threads 2`,
-// 2026-12-02, aeda7e3), so a thread solves 12.5e6 / 0.63 positions a second
-// and assembles 12.5e6 / 0.37.
-constexpr double kEntriesPerThreadSecond = 12.5e6;
-constexpr double kSolveShare = 0.63;
+// The default rates, a thread's, from the largest run measured: 5x7 unit by
+// unit (`pawntb generate --rows 5 --cols 7 --threads 2 --memory 8G`,
+// 2026-11-28, 5f96c95; docs/cluster.md), 704,538,765,290 positions in
+// 23,754 s on 2 threads, of which the assembly took 3,240 s (54 min).
+constexpr double kDefaultPositions = 704'538'765'290.0;
+constexpr double kDefaultSolveRate = kDefaultPositions / (23'754 - 3'240) / 2;
+constexpr double kDefaultAssemblyRate = kDefaultPositions / 3'240 / 2;
 constexpr const char* kDefaultRateSource =
-    "default: the 6x6 run's 25.0 million positions a second on 2 threads, 63 % of it solving";
+    "default: the 5x7 run of 2026-11-28 (solved in 20,514 s, assembled in 3,240 s, on 2 "
+    "threads)";
 
 std::uint64_t unit_entries(const GenerateOptions& options) {
   return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
@@ -336,8 +336,8 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.entries = index.size();
   plan.tiers = index.tiers().size();
   for (const Index::Tier& t : index.tiers()) plan.largest_tier = std::max(plan.largest_tier, t.size);
-  plan.solve_rate = kEntriesPerThreadSecond / kSolveShare * plan.threads;
-  plan.assembly_rate = kEntriesPerThreadSecond / (1 - kSolveShare) * plan.threads;
+  plan.solve_rate = kDefaultSolveRate * plan.threads;
+  plan.assembly_rate = kDefaultAssemblyRate * plan.threads;
   plan.rate_source = kDefaultRateSource;
   if (options.sample_units) measure_sample(plan, *run, options.sample_units);
   const auto n = static_cast<double>(index.size());
