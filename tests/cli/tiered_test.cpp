@@ -395,7 +395,7 @@ TEST(CliTiered, PlanForRanks) {
   const RunResult text = run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G",
                                   "--output", (dir / "6x6.pawntb").string(), "--plan", "--ranks",
                                   "32"});
-  EXPECT_TRUE(contains(text.out, "pawntb generate: 32 ranks: ")) << text;
+  EXPECT_TRUE(contains(text.out, "pawntb generate: 32 ranks, ")) << text;
   EXPECT_TRUE(contains(text.out, "; the critical path ")) << text;
   EXPECT_TRUE(contains(text.out, "; rate: default: ")) << text;
 }

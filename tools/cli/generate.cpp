@@ -120,19 +120,20 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o
                                std::max(plan.seconds, 1e-9)))
                    .c_str());
   if (o.ranks || o.sample) {
-    std::fprintf(to, "pawntb generate: %s: %s of memory each", count_of(plan.ranks, "rank", "ranks").c_str(),
-                 size_text(plan.memory_needed).c_str());
+    std::fprintf(to, "pawntb generate: %s, %s of memory a rank",
+                 count_of(plan.ranks, "rank", "ranks").c_str(), size_text(plan.memory_needed).c_str());
     if (!plan.in_memory) {
       std::fprintf(to, "; the critical path %s (%s positions, about %s)",
                    count_of(plan.critical_path_units, "unit", "units").c_str(),
                    with_commas(plan.critical_path_entries).c_str(),
                    duration_text(plan.critical_path_seconds).c_str());
     }
-    std::fprintf(to, "\npawntb generate: solving %s, assembling %s (%s positions a second); rate: %s\n",
+    std::fprintf(to,
+                 "\npawntb generate: solving %s (%s positions a second a rank), assembling %s; "
+                 "rate: %s\n",
                  duration_text(plan.solve_seconds).c_str(),
-                 duration_text(plan.assembly_seconds).c_str(),
                  with_commas(static_cast<std::uint64_t>(plan.solve_rate)).c_str(),
-                 plan.rate_source.c_str());
+                 duration_text(plan.assembly_seconds).c_str(), plan.rate_source.c_str());
   }
   if (plan.units_done) {
     std::fprintf(to,
