@@ -285,11 +285,11 @@ class UnitRun {
   void notice_over_limit(std::size_t u, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
-    options_.on_notice("unit " + name(u) + " and the slices it reads need " +
-                       generator_detail::mib(values) + " of values, and the rest of the process holds " +
-                       generator_detail::mib(rest_of_process()) +
-                       ": more than the " + generator_detail::mib(plan_.memory_limit) +
-                       " memory limit; going on above it");
+    options_.on_notice(
+        "unit " + name(u) + " and the slices it reads need " + generator_detail::mib(values) +
+        " of values, and the rest of the process holds " +
+        generator_detail::mib(rest_of_process()) + ": more than the " +
+        generator_detail::mib(plan_.memory_limit) + " memory limit; going on above it");
   }
 
   // Counts unit u as finished, `solved_now` by this run.

@@ -16,8 +16,8 @@
 // TableWriter::memory_bytes (the table writer's batch, frames and contexts);
 // read, write: WorkDir::read_bytes and write_bytes (unit files' buffers and
 // contexts); tallies: the solver's chunk list, tallies and ranges
-// (solver_scratch_bytes), the most of any unit. One index lives in a run: the plan builds it and the run uses
-// it (GenerationPlan).
+// (solver_scratch_bytes), the most of any unit. One index lives in a run: the plan builds it and
+// the run uses it (GenerationPlan).
 //   Example: 5x5 in memory on 2 threads: base 6.5 MiB, index and graph
 // 1,474,880 bytes, N = 182,544,682 bytes, writer 11,476,160 bytes:
 // 202,311,466 bytes (192.9 MiB) in all, where the peak resident set measured

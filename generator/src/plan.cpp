@@ -11,9 +11,9 @@
 // to its entries and the mean of the sampled seconds per entry estimates the
 // whole solve's. A unit's seconds are the process's CPU time over the
 // threads (what the threads take with the cores to themselves: wall time on
-// a shared machine would measure the other jobs). The sample's units read made-up values of their child
-// tiers (the real ones need the run), which changes their values, not the
-// work: the solver does the same moves and loads whatever the children hold.
+// a shared machine would measure the other jobs). The sample's units read made-up values of their
+// child tiers (the real ones need the run), which changes their values, not the work: the solver
+// does the same moves and loads whatever the children hold.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -50,8 +50,8 @@ UnitMemory unit_memory(const Index& index, const TierGraph& graph, const UnitPla
   std::uint64_t largest_unit = 0, largest_slice = 0, scratch = 0;
   for (std::size_t u = 0; u < units.size(); ++u) {
     largest_unit = std::max(largest_unit, units.unit(u).entries);
-    scratch = std::max(scratch,
-                       solver_scratch_bytes(units.unit(u).entries, units.unit(u).slice_count));
+    scratch =
+        std::max(scratch, solver_scratch_bytes(units.unit(u).entries, units.unit(u).slice_count));
   }
   for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
   UnitMemory m;
@@ -60,7 +60,8 @@ UnitMemory unit_memory(const Index& index, const TierGraph& graph, const UnitPla
                  WorkDir::records_bytes(index.slices().size(), units.size());
   const std::uint64_t read = WorkDir::read_bytes(largest_unit);
   m.unit_scratch = scratch + read + WorkDir::write_bytes();
-  m.assembly = m.structures + largest_slice + TableWriter::memory_bytes(index.size(), threads) + read;
+  m.assembly =
+      m.structures + largest_slice + TableWriter::memory_bytes(index.size(), threads) + read;
   return m;
 }
 
@@ -130,8 +131,8 @@ WorkUnits work_units_of(const RunIndex& run) {
   }
   const UnitPlan& units = *run.units;
   for (std::size_t u = 0; u < units.size(); ++u) {
-    out.units.push_back(WorkUnit{units.unit(u).tier, units.unit(u).last_tier,
-                                 units.unit(u).entries, units.values_needed(u)});
+    out.units.push_back(WorkUnit{units.unit(u).tier, units.unit(u).last_tier, units.unit(u).entries,
+                                 units.values_needed(u)});
   }
   return out;
 }
@@ -182,9 +183,8 @@ void measure_sample(GenerationPlan& plan, const RunIndex& run, std::size_t count
   std::map<std::size_t, double> seconds;  // sampled unit: seconds per entry
   double sum = 0;
   for (std::size_t i = 0; i < count; ++i) {
-    const auto at = static_cast<std::uint64_t>((static_cast<double>(i) + 0.5) /
-                                               static_cast<double>(count) *
-                                               static_cast<double>(total));
+    const auto at = static_cast<std::uint64_t>(
+        (static_cast<double>(i) + 0.5) / static_cast<double>(count) * static_cast<double>(total));
     const std::size_t picked =
         static_cast<std::size_t>(std::upper_bound(ends.begin(), ends.end(), at) - ends.begin());
     std::size_t u = std::min(picked, units.size() - 1);
@@ -207,10 +207,9 @@ void measure_sample(GenerationPlan& plan, const RunIndex& run, std::size_t count
         fill_made_up(values.span(), max_plies);
         groups.emplace(g.first, std::move(values));
       }
-      const auto ranges =
-          generator_detail::unit_ranges(run.index, units, u, [&](std::uint64_t first) {
-            return std::span<const Plies>(groups.at(first).span());
-          });
+      const auto ranges = generator_detail::unit_ranges(
+          run.index, units, u,
+          [&](std::uint64_t first) { return std::span<const Plies>(groups.at(first).span()); });
       const auto start = std::chrono::steady_clock::now();
       const double cpu_start = process_cpu_seconds();
       generator_detail::TierBuffer out(units.unit(u).entries);
@@ -226,8 +225,8 @@ void measure_sample(GenerationPlan& plan, const RunIndex& run, std::size_t count
     sum += seconds[u];
   }
   plan.solve_rate = static_cast<double>(count) / sum;
-  plan.rate_source = "sample of " + std::to_string(count) + " units of " +
-                     to_string(run.index.geometry());
+  plan.rate_source =
+      "sample of " + std::to_string(count) + " units of " + to_string(run.index.geometry());
   if (run.index.max_pawns() != run.index.geometry().cols) {
     plan.rate_source += " with K = " + std::to_string(run.index.max_pawns());
   }
@@ -303,8 +302,7 @@ double schedule_entries(const WorkUnits& w, int solvers) {
 }
 
 WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) {
-  const RunIndex run(g, max_pawns,
-                     unit_entries ? unit_entries : generator_detail::kUnitEntries);
+  const RunIndex run(g, max_pawns, unit_entries ? unit_entries : generator_detail::kUnitEntries);
   return work_units_of(run);
 }
 
@@ -320,8 +318,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   const auto run = std::make_shared<RunIndex>(options.geometry, options.max_pawns, 0);
   plan.memory_in_memory = generator_detail::in_memory_bytes(run->index, run->graph, plan.threads);
   plan.work_dir = options.work_dir;
-  if (plan.work_dir.empty() &&
-      (plan.ranks > 1 || plan.memory_in_memory > plan.memory_limit)) {
+  if (plan.work_dir.empty() && (plan.ranks > 1 || plan.memory_in_memory > plan.memory_limit)) {
     plan.work_dir = options.fallback_work_dir;
   }
   plan.in_memory = plan.work_dir.empty();
@@ -335,7 +332,8 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   const Index& index = run->index;
   plan.entries = index.size();
   plan.tiers = index.tiers().size();
-  for (const Index::Tier& t : index.tiers()) plan.largest_tier = std::max(plan.largest_tier, t.size);
+  for (const Index::Tier& t : index.tiers())
+    plan.largest_tier = std::max(plan.largest_tier, t.size);
   plan.solve_rate = kDefaultSolveRate * plan.threads;
   plan.assembly_rate = kDefaultAssemblyRate * plan.threads;
   plan.rate_source = kDefaultRateSource;
@@ -380,7 +378,8 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.critical_path_entries = path.entries;
   plan.critical_path_seconds = static_cast<double>(path.entries) / plan.solve_rate;
   // Rank 0 of several only schedules; one rank solves too.
-  plan.solve_seconds = schedule_entries(left, plan.ranks > 1 ? plan.ranks - 1 : 1) / plan.solve_rate;
+  plan.solve_seconds =
+      schedule_entries(left, plan.ranks > 1 ? plan.ranks - 1 : 1) / plan.solve_rate;
   plan.seconds = plan.solve_seconds + plan.assembly_seconds;
   return plan;
 }

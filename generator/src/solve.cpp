@@ -50,7 +50,9 @@ Index build_index(Geometry g, int max_pawns) {
   return index;
 }
 
-std::uint64_t index_count() { return indexes_built.load(std::memory_order_relaxed); }
+std::uint64_t index_count() {
+  return indexes_built.load(std::memory_order_relaxed);
+}
 
 std::uint64_t in_memory_bytes(const Index& index, const TierGraph& graph, unsigned threads) {
   // THE MEMORY MODEL (memory.hpp), in memory: a value byte per entry, the
@@ -112,7 +114,8 @@ std::uint64_t memory_needed(Geometry g, int max_pawns, unsigned threads) {
 
 SolvedTable solve(const GenerateOptions& options) {
   const generator_detail::RunIndex run(options.geometry, options.max_pawns, 0);
-  const std::uint64_t need = generator_detail::in_memory_bytes(run.index, run.graph, options.threads);
+  const std::uint64_t need =
+      generator_detail::in_memory_bytes(run.index, run.graph, options.threads);
   const std::uint64_t have = util::available_memory();
   if (have && need > have) {
     throw GenerateError("not enough memory: " + board_name(options.geometry, options.max_pawns) +

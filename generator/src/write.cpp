@@ -240,8 +240,9 @@ WriteSummary write_table(const Index& index, const SolvedTable& table,
 WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
                          unsigned threads, void (*on_temp_file)(const char* path),
                          const ProgressCallback& on_progress) {
-  return generator_detail::write_table(generator_detail::build_index(table.geometry, table.max_pawns), table, path,
-                                       threads, on_temp_file, on_progress);
+  return generator_detail::write_table(
+      generator_detail::build_index(table.geometry, table.max_pawns), table, path, threads,
+      on_temp_file, on_progress);
 }
 
 }  // namespace pawntb

@@ -354,17 +354,17 @@ TEST(CliTiered, PlanSaysWhetherTheRunFits) {
 TEST(CliTiered, PlanForRanks) {
   TempDir dir;
   const auto plan_for = [&](const std::string& ranks) {
-    const RunResult r = run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G",
-                                 "--output", (dir / "6x6.pawntb").string(), "--plan", "--json",
-                                 "--ranks", ranks});
+    const RunResult r =
+        run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G", "--output",
+                 (dir / "6x6.pawntb").string(), "--plan", "--json", "--ranks", ranks});
     EXPECT_EQ(r.status, 0) << r;
     return nlohmann::json::parse(r.out);
   };
   const nlohmann::json one = plan_for("1"), many = plan_for("32");
-  for (const char* key : {"ranks", "memory_per_rank_bytes", "disk_needed_bytes", "units",
-                          "critical_path_units", "critical_path_positions",
-                          "critical_path_seconds", "solve_seconds", "assembly_seconds",
-                          "estimated_seconds", "solve_rate", "assembly_rate", "rate_source"}) {
+  for (const char* key :
+       {"ranks", "memory_per_rank_bytes", "disk_needed_bytes", "units", "critical_path_units",
+        "critical_path_positions", "critical_path_seconds", "solve_seconds", "assembly_seconds",
+        "estimated_seconds", "solve_rate", "assembly_rate", "rate_source"}) {
     EXPECT_TRUE(many.contains(key)) << key;
   }
   EXPECT_EQ(one.at("ranks"), 1);
@@ -392,9 +392,9 @@ TEST(CliTiered, PlanForRanks) {
   EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan made files";
 
   // The words: the ranks and the critical path, and the rate's source.
-  const RunResult text = run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G",
-                                  "--output", (dir / "6x6.pawntb").string(), "--plan", "--ranks",
-                                  "32"});
+  const RunResult text =
+      run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G", "--output",
+               (dir / "6x6.pawntb").string(), "--plan", "--ranks", "32"});
   EXPECT_TRUE(contains(text.out, "pawntb generate: 32 ranks, ")) << text;
   EXPECT_TRUE(contains(text.out, "; the critical path ")) << text;
   EXPECT_TRUE(contains(text.out, "; rate: default: ")) << text;
@@ -404,9 +404,9 @@ TEST(CliTiered, PlanForRanks) {
 // the source; nothing written where the run would work.
 TEST(CliTiered, PlanSamplesItsRate) {
   TempDir dir;
-  const RunResult r = run_cli({"generate", "--rows", "4", "--cols", "5", "--memory", "64M",
-                               "--output", (dir / "4x5.pawntb").string(), "--plan", "--json",
-                               "--sample", "4"});
+  const RunResult r =
+      run_cli({"generate", "--rows", "4", "--cols", "5", "--memory", "64M", "--output",
+               (dir / "4x5.pawntb").string(), "--plan", "--json", "--sample", "4"});
   ASSERT_EQ(r.status, 0) << r;
   const nlohmann::json plan = nlohmann::json::parse(r.out);
   EXPECT_EQ(plan.at("rate_source"), "sample of 4 units of 4x5") << r;

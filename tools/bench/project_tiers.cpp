@@ -68,15 +68,17 @@ int main(int argc, char** argv) {
   std::printf(
       "%dx%d K=%d: %.4g positions in %zu tiers, %zu units; the largest unit %.4g entries; "
       "the most a unit holds with what it reads %.4g entries (%.2f GiB at a byte each)\n",
-      g.rows, g.cols, k, positions, w.tier_entries.size(), w.units.size(), static_cast<double>(largest),
-      static_cast<double>(reads), static_cast<double>(reads) / (1 << 30));
+      g.rows, g.cols, k, positions, w.tier_entries.size(), w.units.size(),
+      static_cast<double>(largest), static_cast<double>(reads),
+      static_cast<double>(reads) / (1 << 30));
   std::printf("work directory: about %.1f GiB\n", positions * work_bytes / (1 << 30));
   std::printf("one machine: %s; the critical path alone: %s\n", duration(positions / rate).c_str(),
               duration(critical / rate).c_str());
   for (int a = 6; a < argc; ++a) {
     const int machines = std::atoi(argv[a]);
     if (machines < 1) continue;
-    std::printf("%d machines: %s\n", machines, duration(pawntb::schedule_entries(w, machines) / rate).c_str());
+    std::printf("%d machines: %s\n", machines,
+                duration(pawntb::schedule_entries(w, machines) / rate).c_str());
   }
   return 0;
 }

@@ -107,7 +107,8 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o
   std::fprintf(to, "; memory: %s needed, limit %s\n", size_text(plan.memory_needed).c_str(),
                size_text(plan.memory_limit).c_str());
   if (!plan.in_memory) {
-    std::fprintf(to, "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
+    std::fprintf(to,
+                 "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
                  "and the table being assembled)",
                  plan.work_dir.string().c_str(), size_text(plan.disk_needed).c_str());
     if (plan.disk_free) std::fprintf(to, ", %s free", size_text(plan.disk_free).c_str());
@@ -121,7 +122,8 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o
                    .c_str());
   if (o.ranks || o.sample) {
     std::fprintf(to, "pawntb generate: %s, %s of memory a rank",
-                 count_of(plan.ranks, "rank", "ranks").c_str(), size_text(plan.memory_needed).c_str());
+                 count_of(plan.ranks, "rank", "ranks").c_str(),
+                 size_text(plan.memory_needed).c_str());
     if (!plan.in_memory) {
       std::fprintf(to, "; the critical path %s (%s positions, about %s)",
                    count_of(plan.critical_path_units, "unit", "units").c_str(),
@@ -175,13 +177,12 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
   j["solve_rate"] = static_cast<std::uint64_t>(plan.solve_rate + 0.5);
   j["assembly_rate"] = static_cast<std::uint64_t>(plan.assembly_rate + 0.5);
   j["rate_source"] = plan.rate_source;
-  j["sample"] = plan.sample_units == 0
-                    ? ordered_json()
-                    : ordered_json{{"units", plan.sample_units},
-                                   {"positions", plan.sample_entries},
-                                   {"seconds", plan.sample_seconds},
-                                   {"cpu_seconds", plan.sample_cpu_seconds},
-                                   {"replaced", plan.sample_replaced}};
+  j["sample"] = plan.sample_units == 0 ? ordered_json()
+                                       : ordered_json{{"units", plan.sample_units},
+                                                      {"positions", plan.sample_entries},
+                                                      {"seconds", plan.sample_seconds},
+                                                      {"cpu_seconds", plan.sample_cpu_seconds},
+                                                      {"replaced", plan.sample_replaced}};
   return j;
 }
 

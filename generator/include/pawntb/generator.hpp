@@ -75,8 +75,8 @@ struct RunIndex;  // the run's index, tier graph and units (generator/src/run_in
 struct GenerationPlan {
   Geometry geometry{4, 4};
   int max_pawns = 4;
-  unsigned threads = 1;              // a rank's threads (options.threads resolved)
-  std::filesystem::path work_dir;    // unit by unit: the work directory; empty in memory
+  unsigned threads = 1;            // a rank's threads (options.threads resolved)
+  std::filesystem::path work_dir;  // unit by unit: the work directory; empty in memory
   std::uint64_t entries = 0;
   std::uint64_t tiers = 0;
   std::uint64_t units = 0;         // work units (0 in memory)
