@@ -27,8 +27,7 @@
 // schedule over the tier DAG instead of the order (mpi_schedule.cpp); each
 // rank solves its units here, with its own cache under its memory limit.
 #include <algorithm>
-#include <chrono>
-#include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -38,7 +37,6 @@
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
-#include "pawntb/util/threads.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
