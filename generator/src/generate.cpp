@@ -27,8 +27,7 @@
 // schedule over the tier DAG instead of the order (mpi_schedule.cpp); each
 // rank solves its units here, with its own cache under its memory limit.
 #include <algorithm>
-#include <chrono>
-#include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -40,6 +39,8 @@
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
+#include "pawntb/util/memory.hpp"
+#include "run_index.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
 #include "tier_solver.hpp"
@@ -53,23 +54,6 @@ namespace {
 namespace fs = std::filesystem;
 using codec::Index;
 using codec::Plies;
-
-// The least default limit (default_memory_limit()).
-constexpr std::uint64_t kLeastDefaultLimit = 48ULL << 20;
-constexpr std::uint64_t kMiB = 1 << 20;
-
-// Disk figures per entry, measured (FORMAT.md, "Appendix: scheduling"): the
-// unit files of a whole run, and the peak of unit files and table together
-// while assembling, rounded up.
-constexpr double kWorkDirBytesPerEntry = 0.020;
-constexpr double kPeakDiskBytesPerEntry = 0.022;
-// Positions a second one thread solves, measured: the 6x6 run averaged 25.0
-// million a second on 2 threads (docs/cluster.md).
-constexpr double kEntriesPerThreadSecond = 12.5e6;
-
-std::string mib(std::uint64_t bytes) {
-  return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
-}
 
 std::string tier_name(const Index::Tier& t) {
   return "(" + std::to_string(t.w) + ", " + std::to_string(t.b) + ", " + std::to_string(t.sw) +
@@ -127,148 +111,7 @@ generator_detail::WorkDir::Leftovers work_dir_leftovers() {
                                             : generator_detail::WorkDir::Leftovers::keep;
 }
 
-std::uint64_t unit_entries(const GenerateOptions& options) {
-  return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
-}
-
-// THE MEMORY MODEL (memory.hpp) unit by unit, but for the values of the unit
-// being solved and of the groups it reads.
-struct UnitMemory {
-  std::uint64_t structures = 0;    // the process base, the index, graph and plan, the summaries
-  std::uint64_t unit_scratch = 0;  // the solver's tallies, unit files' I/O: the largest unit's
-  std::uint64_t assembly = 0;      // the assembly's peak: structures, a slice, the writer, reads
-  // The peak of a run whose units hold at most `values` bytes with their groups.
-  std::uint64_t peak(std::uint64_t values) const {
-    return std::max(structures + unit_scratch + values, assembly);
-  }
-};
-
-UnitMemory unit_memory(const Index& index, const generator_detail::TierGraph& graph,
-                       const generator_detail::UnitPlan& units, unsigned threads) {
-  std::uint64_t largest_unit = 0, largest_slice = 0, scratch = 0;
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    largest_unit = std::max(largest_unit, units.unit(u).entries);
-    scratch = std::max(scratch, generator_detail::solver_scratch_bytes(
-                                    units.unit(u).entries, units.unit(u).slice_count));
-  }
-  for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
-  UnitMemory m;
-  m.structures = generator_detail::kProcessBase + index.heap_bytes() + graph.heap_bytes() +
-                 units.heap_bytes() + units.size() * sizeof(generator_detail::TierSummary) +
-                 generator_detail::WorkDir::records_bytes(index.slices().size(), units.size());
-  const std::uint64_t read = generator_detail::WorkDir::read_bytes(largest_unit);
-  m.unit_scratch =
-      scratch + read + generator_detail::WorkDir::write_bytes();
-  m.assembly = m.structures + largest_slice +
-               generator_detail::TableWriter::memory_bytes(index.size(), threads) + read;
-  return m;
-}
-
-// The nearest directory of `path` that exists (for the free space of a work
-// directory not made yet).
-fs::path existing_directory(fs::path path) {
-  std::error_code ec;
-  while (!path.empty() && !fs::is_directory(path, ec)) {
-    const fs::path parent = path.parent_path();
-    if (parent == path) break;
-    path = parent;
-  }
-  return path.empty() ? fs::path(".") : path;
-}
-
 }  // namespace
-
-std::uint64_t default_memory_limit() {
-  return std::max<std::uint64_t>(generator_detail::available_memory() / 4 * 3, kLeastDefaultLimit);
-}
-
-WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) {
-  memory_needed(g, max_pawns);  // checks the parameters
-  const Index index(g, max_pawns);
-  const generator_detail::TierGraph graph(index);
-  const generator_detail::UnitPlan units(
-      index, graph, unit_entries ? unit_entries : generator_detail::kUnitEntries);
-  WorkUnits out;
-  for (std::size_t t = 0; t < index.tiers().size(); ++t) {
-    out.tier_entries.push_back(index.tiers()[t].size);
-    out.tier_children.push_back(graph.child_list(t));
-  }
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    out.units.push_back(
-        WorkUnit{units.unit(u).tier, units.unit(u).last_tier, units.unit(u).entries,
-                 units.values_needed(u)});
-  }
-  return out;
-}
-
-GenerationPlan plan_generation(const GenerateOptions& options) {
-  const std::uint64_t in_memory =
-      memory_needed(options.geometry, options.max_pawns, options.threads);  // checks
-  const Index index(options.geometry, options.max_pawns);
-  const generator_detail::TierGraph graph(index);
-  GenerationPlan plan;
-  plan.entries = index.size();
-  plan.tiers = index.tiers().size();
-  plan.memory_limit = options.memory_limit ? options.memory_limit : default_memory_limit();
-  plan.in_memory = options.work_dir.empty();
-  for (const Index::Tier& t : index.tiers()) plan.largest_tier = std::max(plan.largest_tier, t.size);
-  const double rate = kEntriesPerThreadSecond * util::thread_count(options.threads);
-  if (plan.in_memory) {
-    plan.memory_needed = in_memory;
-    plan.seconds = static_cast<double>(plan.entries) / rate;
-    return plan;
-  }
-  const generator_detail::UnitPlan units(index, graph, unit_entries(options));
-  plan.units = units.size();
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    plan.largest_unit = std::max(plan.largest_unit, units.unit(u).entries);
-    plan.largest_unit_reads = std::max(plan.largest_unit_reads, units.values_needed(u));
-  }
-  plan.memory_needed = unit_memory(index, graph, units, util::thread_count(options.threads))
-                           .peak(plan.largest_unit_reads);
-  const auto n = static_cast<double>(index.size());
-  plan.work_dir_bytes = static_cast<std::uint64_t>(n * kWorkDirBytesPerEntry);
-  // The peak while assembling, plus the largest unit's file (at a byte an
-  // entry at most).
-  plan.disk_needed = static_cast<std::uint64_t>(n * kPeakDiskBytesPerEntry) + plan.largest_unit;
-  std::error_code ec;
-  const fs::space_info space = fs::space(existing_directory(options.work_dir), ec);
-  const std::uint64_t held = generator_detail::WorkDir::files_bytes(options.work_dir);
-  if (!ec) plan.disk_free = space.available + held;
-  generator_detail::WorkDir::check_manifest(options.work_dir, index, units);
-  for (std::size_t u = 0; u < units.size(); ++u) {
-    char name[32];
-    std::snprintf(name, sizeof name, "unit-%07zu.zst", u);
-    if (fs::exists(options.work_dir / name, ec)) {
-      ++plan.units_done;
-      plan.entries_done += units.unit(u).entries;
-    }
-  }
-  plan.seconds = (n - static_cast<double>(plan.entries_done)) / rate;
-  return plan;
-}
-
-void check_plan(const GenerationPlan& plan, const GenerateOptions& options) {
-  const std::string board =
-      to_string(options.geometry) + " with K = " + std::to_string(options.max_pawns);
-  if (plan.in_memory && !plan.fits_memory()) {
-    throw GenerateError(board + " needs " + mib(plan.memory_needed) +
-                        " in memory, more than the limit of " + mib(plan.memory_limit) +
-                        "; give a work directory to solve it unit by unit");
-  }
-  if (!plan.fits_memory()) {
-    throw GenerateError("not enough memory: the largest unit and the slices it reads need " +
-                        mib(plan.memory_needed) + " with the overhead, more than the limit of " +
-                        mib(plan.memory_limit));
-  }
-  if (!plan.fits_disk()) {
-    throw GenerateError("not enough disk space: " + board + " needs about " +
-                        mib(plan.disk_needed) +
-                        " for the work directory and the table at the peak, and " +
-                        options.work_dir.string() + " has " + mib(plan.disk_free) +
-                        " (free space and its own files)");
-  }
-}
 
 namespace {
 
@@ -291,15 +134,16 @@ generator_detail::TableTotals totals_of(
 
 class UnitRun {
  public:
+  // The plan's index and units (unit by unit: it has them).
   UnitRun(const GenerateOptions& options, const GenerationPlan& plan)
       : options_(options),
         plan_(plan),
-        index_(options.geometry, options.max_pawns),
-        graph_(index_),
-        units_(index_, graph_, unit_entries(options)),
-        work_(options.work_dir, index_, units_, work_dir_leftovers()),
-        threads_(util::thread_count(options.threads)),
-        memory_(unit_memory(index_, graph_, units_, threads_)),
+        index_(plan.run_index->index),
+        graph_(plan.run_index->graph),
+        units_(*plan.run_index->units),
+        work_(plan.work_dir, index_, units_, work_dir_leftovers()),
+        threads_(plan.threads),
+        memory_(generator_detail::unit_memory(index_, graph_, units_, threads_)),
         summaries_(units_.size()) {}
 
   // Solves the unfinished units: in order, or on rank 0 of several, by
@@ -409,17 +253,8 @@ class UnitRun {
     });
     for (auto& [first, values] : loaded) cache_.add(first, std::move(values));
     // Each slice with the groups of its tier and black profile.
-    std::vector<generator_detail::EntryRange> ranges;
-    for (const std::uint32_t s : units_.slices(u)) {
-      generator_detail::EntryRange r{units_.tier_of_slice(s), index_.slices()[s].first,
-                                     index_.slices()[s].size, {}};
-      const auto slice_groups = units_.slice_groups(s);
-      for (std::size_t x = 0; x < kMaxSide; ++x) {
-        const generator_detail::Group& g = slice_groups[x];
-        if (g.exists) r.children[x] = generator_detail::TierValues{g.first, cache_.values(g.first)};
-      }
-      ranges.push_back(r);
-    }
+    const std::vector<generator_detail::EntryRange> ranges = generator_detail::unit_ranges(
+        index_, units_, u, [&](std::uint64_t first) { return cache_.values(first); });
     generator_detail::TierBuffer out =
         spare_.size() >= unit.entries ? std::move(spare_) : generator_detail::TierBuffer(unit.entries);
     const auto values = out.span().first(unit.entries);  // solve_ranges writes every one
@@ -519,7 +354,7 @@ class UnitRun {
 
   // Resident bytes besides the cached groups' values; 0 if unknown.
   std::uint64_t rest_of_process() const {
-    const std::uint64_t resident = generator_detail::resident_memory(), cached = cache_.bytes();
+    const std::uint64_t resident = util::resident_memory(), cached = cache_.bytes();
     return resident > cached ? resident - cached : 0;
   }
 
@@ -529,10 +364,11 @@ class UnitRun {
   void notice_over_limit(std::size_t u, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
-    options_.on_notice("unit " + name(u) + " and the slices it reads need " + mib(values) +
-                       " of values, and the rest of the process holds " + mib(rest_of_process()) +
-                       ": more than the " + mib(plan_.memory_limit) +
-                       " memory limit; going on above it");
+    options_.on_notice(
+        "unit " + name(u) + " and the slices it reads need " + generator_detail::mib(values) +
+        " of values, and the rest of the process holds " +
+        generator_detail::mib(rest_of_process()) + ": more than the " +
+        generator_detail::mib(plan_.memory_limit) + " memory limit; going on above it");
   }
 
   // Counts unit u as finished, `solved_now` by this run.
@@ -558,12 +394,12 @@ class UnitRun {
 
   const GenerateOptions& options_;
   const GenerationPlan& plan_;
-  const Index index_;
-  const generator_detail::TierGraph graph_;
-  const generator_detail::UnitPlan units_;
+  const Index& index_;
+  const generator_detail::TierGraph& graph_;
+  const generator_detail::UnitPlan& units_;
   const generator_detail::WorkDir work_;
   const unsigned threads_;
-  const UnitMemory memory_;
+  const generator_detail::UnitMemory memory_;
   std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
   // WRITE-BEHIND above: whether it is on (one process), the thread writing
@@ -581,35 +417,44 @@ class UnitRun {
 
 }  // namespace
 
-GenerationReport generate(const GenerateOptions& options, const fs::path& output,
-                          void (*on_temp_file)(const char* path)) {
+namespace {
+
+// Ranks 1..N-1: solve the units rank 0 hands out, with the plan `make_plan`
+// gives once rank 0 has looked at the work directory (its failure reported
+// to rank 0).
+void serve(const GenerateOptions& options, const std::function<GenerationPlan()>& make_plan) {
+  std::optional<GenerationPlan> plan;
+  std::optional<UnitRun> run;
+  generator_detail::serve_units(
+      [&] {
+        plan = make_plan();
+        check_plan(*plan);
+        run.emplace(options, *plan);
+      },
+      [&](std::size_t u) { return run->solve(u); });
+}
+
+}  // namespace
+
+GenerationReport generate(const GenerationPlan& plan, const GenerateOptions& options,
+                          const fs::path& output, void (*on_temp_file)(const char* path)) {
   GenerationReport report;
   if (generator_detail::this_rank() != 0) {  // a worker of rank 0's schedule
-    std::optional<GenerationPlan> plan;
-    std::optional<UnitRun> run;
-    generator_detail::serve_units(
-        [&] {
-          plan = plan_generation(options);
-          if (plan->in_memory) throw GenerateError("several MPI ranks need a work directory");
-          check_plan(*plan, options);
-          run.emplace(options, *plan);
-        },
-        [&](std::size_t u) { return run->solve(u); });
+    serve(options, [&] { return plan; });
     return report;
   }
-  report.plan = plan_generation(options);
-  if (report.plan.in_memory && generator_detail::rank_count() > 1) {
-    throw GenerateError("several MPI ranks need a work directory (--work-dir)");
-  }
-  check_plan(report.plan, options);
-  if (report.plan.in_memory) {
-    const WriteSummary written =
-        write_table(solve(options), output, options.threads, on_temp_file, options.on_progress);
+  report.plan = plan;
+  check_plan(plan);
+  if (plan.in_memory) {
+    const WriteSummary written = generator_detail::write_table(
+        plan.run_index->index,
+        generator_detail::solve_in_memory(*plan.run_index, plan.threads, options.on_progress),
+        output, plan.threads, on_temp_file, options.on_progress);
     report.file_size = written.file_size;
     report.block_count = written.block_count;
     return report;
   }
-  UnitRun run(options, report.plan);
+  UnitRun run(options, plan);
   report.units_solved = run.solve_all();
   report.work_dir_bytes = run.work_dir_bytes();
   const generator_detail::AssemblyResult assembled = run.assemble(output);
@@ -617,6 +462,15 @@ GenerationReport generate(const GenerateOptions& options, const fs::path& output
   report.block_count = assembled.block_count;
   report.assembly_peak_bytes = assembled.peak_bytes;
   return report;
+}
+
+GenerationReport generate(const GenerateOptions& options, const fs::path& output,
+                          void (*on_temp_file)(const char* path)) {
+  if (generator_detail::this_rank() != 0) {
+    serve(options, [&] { return plan_generation(options); });
+    return {};
+  }
+  return generate(plan_generation(options), options, output, on_temp_file);
 }
 
 }  // namespace pawntb

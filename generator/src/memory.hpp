@@ -1,5 +1,5 @@
-// The memory this process may still use, and what a run needs, for the
-// generator's plans.
+// What a run needs in memory, for the generator's plans (what the process
+// holds and may still use: pawntb/util/memory.hpp).
 //
 // THE MEMORY MODEL. What a run holds at its peak, as resident memory: the
 // figure `generate --plan` prints (memory_needed) and that the run is
@@ -16,8 +16,8 @@
 // TableWriter::memory_bytes (the table writer's batch, frames and contexts);
 // read, write: WorkDir::read_bytes and write_bytes (unit files' buffers and
 // contexts); tallies: the solver's chunk list, tallies and ranges
-// (solver_scratch_bytes), the most of any unit. One index lives at a time: the plan's is freed before the run
-// builds its own.
+// (solver_scratch_bytes), the most of any unit. One index lives in a run: the plan builds it and
+// the run uses it (GenerationPlan).
 //   Example: 5x5 in memory on 2 threads: base 6.5 MiB, index and graph
 // 1,474,880 bytes, N = 182,544,682 bytes, writer 11,476,160 bytes:
 // 202,311,466 bytes (192.9 MiB) in all, where the peak resident set measured
@@ -25,11 +25,7 @@
 // CliGenerate.PlanMemoryIsThePeak (tests/cli/generate_test.cpp).
 #pragma once
 
-#include <unistd.h>
-
 #include <cstdint>
-#include <fstream>
-#include <string>
 
 namespace pawntb::generator_detail {
 
@@ -51,27 +47,5 @@ constexpr std::uint64_t solver_scratch_bytes(std::uint64_t entries, std::uint64_
 }
 // 7x6's largest unit, one slice: 2.8 MiB.
 static_assert(solver_scratch_bytes(874'800'000, 1) == 2'990'528);
-
-// Bytes of memory available to this process (MemAvailable in /proc/meminfo);
-// 0 if unknown.
-inline std::uint64_t available_memory() {
-  std::ifstream meminfo("/proc/meminfo");
-  std::string key, unit;
-  std::uint64_t kib = 0;
-  while (meminfo >> key >> kib >> unit) {
-    if (key == "MemAvailable:") return kib * 1024;
-  }
-  return 0;
-}
-
-// Bytes of this process's resident memory (the second field of
-// /proc/self/statm, in pages); 0 if unknown.
-inline std::uint64_t resident_memory() {
-  std::ifstream statm("/proc/self/statm");
-  std::uint64_t pages = 0, resident = 0;
-  if (!(statm >> pages >> resident)) return 0;
-  const long page_size = ::sysconf(_SC_PAGESIZE);
-  return page_size > 0 ? resident * static_cast<std::uint64_t>(page_size) : 0;
-}
 
 }  // namespace pawntb::generator_detail

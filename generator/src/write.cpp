@@ -10,6 +10,7 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "pawntb/util/zstd.hpp"
+#include "run_index.hpp"
 #include "table_writer.hpp"
 
 namespace pawntb {
@@ -207,7 +208,7 @@ generator_detail::TableTotals totals_of(const SolvedTable& table) {
 
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
                                        const ProgressCallback& on_progress) {
-  const codec::Index index(table.geometry, table.max_pawns);
+  const codec::Index index = generator_detail::build_index(table.geometry, table.max_pawns);
   util::MemorySink sink;
   generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);
@@ -215,21 +216,33 @@ std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned thread
   return std::move(sink.bytes);
 }
 
-WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
-                         unsigned threads, void (*on_temp_file)(const char* path),
+namespace generator_detail {
+
+WriteSummary write_table(const Index& index, const SolvedTable& table,
+                         const std::filesystem::path& path, unsigned threads,
+                         void (*on_temp_file)(const char* path),
                          const ProgressCallback& on_progress) {
-  const codec::Index index(table.geometry, table.max_pawns);
   std::uint32_t blocks = 0;
-  const std::uint64_t size = generator_detail::write_file(
+  const std::uint64_t size = write_file(
       path,
       [&](util::ByteSink& sink) {
-        generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
+        TableWriter writer(index, sink, util::thread_count(threads), on_progress);
         writer.append(table.values);
         blocks = writer.block_count();
         return writer.finish(totals_of(table));
       },
       on_temp_file);
   return WriteSummary{size, blocks};
+}
+
+}  // namespace generator_detail
+
+WriteSummary write_table(const SolvedTable& table, const std::filesystem::path& path,
+                         unsigned threads, void (*on_temp_file)(const char* path),
+                         const ProgressCallback& on_progress) {
+  return generator_detail::write_table(
+      generator_detail::build_index(table.geometry, table.max_pawns), table, path, threads,
+      on_temp_file, on_progress);
 }
 
 }  // namespace pawntb

@@ -378,6 +378,88 @@ TEST(CliTiered, PlanSaysWhetherTheRunFits) {
   EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan made files";
 }
 
+// --plan --ranks N: the memory a rank needs, the units, the critical path
+// (a chain of units, so no more than all of them) and the time on N ranks:
+// more ranks shorten the solve, down to the critical path, but not rank 0's
+// assembly; the keys of docs/cli.md.
+TEST(CliTiered, PlanForRanks) {
+  TempDir dir;
+  const auto plan_for = [&](const std::string& ranks) {
+    const RunResult r =
+        run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G", "--output",
+                 (dir / "6x6.pawntb").string(), "--plan", "--json", "--ranks", ranks});
+    EXPECT_EQ(r.status, 0) << r;
+    return nlohmann::json::parse(r.out);
+  };
+  const nlohmann::json one = plan_for("1"), many = plan_for("32");
+  for (const char* key :
+       {"ranks", "memory_per_rank_bytes", "disk_needed_bytes", "units", "critical_path_units",
+        "critical_path_positions", "critical_path_seconds", "solve_seconds", "assembly_seconds",
+        "estimated_seconds", "solve_rate", "assembly_rate", "rate_source"}) {
+    EXPECT_TRUE(many.contains(key)) << key;
+  }
+  EXPECT_EQ(one.at("ranks"), 1);
+  EXPECT_EQ(many.at("ranks"), 32);
+  EXPECT_EQ(many.at("memory_per_rank_bytes"), one.at("memory_per_rank_bytes"));
+  EXPECT_EQ(many.at("memory_per_rank_bytes"), many.at("memory_needed_bytes"));
+  const auto units = many.at("units").get<std::uint64_t>();
+  EXPECT_GE(many.at("critical_path_units").get<std::uint64_t>(), 2u);
+  EXPECT_LE(many.at("critical_path_units").get<std::uint64_t>(), units);
+  EXPECT_LT(many.at("critical_path_positions").get<std::uint64_t>(),
+            many.at("positions").get<std::uint64_t>());
+  // The solve is spread over the ranks; rank 0's assembly is not.
+  EXPECT_LT(many.at("solve_seconds").get<std::uint64_t>(),
+            one.at("solve_seconds").get<std::uint64_t>() / 4);
+  EXPECT_EQ(many.at("assembly_seconds"), one.at("assembly_seconds"));
+  EXPECT_LT(many.at("estimated_seconds").get<std::uint64_t>(),
+            one.at("estimated_seconds").get<std::uint64_t>());
+  EXPECT_LE(many.at("estimated_seconds").get<std::uint64_t>(),
+            many.at("solve_seconds").get<std::uint64_t>() +
+                many.at("assembly_seconds").get<std::uint64_t>() + 1);
+  EXPECT_GE(many.at("solve_seconds").get<std::uint64_t>(),
+            many.at("critical_path_seconds").get<std::uint64_t>());
+  EXPECT_EQ(many.at("rate_source").get<std::string>().rfind("default", 0), 0u) << many;
+  EXPECT_TRUE(many.at("sample").is_null());
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan made files";
+
+  // The words: the ranks and the critical path, and the rate's source.
+  const RunResult text =
+      run_cli({"generate", "--rows", "6", "--cols", "6", "--memory", "2G", "--output",
+               (dir / "6x6.pawntb").string(), "--plan", "--ranks", "32"});
+  EXPECT_TRUE(contains(text.out, "pawntb generate: 32 ranks, ")) << text;
+  EXPECT_TRUE(contains(text.out, "; the critical path ")) << text;
+  EXPECT_TRUE(contains(text.out, "; rate: default: ")) << text;
+}
+
+// --plan --sample N: the rate from N units of the board solved now, named as
+// the source; nothing written where the run would work.
+TEST(CliTiered, PlanSamplesItsRate) {
+  TempDir dir;
+  const RunResult r =
+      run_cli({"generate", "--rows", "4", "--cols", "5", "--memory", "64M", "--output",
+               (dir / "4x5.pawntb").string(), "--plan", "--json", "--sample", "4"});
+  ASSERT_EQ(r.status, 0) << r;
+  const nlohmann::json plan = nlohmann::json::parse(r.out);
+  EXPECT_EQ(plan.at("rate_source"), "sample of 4 units of 4x5") << r;
+  const nlohmann::json& sample = plan.at("sample");
+  EXPECT_GE(sample.at("units").get<std::uint64_t>(), 1u) << r;
+  EXPECT_LE(sample.at("units").get<std::uint64_t>(), 4u) << r;
+  EXPECT_GT(sample.at("positions").get<std::uint64_t>(), 0u) << r;
+  EXPECT_GT(sample.at("seconds").get<double>(), 0) << r;
+  EXPECT_GT(plan.at("solve_rate").get<std::uint64_t>(), 0u) << r;
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "--plan --sample made files";
+
+  for (const std::vector<std::string>& usage :
+       {std::vector<std::string>{"generate", "--ranks", "4"},
+        std::vector<std::string>{"generate", "--sample", "4"},
+        std::vector<std::string>{"generate", "--plan", "--ranks", "0"},
+        std::vector<std::string>{"generate", "--plan", "--sample", "0"}}) {
+    const RunResult bad = run_cli(usage);
+    EXPECT_EQ(bad.status, 2) << bad;
+    EXPECT_TRUE(contains(bad.err, "pawntb generate: --")) << bad;
+  }
+}
+
 TEST(CliTiered, RefusesAnotherTablesWorkAndTooLittleMemory) {
   TempDir dir;
   auto args = generate_args("3", "3", dir / "t.pawntb", dir / "work");

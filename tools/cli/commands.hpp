@@ -53,6 +53,8 @@ struct GenerateArgs : CommandArgs {
   bool keep_work_dir = false;  // keep the unit files once the table is written
   bool plan = false;           // print the plan (as JSON with --json) and stop
   bool json = false;
+  int ranks = 0;               // with --plan: the ranks to plan for; 0: this run's
+  int sample = 0;              // with --plan: units solved to measure the rate; 0: none
 };
 
 struct InfoArgs : CommandArgs {

@@ -95,8 +95,9 @@ void restore_signals() {
 }
 
 // What the run will do, on stderr before it starts (or on stdout for
-// --plan): its size, memory, disk and time.
-void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateOptions& options) {
+// --plan): its size, memory, disk and time; with --ranks or --sample, also
+// the ranks, the critical path and the rate.
+void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o) {
   std::fprintf(to, "pawntb generate: %s positions in %s tiers", with_commas(plan.entries).c_str(),
                with_commas(plan.tiers).c_str());
   if (!plan.in_memory) {
@@ -106,9 +107,10 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateOptions
   std::fprintf(to, "; memory: %s needed, limit %s\n", size_text(plan.memory_needed).c_str(),
                size_text(plan.memory_limit).c_str());
   if (!plan.in_memory) {
-    std::fprintf(to, "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
+    std::fprintf(to,
+                 "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
                  "and the table being assembled)",
-                 options.work_dir.string().c_str(), size_text(plan.disk_needed).c_str());
+                 plan.work_dir.string().c_str(), size_text(plan.disk_needed).c_str());
     if (plan.disk_free) std::fprintf(to, ", %s free", size_text(plan.disk_free).c_str());
     std::fprintf(to, "\n");
   }
@@ -118,6 +120,23 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateOptions
                                static_cast<double>(plan.entries - plan.entries_done) /
                                std::max(plan.seconds, 1e-9)))
                    .c_str());
+  if (o.ranks || o.sample) {
+    std::fprintf(to, "pawntb generate: %s, %s of memory a rank",
+                 count_of(plan.ranks, "rank", "ranks").c_str(),
+                 size_text(plan.memory_needed).c_str());
+    if (!plan.in_memory) {
+      std::fprintf(to, "; the critical path %s (%s positions, about %s)",
+                   count_of(plan.critical_path_units, "unit", "units").c_str(),
+                   with_commas(plan.critical_path_entries).c_str(),
+                   duration_text(plan.critical_path_seconds).c_str());
+    }
+    std::fprintf(to,
+                 "\npawntb generate: solving %s (%s positions a second a rank), assembling %s; "
+                 "rate: %s\n",
+                 duration_text(plan.solve_seconds).c_str(),
+                 with_commas(static_cast<std::uint64_t>(plan.solve_rate)).c_str(),
+                 duration_text(plan.assembly_seconds).c_str(), plan.rate_source.c_str());
+  }
   if (plan.units_done) {
     std::fprintf(to,
                  "pawntb generate: resuming: %s of %s units (%s positions) already in the work "
@@ -127,10 +146,12 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateOptions
   }
 }
 
-nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptions& options) {
-  nlohmann::ordered_json j;
-  j["board"] = to_string(options.geometry);
-  j["max_pawns"] = options.max_pawns;
+// The keys are documented in docs/cli.md ("The plan as JSON").
+nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
+  using nlohmann::ordered_json;
+  ordered_json j;
+  j["board"] = to_string(plan.geometry);
+  j["max_pawns"] = plan.max_pawns;
   j["positions"] = plan.entries;
   j["tiers"] = plan.tiers;
   j["units"] = plan.units;
@@ -138,7 +159,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptio
   j["largest_unit_reads_entries"] = plan.largest_unit_reads;
   j["memory_limit_bytes"] = plan.memory_limit;
   j["memory_needed_bytes"] = plan.memory_needed;
-  j["work_dir"] = plan.in_memory ? nlohmann::ordered_json() : nlohmann::ordered_json(options.work_dir.string());
+  j["work_dir"] = plan.in_memory ? ordered_json() : ordered_json(plan.work_dir.string());
   j["disk_needed_bytes"] = plan.disk_needed;
   j["disk_free_bytes"] = plan.disk_free;
   j["estimated_seconds"] = static_cast<std::uint64_t>(plan.seconds + 0.5);
@@ -146,27 +167,39 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan, const GenerateOptio
   j["fits_memory"] = plan.fits_memory();
   j["fits_disk"] = plan.fits_disk();
   j["fits"] = plan.fits();
+  j["ranks"] = plan.ranks;
+  j["memory_per_rank_bytes"] = plan.memory_needed;
+  j["critical_path_units"] = plan.critical_path_units;
+  j["critical_path_positions"] = plan.critical_path_entries;
+  j["critical_path_seconds"] = static_cast<std::uint64_t>(plan.critical_path_seconds + 0.5);
+  j["solve_seconds"] = static_cast<std::uint64_t>(plan.solve_seconds + 0.5);
+  j["assembly_seconds"] = static_cast<std::uint64_t>(plan.assembly_seconds + 0.5);
+  j["solve_rate"] = static_cast<std::uint64_t>(plan.solve_rate + 0.5);
+  j["assembly_rate"] = static_cast<std::uint64_t>(plan.assembly_rate + 0.5);
+  j["rate_source"] = plan.rate_source;
+  j["sample"] = plan.sample_units == 0 ? ordered_json()
+                                       : ordered_json{{"units", plan.sample_units},
+                                                      {"positions", plan.sample_entries},
+                                                      {"seconds", plan.sample_seconds},
+                                                      {"cpu_seconds", plan.sample_cpu_seconds},
+                                                      {"replaced", plan.sample_replaced}};
   return j;
 }
 
-// The checks before any work: the parameters (memory_needed refuses those
-// out of range), the output (rank 0), and where the work goes: in memory,
-// or unit by unit in a work directory when the ranks are several or the
-// table does not fit (FILE.work unless --work-dir).
-GenerateOptions check_parameters(const GenerateArgs& o, const MpiSession& mpi) {
-  const Geometry g{o.rows, o.cols};
-  const std::uint64_t in_memory = memory_needed(g, o.pawns, o.threads);
-  if (mpi.rank() == 0 && !o.plan) check_output(o.output);
+// What the command line asks of the library (plan_generation decides the
+// rest): a work directory FILE.work when the ranks are several or the table
+// does not fit in memory, unless --work-dir.
+GenerateOptions generate_options_of(const GenerateArgs& o) {
   GenerateOptions options;
-  options.geometry = g;
+  options.geometry = Geometry{o.rows, o.cols};
   options.max_pawns = o.pawns;
   options.threads = o.threads;
-  options.memory_limit = o.memory.bytes ? o.memory.bytes : default_memory_limit();
+  options.memory_limit = o.memory.bytes;
   options.work_dir = o.work_dir;
+  options.fallback_work_dir = o.output + ".work";
   options.keep_unit_files = o.keep_work_dir;
-  if (options.work_dir.empty() && (mpi.ranks() > 1 || in_memory > options.memory_limit)) {
-    options.work_dir = o.output + ".work";
-  }
+  options.ranks = o.ranks;
+  options.sample_units = static_cast<std::size_t>(o.sample);
   return options;
 }
 
@@ -176,7 +209,7 @@ int run_generate(const GenerateArgs& o) {
   const MpiSession mpi;
   const bool rank0 = mpi.rank() == 0;
   const fs::path output = o.output;
-  GenerateOptions options = check_parameters(o, mpi);
+  GenerateOptions options = generate_options_of(o);
   if (!rank0) {
     try {
       generate(options, output);
@@ -190,26 +223,26 @@ int run_generate(const GenerateArgs& o) {
   const GenerationPlan plan = plan_generation(options);
   if (o.plan) {
     if (o.json) {
-      std::printf("%s\n", plan_json(plan, options).dump().c_str());
+      std::printf("%s\n", plan_json(plan).dump().c_str());
     } else {
-      print_plan(stdout, plan, options);
+      print_plan(stdout, plan, o);
       std::printf("%s\n", plan.fits() ? "fits" : "does not fit");
     }
     return plan.fits() ? kOk : kRuntimeFailure;
   }
-  if (!o.work_dir.empty() || !plan.in_memory) {
-    if (o.work_dir.empty() && mpi.ranks() > 1) {
+  check_output(output);
+  if (o.work_dir.empty() && !plan.in_memory) {
+    if (mpi.ranks() > 1) {
       std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving unit by unit in "
-                << options.work_dir.string() << "\n";
-    } else if (o.work_dir.empty()) {
-      std::cerr << "pawntb generate: the table needs "
-                << size_text(memory_needed(options.geometry, o.pawns, o.threads))
+                << plan.work_dir.string() << "\n";
+    } else {
+      std::cerr << "pawntb generate: the table needs " << size_text(plan.memory_in_memory)
                 << " in memory, more than the limit; solving it unit by unit in "
-                << options.work_dir.string() << "\n";
+                << plan.work_dir.string() << "\n";
     }
   }
-  print_plan(stderr, plan, options);
-  check_plan(plan, options);
+  print_plan(stderr, plan, o);
+  check_plan(plan);
   if (mpi.ranks() > 1) {
     std::cerr << "pawntb generate: rank 0 schedules the units; ranks 1.." << mpi.ranks() - 1
               << " solve them, each under its own memory limit\n";
@@ -224,7 +257,7 @@ int run_generate(const GenerateArgs& o) {
   options.on_notice = [](const std::string& message) {
     std::cerr << "pawntb generate: " << message << "\n";
   };
-  const GenerationReport report = generate(options, output, note_temp_file);
+  const GenerationReport report = generate(plan, options, output, note_temp_file);
   restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -235,10 +268,10 @@ int run_generate(const GenerateArgs& o) {
   std::string work_dir_fate = "kept";
   if (!plan.in_memory && !o.keep_work_dir) {
     std::error_code ec;
-    fs::remove_all(options.work_dir, ec);
+    fs::remove_all(plan.work_dir, ec);
     if (ec) {
       // The table is written and checked; only the clean-up failed.
-      std::cerr << "pawntb generate: " << options.work_dir.string()
+      std::cerr << "pawntb generate: " << plan.work_dir.string()
                 << ": cannot remove the work directory: " << ec.message() << "\n";
       work_dir_fate = "kept (could not remove it)";
     } else {
@@ -246,7 +279,7 @@ int run_generate(const GenerateArgs& o) {
     }
   }
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
-              to_string(options.geometry).c_str(), o.pawns, with_commas(info.entries).c_str());
+              to_string(plan.geometry).c_str(), o.pawns, with_commas(info.entries).c_str());
   std::printf("placements: %s of up to %s a side, either side to move\n",
               with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
   // The longest game is a win or a loss for the side to move, as `info` says.
@@ -282,7 +315,11 @@ void generate_options(po::options_description& desc, GenerateArgs& o) {
       "then holds them and the table)")(
       "plan", po::bool_switch(&o.plan),
       "print the plan (units, memory, disk, time) and stop: status 0 if it fits, 1 if not")(
-      "json", po::bool_switch(&o.json), "with --plan: the plan as one JSON object");
+      "json", po::bool_switch(&o.json), "with --plan: the plan as one JSON object")(
+      "ranks", po::value(&o.ranks)->value_name("N"),
+      "with --plan: plan for N MPI ranks (memory per rank, critical path, time)")(
+      "sample", po::value(&o.sample)->value_name("N"),
+      "with --plan: solve N units (in memory, writing nothing) to measure the rate");
   add_memory_option(desc, o.memory, "table values");
   add_threads_option(desc, o.threads);
 }
@@ -302,6 +339,10 @@ std::string validate_generate(const po::variables_map& given,
   if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
   if (o.json && !o.plan) return "--json goes with --plan";
+  if (given.count("ranks") && !o.plan) return "--ranks goes with --plan";
+  if (given.count("ranks") && o.ranks < 1) return "--ranks must be at least 1";
+  if (given.count("sample") && !o.plan) return "--sample goes with --plan";
+  if (given.count("sample") && o.sample < 1) return "--sample must be at least 1";
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                std::to_string(o.pawns) + ".pawntb";
@@ -324,7 +365,8 @@ extern const Command kGenerate = command_entry<GenerateArgs, generate_options, v
                                                run_generate>(
     "generate", "solve every position and write a table file",
     "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]\n"
-    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir] [--plan [--json]]",
+    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir]\n"
+    "                [--plan [--json] [--ranks N] [--sample N]]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
     "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
     "unless --output names a file, and refuses to replace an existing file unless\n"
@@ -340,9 +382,11 @@ extern const Command kGenerate = command_entry<GenerateArgs, generate_options, v
     "the first unfinished unit or the assembly's last checkpoint; a damaged unit\n"
     "file is solved again. The run refuses up front, with the figures, when it\n"
     "does not fit --memory or the free disk; --plan prints those figures (units,\n"
-    "memory, disk, time) and stops. The work directory is removed once the table\n"
-    "is written; --keep-work-dir keeps it and its unit files (then the disk holds\n"
-    "them and the table).\n"
+    "memory, disk, time) and stops: --ranks N plans for N MPI ranks (memory per\n"
+    "rank, the critical path), --sample N times N units of the board, solved in\n"
+    "memory with made-up child values, for the rate instead of the default one.\n"
+    "The work directory is removed once the table is written; --keep-work-dir\n"
+    "keeps it and its unit files (then the disk holds them and the table).\n"
     "\n"
     "In a build with MPI (cmake -DPAWNTB_MPI=ON), `mpirun -np N pawntb generate ...`\n"
     "runs N ranks: rank 0 hands out the units whose child tiers are finished and\n"

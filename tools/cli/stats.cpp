@@ -6,9 +6,9 @@
 
 #include "command_support.hpp"
 #include "commands.hpp"
-#include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/memory.hpp"
 #include "pawntb/util/threads.hpp"
 #include "stats/stats_svg.hpp"
 #include "stats/table_stats.hpp"
@@ -81,7 +81,7 @@ int run_stats(const StatsArgs& o) {
   util::ProgressLine progress = progress_line("stats");
   stats::StatsOptions options;
   options.threads = threads;
-  options.memory_bytes = o.memory.bytes ? o.memory.bytes : default_memory_limit();
+  options.memory_bytes = o.memory.bytes ? o.memory.bytes : util::default_memory_limit();
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
   const stats::TableStats s = stats::compute_stats(table, options);
   if (!o.svg_dir.empty()) write_plots(o.svg_dir, s);

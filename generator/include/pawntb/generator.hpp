@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,10 +37,11 @@ struct GenerateOptions {
   // may be empty.
   ProgressCallback on_progress;
   // generate(): the most bytes of table values held in memory at once; 0 means
-  // default_memory_limit().
+  // util::default_memory_limit() (pawntb/util/memory.hpp).
   std::uint64_t memory_limit = 0;
   // generate(): where finished units are kept, so that a stopped run resumes
-  // (format/FORMAT.md, appendix). Empty: the whole table is solved in memory.
+  // (format/FORMAT.md, appendix). Empty: the whole table is solved in memory
+  // (but see fallback_work_dir).
   std::filesystem::path work_dir;
   // generate(): the most entries of a work unit (FORMAT.md, "Appendix:
   // scheduling"); 0 means 2^24. A work directory is for one value; tests
@@ -52,18 +54,34 @@ struct GenerateOptions {
   // generate(): called from the calling thread with a message for the user,
   // such as a damaged unit file that is solved again; may be empty.
   std::function<void(const std::string&)> on_notice;
+  // plan_generation(): with work_dir empty, the work directory of a table
+  // that does not fit memory_limit in memory, or of a run of several ranks
+  // (the CLI's FILE.work); empty: those are refused.
+  std::filesystem::path fallback_work_dir;
+  // plan_generation(): the ranks to plan for (`generate --plan --ranks N`);
+  // 0: this process's MPI ranks (MpiSession), as generate() runs.
+  int ranks = 0;
+  // plan_generation(): solve this many units, spread over the tier order,
+  // to measure the rate the time is estimated from; 0: the default rate.
+  std::size_t sample_units = 0;
 };
 
-// Three quarters of the memory available now (MemAvailable), at least 48 MiB.
-// Reads /proc/meminfo. Thread-safe.
-std::uint64_t default_memory_limit();
+namespace generator_detail {
+struct RunIndex;  // the run's index, tier graph and units (generator/src/run_index.hpp)
+}
 
-// What generate() will do, worked out before it starts.
+// What generate() will do, decided before it starts: in memory or unit by
+// unit, where, and whether it fits.
 struct GenerationPlan {
+  Geometry geometry{4, 4};
+  int max_pawns = 4;
+  unsigned threads = 1;            // a rank's threads (options.threads resolved)
+  std::filesystem::path work_dir;  // unit by unit: the work directory; empty in memory
   std::uint64_t entries = 0;
   std::uint64_t tiers = 0;
   std::uint64_t units = 0;         // work units (0 in memory)
-  std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or the default)
+  std::uint64_t memory_limit = 0;  // bytes (options.memory_limit or util::default_memory_limit())
+  std::uint64_t memory_in_memory = 0;  // bytes the table needs solved in memory (memory_needed())
   // Bytes in memory at the peak, the process included (resident memory, as
   // --memory counts it): in memory, memory_needed(); unit by unit, the unit
   // whose values and the child slices it reads are the most, the tables of
@@ -79,27 +97,70 @@ struct GenerationPlan {
   std::uint64_t disk_needed = 0;
   std::uint64_t disk_free = 0;
   std::uint64_t work_dir_bytes = 0;  // estimated size of the finished work directory, 0 in memory
-  double seconds = 0;                // estimated wall time on options.threads threads
   std::uint64_t units_done = 0;      // units already finished in the work directory
   std::uint64_t entries_done = 0;    // their entries
   bool in_memory = true;
+  // The ranks planned for (rank 0 schedules and assembles, ranks 1..N-1
+  // solve; one rank does both); each holds memory_needed at most.
+  int ranks = 1;
+  // The longest chain of units that must be solved one after another (a
+  // unit waits for every unit holding a child tier of its tiers), by
+  // entries: no number of ranks solves faster than it. 0 in memory.
+  std::uint64_t critical_path_units = 0;
+  std::uint64_t critical_path_entries = 0;
+  // The time: positions a second a rank solves and rank 0 assembles (the
+  // table's compression), on `threads` threads; where the solving rate
+  // comes from ("sample of 20 units of 7x6" or the default, measured on
+  // another board); and the estimates: the solve on `ranks` ranks as rank 0
+  // schedules it (the units left, each taking its entries at solve_rate),
+  // the critical path alone, the assembly, and in all.
+  double solve_rate = 0;
+  double assembly_rate = 0;
+  std::string rate_source;
+  double solve_seconds = 0;
+  double critical_path_seconds = 0;
+  double assembly_seconds = 0;
+  double seconds = 0;  // solve_seconds + assembly_seconds
+  // The sample the rate was measured on (options.sample_units): the units
+  // solved (with made-up values of the tiers they read: their timing, not
+  // their values, is wanted), their entries, their wall and CPU seconds
+  // (the rate comes from the CPU time over the threads), and how many
+  // sample points moved to a nearby unit because theirs did not fit the
+  // memory limit.
+  std::uint64_t sample_units = 0, sample_entries = 0, sample_replaced = 0;
+  double sample_seconds = 0, sample_cpu_seconds = 0;
   bool fits_memory() const { return memory_needed <= memory_limit; }
   bool fits_disk() const { return in_memory || disk_free == 0 || disk_needed <= disk_free; }
   bool fits() const { return fits_memory() && fits_disk(); }
+  // The index and units the plan was made from, which generate() uses: one
+  // index a run.
+  std::shared_ptr<const generator_detail::RunIndex> run_index;
 };
 
-// Checks the parameters and works out the plan; looks at the work directory
-// if it exists (counting the unit files already there; generate() checks
-// each when it reaches it, and solves a damaged one again) and at the free
-// space where it goes, and creates nothing. Throws GenerateError when the
-// parameters are out of range or the work directory holds another table;
-// whether the plan fits is in the result (check_plan refuses). For the CLI,
-// before generate().
+// Throws GenerateError when the parameters are out of range (rows and
+// columns 3..8, rows*cols <= 64, 1 <= K <= columns) or the board is too large
+// to index: the one check of a geometry and K, which plan_generation(),
+// memory_needed() and describe_units() make.
+void check_parameters(Geometry g, int max_pawns);
+
+// Makes every decision of a run: checks the parameters, builds the index
+// (once: generate() uses it), decides in memory or unit by unit and where
+// (options.work_dir, or options.fallback_work_dir when the table does not
+// fit in memory or the ranks are several), works out the memory, the disk
+// and the time, and measures the rate on a sample if asked (solving units
+// in memory, under memory_limit, writing nothing). Looks at the work
+// directory if it exists (counting the unit files already there; generate()
+// checks each when it reaches it, and solves a damaged one again) and at the
+// free space where it goes, and creates nothing. Throws GenerateError when
+// the parameters are out of range, a run of several ranks has no work
+// directory, the work directory holds another table, or no sample unit fits
+// the memory limit; whether the plan fits is in the result (check_plan
+// refuses).
 GenerationPlan plan_generation(const GenerateOptions& options);
 
 // Throws GenerateError with the figures when the plan does not fit its
 // memory limit or the free disk.
-void check_plan(const GenerationPlan& plan, const GenerateOptions& options);
+void check_plan(const GenerationPlan& plan);
 
 // The units of a generation unit by unit, for projections
 // (tools/bench/project_tiers): each unit's tiers (consecutive, of one layer,
@@ -119,6 +180,20 @@ struct WorkUnits {
 };
 WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries = 0);
 
+// The longest chain of units that must be solved one after another, by
+// entries (GenerationPlan::critical_path_*).
+struct CriticalPath {
+  std::uint64_t units = 0, entries = 0;
+};
+CriticalPath critical_path(const WorkUnits& w);
+
+// How long `solvers` ranks take to solve the units of `w`, in entries solved
+// by one (divide by a rate for seconds): rank 0's schedule simulated
+// (generator/src/mpi_schedule.cpp), each solver taking the first ready unit
+// when free, a unit taking its entries. Reading what a unit reads from a
+// shared disk is left out.
+double schedule_entries(const WorkUnits& w, int solvers);
+
 struct GenerationReport {
   GenerationPlan plan;
   std::uint64_t file_size = 0;
@@ -133,11 +208,14 @@ struct GenerationReport {
   std::uint64_t assembly_peak_bytes = 0;
 };
 
-// Solves the table and writes it atomically to `output` (as write_table).
-// With options.work_dir empty, in memory (as solve() then write_table());
-// otherwise unit by unit (FORMAT.md, "Appendix: scheduling"), each finished
+// Solves the table of `plan` (plan_generation(options); options gives the
+// callbacks and keep_unit_files, the plan all else) and writes it
+// atomically to `output` (as write_table), with the plan's index.
+// With plan.in_memory, in memory (as solve() then write_table(), under
+// plan.memory_limit, not the memory available); otherwise unit by unit
+// (FORMAT.md, "Appendix: scheduling") in plan.work_dir, each finished
 // unit written to the work directory, never holding more than
-// options.memory_limit bytes of values with the rest of the process (should
+// plan.memory_limit bytes of values with the rest of the process (should
 // the rest grow so that a unit and what it reads no longer fit, it goes on
 // above the limit and says so once through on_notice); then the table is
 // assembled in the work directory's table.partial, and each unit file is
@@ -145,12 +223,18 @@ struct GenerationReport {
 // about the table's size, not twice it. A run stopped at any moment and
 // started again with the same options resumes at the first unfinished unit,
 // or at the assembly's last checkpoint, and the table is the same byte for
-// byte. Refuses (check_plan) a run that does not fit. Under an MpiSession of
+// byte. Refuses (check_plan) a plan that does not fit. Under an MpiSession of
 // several ranks, distributed (see MpiSession; a work directory is required)
 // and to be called once on every rank; a failure on any rank is thrown on
 // rank 0 naming the rank and the unit, and as "stopped" on the others.
 // Throws GenerateError. Not thread-safe for one work directory; for the CLI
 // and the tests.
+GenerationReport generate(const GenerationPlan& plan, const GenerateOptions& options,
+                          const std::filesystem::path& output,
+                          void (*on_temp_file)(const char* path) = nullptr);
+// generate(plan_generation(options), ...); on ranks 1..N-1 of several, the
+// plan is made once rank 0 has looked at the work directory, and a failure to
+// make it is reported to rank 0.
 GenerationReport generate(const GenerateOptions& options, const std::filesystem::path& output,
                           void (*on_temp_file)(const char* path) = nullptr);
 

@@ -1,0 +1,145 @@
+// Tests of the plan of a run (generator/src/plan.cpp): it builds the one
+// index of the run, its critical path and its time on N ranks agree with the
+// schedule, and a sample measures a rate on the board without leaving files.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "pawntb/generator.hpp"
+#include "run_index.hpp"
+#include "support/test_support.hpp"
+
+namespace pawntb {
+namespace {
+
+using namespace pawntb_test;
+
+// Options for board g on 2 threads: in memory, or unit by unit in
+// `work_dir` with units of at most `unit_entries`.
+GenerateOptions board(Geometry g, const fs::path& work_dir = {}, std::uint64_t unit_entries = 0) {
+  GenerateOptions o;
+  o.geometry = g;
+  o.max_pawns = g.cols;
+  o.threads = 2;
+  o.work_dir = work_dir;
+  o.unit_entries = unit_entries;
+  return o;
+}
+
+// An in-memory generate builds one index, the plan's; so does one unit by
+// unit; and the tables are the published one.
+TEST(Plan, OneIndexARun) {
+  TempDir dir;
+  GenerateOptions o = board({4, 4});
+  std::uint64_t before = generator_detail::index_count();
+  const GenerationPlan in_memory = plan_generation(o);
+  ASSERT_TRUE(in_memory.in_memory);
+  generate(in_memory, o, dir / "memory.pawntb");
+  EXPECT_EQ(generator_detail::index_count() - before, 1u);
+  EXPECT_EQ(read_bytes(dir / "memory.pawntb"), read_bytes(kDefaultTable));
+
+  o.work_dir = dir / "work";
+  before = generator_detail::index_count();
+  generate(o, dir / "units.pawntb");
+  EXPECT_EQ(generator_detail::index_count() - before, 1u);
+  EXPECT_EQ(read_bytes(dir / "units.pawntb"), read_bytes(kDefaultTable));
+}
+
+// plan_generation decides where the work goes: in memory when the table
+// fits, else in the fallback directory, which several ranks need too.
+TEST(Plan, DecidesWhereTheWorkGoes) {
+  GenerateOptions o = board({4, 5});
+  o.fallback_work_dir = "table.work";
+  o.memory_limit = std::uint64_t{1} << 30;
+  EXPECT_TRUE(plan_generation(o).in_memory);
+  o.memory_limit = plan_generation(o).memory_in_memory - 1;
+  const GenerationPlan tight = plan_generation(o);
+  EXPECT_FALSE(tight.in_memory);
+  EXPECT_EQ(tight.work_dir, "table.work");
+  o.memory_limit = std::uint64_t{1} << 30;
+  o.ranks = 3;
+  EXPECT_EQ(plan_generation(o).work_dir, "table.work");
+  o.fallback_work_dir.clear();
+  EXPECT_THROW(plan_generation(o), GenerateError);
+  EXPECT_THROW(check_parameters({4, 4}, 5), GenerateError);
+  EXPECT_THROW(check_parameters({9, 4}, 4), GenerateError);
+  EXPECT_NO_THROW(check_parameters({4, 4}, 4));
+}
+
+// The critical path is a chain of units: no longer than all of them, and
+// what unlimited ranks take; one solver takes every entry; more ranks never
+// take longer, nor less than the critical path.
+TEST(Plan, CriticalPathAndRanks) {
+  const WorkUnits w = describe_units({4, 5}, 5, 2000);
+  std::uint64_t entries = 0;
+  for (const WorkUnit& u : w.units) entries += u.entries;
+  const CriticalPath path = critical_path(w);
+  EXPECT_GE(path.units, 2u);
+  EXPECT_LT(path.units, w.units.size());
+  EXPECT_LT(path.entries, entries);
+  EXPECT_EQ(schedule_entries(w, 1), static_cast<double>(entries));
+  EXPECT_EQ(schedule_entries(w, static_cast<int>(w.units.size())),
+            static_cast<double>(path.entries));
+  double last = schedule_entries(w, 1);
+  for (const int solvers : {2, 4, 16, 64}) {
+    const double span = schedule_entries(w, solvers);
+    EXPECT_LE(span, last) << solvers;
+    EXPECT_GE(span, static_cast<double>(path.entries)) << solvers;
+    last = span;
+  }
+
+  TempDir dir;
+  GenerateOptions o = board({4, 5}, dir / "work", 2000);
+  o.ranks = 1;
+  const GenerationPlan one = plan_generation(o);
+  o.ranks = 9;
+  const GenerationPlan nine = plan_generation(o);
+  EXPECT_EQ(one.units, w.units.size());
+  EXPECT_EQ(nine.critical_path_units, path.units);
+  EXPECT_EQ(nine.critical_path_entries, path.entries);
+  EXPECT_NEAR(one.solve_seconds, static_cast<double>(entries) / one.solve_rate, 1e-9);
+  EXPECT_NEAR(nine.solve_seconds, schedule_entries(w, 8) / nine.solve_rate, 1e-9);
+  EXPECT_LT(nine.seconds, one.seconds);
+  EXPECT_GE(nine.solve_seconds, nine.critical_path_seconds);
+  EXPECT_EQ(nine.memory_needed, one.memory_needed);  // per rank
+  EXPECT_EQ(one.rate_source.rfind("default", 0), 0u) << one.rate_source;
+  EXPECT_FALSE(fs::exists(o.work_dir));
+}
+
+// A sample solves units of the board, names itself as the rate's source,
+// stays under the memory limit and writes nothing.
+TEST(Plan, SampleMeasuresTheBoardsRate) {
+  TempDir dir;
+  GenerateOptions o = board({4, 5}, dir / "work", 5000);
+  o.sample_units = 6;
+  const GenerationPlan plan = plan_generation(o);
+  EXPECT_EQ(plan.rate_source, "sample of 6 units of 4x5");
+  EXPECT_GE(plan.sample_units, 1u);
+  EXPECT_LE(plan.sample_units, 6u);
+  EXPECT_GT(plan.sample_entries, 0u);
+  EXPECT_GT(plan.sample_seconds, 0);
+  EXPECT_GT(plan.solve_rate, 0);
+  EXPECT_TRUE(std::isfinite(plan.solve_rate));
+  EXPECT_NEAR(plan.solve_seconds * plan.solve_rate, static_cast<double>(plan.entries),
+              1e-6 * static_cast<double>(plan.entries));
+  EXPECT_TRUE(fs::is_empty(dir.path())) << "the sample wrote files";
+
+  // In memory too (units are made for the sample).
+  o.work_dir.clear();
+  EXPECT_EQ(plan_generation(o).rate_source, "sample of 6 units of 4x5");
+
+  // Too little memory for any unit: refused, naming the limit.
+  o.memory_limit = 1 << 20;
+  o.work_dir = dir / "work";
+  try {
+    plan_generation(o);
+    ADD_FAILURE() << "no error";
+  } catch (const GenerateError& e) {
+    EXPECT_NE(std::string(e.what()).find("--sample: no unit fits the memory limit"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace pawntb
