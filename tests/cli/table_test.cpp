@@ -459,6 +459,30 @@ TEST(CliTable, TablesListsWhatTheSearchPathFinds) {
   EXPECT_TRUE(contains(run_cli({"--help"}).out, "\n  tables ")) << "--help does not list tables";
 }
 
+// `ok` means a probe will not meet damage: a byte flipped in a block (whose
+// header and index still open) is listed as an error naming the block.
+TEST(CliTable, TablesChecksEveryBlock) {
+  TempDir dir;
+  std::string bytes = read_file(kDefaultTable);
+  ASSERT_GT(bytes.size(), 6000u);
+  bytes[6000] = static_cast<char>(bytes[6000] ^ 0xff);
+  write_file(dir / "4x4-k4.pawntb", bytes);
+  RunOptions options;
+  options.cwd = dir.path();
+  options.table_env = dir.path().string();
+  const RunResult probe = run_cli({"probe", "pppp/4/4/PPPP w"}, options);
+  ASSERT_EQ(probe.status, 1) << "the flipped byte is not in a block a probe reads\n" << probe;
+  const RunResult r = run_cli({"tables", "--json"}, options);
+  EXPECT_EQ(r.status, 1) << r;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j["tables"].empty()) << r;
+  EXPECT_EQ(j["tables"][0]["path"], (dir / "4x4-k4.pawntb").string());
+  EXPECT_EQ(j["tables"][0]["ok"], false) << r;
+  EXPECT_TRUE(contains(j["tables"][0].value("error", ""), ": block 2: checksum mismatch")) << r;
+  const RunResult text = run_cli({"tables"}, options);
+  EXPECT_TRUE(contains(text.out, "  error   " + (dir / "4x4-k4.pawntb").string() + "\n")) << text;
+}
+
 // The text view keeps its columns whatever the paths' lengths: the path comes
 // last, whole, and every row's fields start where the header's do.
 TEST(CliTable, TablesTextKeepsItsColumnsWithLongPaths) {

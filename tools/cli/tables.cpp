@@ -18,8 +18,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A file Table::find_all() found, opened (header and block index checked)
-// and checksummed, or why not.
+// A file Table::find_all() found, opened (header and block index checked),
+// every block read and checked as a probe would meet it, and checksummed; or
+// why not.
 struct Found {
   fs::path path;
   std::optional<TableInfo> info;
@@ -31,6 +32,17 @@ Found examine(const fs::path& path) {
   Found f{path, std::nullopt, 0, {}};
   try {
     const Table table = Table::open(path, Table::Load::on_demand);
+    // Each block once, none kept: a table far larger than memory is checked
+    // too, in about the time file_checksum() takes to read it.
+    const std::vector<BlockDamage> damage = table.check_blocks(0);
+    if (!damage.empty()) {
+      f.error = path.string() + ": block " + std::to_string(damage[0].block) + ": " +
+                damage[0].error;
+      if (damage.size() > 1) {
+        f.error += " (and " + std::to_string(damage.size() - 1) + " more damaged blocks)";
+      }
+      return f;
+    }
     f.checksum = file_checksum(path);
     f.info = table.info();
   } catch (const TableError& e) {
@@ -107,16 +119,17 @@ void tables_options(po::options_description& desc, TablesArgs& o) {
 }  // namespace
 
 extern const Command kTables = command_entry<TablesArgs, tables_options, nullptr, run_tables>(
-    "tables", "list the tables the search path finds, and check that each opens",
+    "tables", "list the tables the search path finds, and check that each can be used",
     "pawntb tables [--json]",
     "Lists every table file along the search path, in the order the commands\n"
     "take them (for each board size, the first with the most pawns K is used):\n"
     "$PAWNTB_TABLE when it names a file, then in each directory the files named\n"
     "RxC-kK.pawntb. For each: its board, K, entries, checksum (XXH3-64 of the\n"
-    "whole file, as data/checksums.txt lists it), whether it opens (its header\n"
-    "and block index checked; `pawntb verify` checks every value), and its path,\n"
-    "last, so that a long one keeps the columns.\n"
-    "A file that does not open is listed with status error, its reason is on\n"
+    "whole file, as data/checksums.txt lists it), whether it can be used (ok:\n"
+    "its header, block index and every block's checksum pass, as probes check\n"
+    "them; `pawntb verify` also checks every value), and its path, last, so\n"
+    "that a long one keeps the columns.\n"
+    "A file that cannot be used is listed with status error, its reason is on\n"
     "stderr, and the exit status is 1. --json gives one object: \"search_path\"\n"
     "(the directories, in order) and \"tables\", each {\"path\", \"ok\": true,\n"
     "\"geometry\": {\"rows\", \"cols\", \"max_pawns\"}, \"entries\", \"checksum\"} or\n"

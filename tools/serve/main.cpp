@@ -4,8 +4,10 @@
 // library with OpenSSL, zlib and brotli, which the static pawntb would
 // otherwise have to load for every command; and it links neither the CLI
 // nor the generator.
+#include <malloc.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -40,6 +42,11 @@ int run_server(const common::ServeOptions& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // Request bodies of up to 2 MiB are read on worker threads, each with its
+  // own malloc arena: with glibc's threshold, which rises to the largest
+  // block freed, each arena would keep the memory of its largest body. A
+  // fixed one maps every large block and gives it back when freed.
+  ::mallopt(M_MMAP_THRESHOLD, 256 << 10);
 
   std::vector<std::filesystem::path> files(o.tables.begin(), o.tables.end());
   const Api api(files.empty() ? TableSet::open_default() : TableSet::open(files));
@@ -51,7 +58,8 @@ int run_server(const common::ServeOptions& o) {
   ServerOptions options;
   options.host = o.host;
   options.port = o.port;
-  options.threads = o.threads;
+  options.threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.max_threads = common::kMaxServeThreads;
   if (o.log) {
     // "2026-11-27T08:30:01.123Z 127.0.0.1 GET /api/v1/tables 200 85 us": the
     // time (UTC, ISO 8601), the client's address, the request, the status.
