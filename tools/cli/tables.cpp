@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "common.hpp"
+#include "common/table_env.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
@@ -96,6 +97,9 @@ int run_tables(const TablesArgs& o) {
     }
   }
   check_stdout();
+  // So is a $PAWNTB_TABLE that names nothing.
+  const std::string env_problem = common::table_env_problem();
+  if (!env_problem.empty()) std::fprintf(stderr, "pawntb tables: %s\n", env_problem.c_str());
   // A file that cannot be used is a runtime failure, said on stderr too.
   for (const Found& f : found) {
     if (!f.info) std::fprintf(stderr, "pawntb tables: %s\n", f.error.c_str());
@@ -108,7 +112,7 @@ int run_tables(const TablesArgs& o) {
     std::fprintf(stderr, "pawntb tables: no tables (looked in: %s)\n", places.c_str());
     return kRuntimeFailure;
   }
-  return all_ok ? kOk : kRuntimeFailure;
+  return all_ok && env_problem.empty() ? kOk : kRuntimeFailure;
 }
 
 void tables_options(po::options_description& desc, TablesArgs& o) {
@@ -130,7 +134,8 @@ extern const Command kTables = command_entry<TablesArgs, tables_options, nullptr
     "them; `pawntb verify` also checks every value), and its path, last, so\n"
     "that a long one keeps the columns.\n"
     "A file that cannot be used is listed with status error, its reason is on\n"
-    "stderr, and the exit status is 1. --json gives one object: \"search_path\"\n"
+    "stderr, and the exit status is 1; so is a $PAWNTB_TABLE that names nothing.\n"
+    "--json gives one object: \"search_path\"\n"
     "(the directories, in order) and \"tables\", each {\"path\", \"ok\": true,\n"
     "\"geometry\": {\"rows\", \"cols\", \"max_pawns\"}, \"entries\", \"checksum\"} or\n"
     "{\"path\", \"ok\": false, \"error\"}. `pawntb probe --help` shows the search\n"

@@ -23,6 +23,7 @@
 
 #include "common/exit_status.hpp"
 #include "common/serve_options.hpp"
+#include "common/table_env.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/server.hpp"
 
@@ -52,6 +53,9 @@ int run_server(const common::ServeOptions& o) {
   const Api api(files.empty() ? TableSet::open_default() : TableSet::open(files));
   // A file found along the search path that cannot be opened does not stop
   // the server: it is said here and listed by /api/v1/tables.
+  if (const std::string problem = common::table_env_problem(); files.empty() && !problem.empty()) {
+    std::fprintf(stderr, "pawntb serve: %s\n", problem.c_str());
+  }
   for (const SkippedFile& s : api.table_set().skipped()) {
     std::fprintf(stderr, "pawntb serve: skipped: %s\n", s.error.c_str());
   }
