@@ -191,6 +191,17 @@ TEST_F(BadRequests, AnswersAreNotCompressed) {
   }
 }
 
+// Until its script has the tables' answers, the page says it is loading
+// (a screenshot taken at once showed an empty page).
+TEST_F(BadRequests, ThePageSaysItIsLoading) {
+  const httplib::Result r = server_->client()->Get("/");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->body.find("data-testid=\"status\" class=\"status\" role=\"status\" "
+                         "aria-live=\"polite\">Loading&hellip;</p>"),
+            std::string::npos)
+      << r->body;
+}
+
 TEST_F(BadRequests, WrongMethod) {
   auto c = server_->client();
   EXPECT_EQ(error_of(c->Get("/api/v1/positions")), Expected(405, "method not allowed"));
