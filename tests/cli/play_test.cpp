@@ -230,7 +230,7 @@ TEST(CliPlay, UndoTakesBackYourMoveAndTheReply) {
 
   const RunResult nothing = play({}, "undo\n");
   EXPECT_EQ(nothing.status, 2) << nothing;
-  EXPECT_EQ(nothing.err, "stdin:1: nothing to undo\n") << nothing;
+  EXPECT_EQ(nothing.err, "pawntb play: stdin:1: nothing to undo\n") << nothing;
 }
 
 // A refused line of a script is an input error: the game goes on, and the
@@ -240,8 +240,8 @@ TEST(CliPlay, BadInputIsRefusedAndTheGameGoesOn) {
   ASSERT_EQ(r.status, 2) << r;
   const std::vector<std::string> errors = lines_of(r.err);
   ASSERT_EQ(errors.size(), 2u) << r;
-  EXPECT_EQ(errors[0].rfind("stdin:1: a1a4: not a legal move for white (legal: a1a2 ", 0), 0u) << r;
-  EXPECT_EQ(errors[1], "stdin:2: 'xyzzy': not a move or a command (type help)") << r;
+  EXPECT_EQ(errors[0].rfind("pawntb play: stdin:1: a1a4: not a legal move for white (legal: a1a2 ", 0), 0u) << r;
+  EXPECT_EQ(errors[1], "pawntb play: stdin:2: 'xyzzy': not a move or a command (type help)") << r;
   const std::vector<std::string> moves = summary_moves(r.out);
   ASSERT_FALSE(moves.empty()) << r;
   EXPECT_EQ(moves[0], "a1a2") << r;
@@ -250,10 +250,10 @@ TEST(CliPlay, BadInputIsRefusedAndTheGameGoesOn) {
 TEST(CliPlay, ScriptedBadInputExitsTwo) {
   const RunResult illegal = play({}, "a1a3\n");
   EXPECT_EQ(illegal.status, 2) << illegal;
-  EXPECT_EQ(illegal.err.rfind("stdin:1: a1a3: not a legal move for white", 0), 0u) << illegal;
+  EXPECT_EQ(illegal.err.rfind("pawntb play: stdin:1: a1a3: not a legal move for white", 0), 0u) << illegal;
   const RunResult unknown = play({}, "a1a2\nzz\n");
   EXPECT_EQ(unknown.status, 2) << unknown;
-  EXPECT_EQ(unknown.err, "stdin:2: 'zz': not a move or a command (type help)\n") << unknown;
+  EXPECT_EQ(unknown.err, "pawntb play: stdin:2: 'zz': not a move or a command (type help)\n") << unknown;
   EXPECT_EQ(summary_moves(unknown.out).size(), 2u) << unknown;  // a1a2 and the reply
   // Good input only: 0.
   EXPECT_EQ(play({}, "a1a2\nquit\n").status, 0);
@@ -301,7 +301,7 @@ TEST(CliPlay, TheEndOfAGameIsSummedUp) {
   ASSERT_EQ(r.status, 2) << r;  // a4a5 was refused
   EXPECT_TRUE(contains(r.out, "game over: white wins, a white pawn reached rank 4\n")) << r;
   EXPECT_TRUE(contains(r.out, "result: white won in 1 ply: you won\nyour mistakes: 0\n")) << r;
-  EXPECT_EQ(r.err, "stdin:2: a4a5: the game is over: new, undo or quit\n") << r;
+  EXPECT_EQ(r.err, "pawntb play: stdin:2: a4a5: the game is over: new, undo or quit\n") << r;
   EXPECT_TRUE(contains(r.out, "took back a3a4\n")) << r;
   EXPECT_TRUE(summary_moves(r.out).empty()) << r;
 }

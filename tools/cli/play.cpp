@@ -152,7 +152,7 @@ class Game {
         if (term_.interactive) std::cout << "\n";
         break;
       }
-      where_ = term_.interactive ? std::string() : stdin_line(line.number) + ": ";
+      where_ = term_.interactive ? std::string() : "pawntb play: " + stdin_line(line.number) + ": ";
       if (line.too_long) {
         refuse("line longer than " + std::to_string(LineReader::kMaxLine) + " bytes");
         continue;
@@ -409,7 +409,7 @@ class Game {
   bool summarized_ = false;  // the summary of the game so far is shown
   bool resigned_ = false;
   bool refused_ = false;     // some input was refused
-  std::string where_;        // "stdin:N: " before messages on bad input, when scripted
+  std::string where_;  // "pawntb play: stdin:N: " before messages on bad input, when scripted
 };
 
 // Why the table cannot play from `p`, or empty if it can.
