@@ -207,6 +207,10 @@ TEST(ServeCommand, BadTableIsARuntimeFailure) {
     EXPECT_EQ(r.status, 1) << r;
     EXPECT_EQ(r.out, "") << r;
     EXPECT_EQ(r.err.rfind("pawntb serve: " + table.string() + ": ", 0), 0u) << r;
+    // In probe's words.
+    const RunResult probe = run_cli({"probe", "--table", table.string(), "ppp/3/PPP w"});
+    EXPECT_EQ(r.err.substr(r.err.find(": ") + 2), probe.err.substr(probe.err.find(": ") + 2))
+        << r << probe;
   }
   // One table per board size and K.
   const RunResult twice = run_cli({"serve", "--port", "0", "--table", kDefaultTable.string(),
