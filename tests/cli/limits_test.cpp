@@ -113,11 +113,11 @@ std::vector<std::string> split_tabs(const std::string& line) {
   }
 }
 
-// "stdin:N: ..." (uva) or "pawntb probe: stdin:N: ..." with N a line number,
-// or the final count of unshown errors.
+// "pawntb probe: stdin:N: ..." (or uva) with N a line number, or the final
+// count of unshown errors.
 bool is_input_error_line(const std::string& line) {
   static const std::regex kLine(
-      "(pawntb probe: )?stdin:[1-9][0-9]*: [\\s\\S]+|pawntb: [1-9][0-9]* more errors not shown");
+      "pawntb (probe|uva): stdin:[1-9][0-9]*: [\\s\\S]+|pawntb: [1-9][0-9]* more errors not shown");
   return std::regex_match(line, kLine);
 }
 
@@ -265,7 +265,7 @@ TEST(InputLimits, FiveMillionByteBoardRowToUva) {
   const std::vector<std::string> err = lines_of(r.err);
   ASSERT_EQ(err.size(), 1u) << r;
   EXPECT_TRUE(
-      std::regex_match(err[0], std::regex("stdin:2: line (too long|longer than 4096 bytes)")))
+      std::regex_match(err[0], std::regex("pawntb uva: stdin:2: line (too long|longer than 4096 bytes)")))
       << r;
   EXPECT_TRUE(held_little(r, short_kib));
 }
@@ -350,7 +350,7 @@ TEST(InputLimits, AThousandBadLinesShowEveryProbeErrorAndAHundredUvaErrors) {
   ASSERT_EQ(err.size(), 101u) << u;
   for (int i = 0; i < 100; ++i) {
     EXPECT_EQ(err[i],
-              "stdin:" + std::to_string(2 + 5 * i) + ": bad character 'x' in board: use P, p or .");
+              "pawntb uva: stdin:" + std::to_string(2 + 5 * i) + ": bad character 'x' in board: use P, p or .");
   }
   EXPECT_EQ(err[100], "pawntb: 900 more errors not shown");
 }
@@ -425,7 +425,7 @@ TEST(InputLimits, NulAndHighBytesInPositionLines) {
   const std::vector<std::string> uva_err = lines_of(u.err);
   ASSERT_EQ(uva_err.size(), 101u) << u;
   for (std::size_t i = 0; i < 100; ++i) {
-    EXPECT_EQ(uva_err[i], "stdin:" + std::to_string(2 + 5 * i) + ": bad character byte " +
+    EXPECT_EQ(uva_err[i], "pawntb uva: stdin:" + std::to_string(2 + 5 * i) + ": bad character byte " +
                               byte_name(bytes[i]) + " in board: use P, p or .");
   }
   EXPECT_EQ(uva_err[100],
