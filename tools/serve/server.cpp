@@ -236,8 +236,8 @@ Server::Server(const Api& api, ServerOptions options)
   const Api& a = impl_->api;
   const unsigned threads = impl_->options.threads, most = impl_->options.max_threads;
   http.new_task_queue = [threads, most] { return new ConnectionPool(threads, most); };
-  // read_body() keeps to the limit, for every method and path, and without
-  // httplib's reading past it to the end of an over-long body.
+  // httplib skips (reads, unkept) a body whose Content-Length is over this;
+  // read_body() leaves that to it, and holds a chunked body to the same limit.
   const std::size_t max_body = impl_->options.max_body;
   http.set_payload_max_length(max_body);
   // Answers are written in two parts (headers, body): without TCP_NODELAY
