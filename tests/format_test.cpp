@@ -211,6 +211,12 @@ TEST(Moves, ParseMoveAcceptsExactlyTheLegalMoves) {
     }
   }
   EXPECT_EQ(legal, 3);
+  // Squares in either case: a square has no colour.
+  for (const char* uci : {"C2C3", "c2C3", "C2c3"}) {
+    const auto upper = parse_move(p, uci);
+    ASSERT_TRUE(std::holds_alternative<Move>(upper)) << uci;
+    EXPECT_EQ(std::get<Move>(upper), std::get<Move>(parse_move(p, "c2c3"))) << uci;
+  }
 }
 
 TEST(Moves, ParseMoveSaysWhatIsWrong) {
@@ -222,7 +228,8 @@ TEST(Moves, ParseMoveSaysWhatIsWrong) {
   EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2c5"), "c2c5: c5 is off the 4x4 board");
   EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "e2e3"), "e2e3: e2 is off the 4x4 board");
   EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2"), "c2: expected two squares such as c2c3");
-  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "C2C3"), "C2C3: expected two squares such as c2c3");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "E2E3"), "E2E3: e2 is off the 4x4 board");
+  EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", "c2c"), "c2c: expected two squares such as c2c3");
   EXPECT_EQ(move_error(".ppp/4/.PPP/4 w", ""), ": expected two squares such as c2c3");
   EXPECT_EQ(move_error("P3/4/4/4 b", "b4b3"), "b4b3: the game is over: black has lost");
   EXPECT_EQ(move_error("P3/4/4/4 w", "a4a3"),

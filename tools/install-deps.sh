@@ -35,22 +35,12 @@ if [ -n "$cluster" ]; then
   packages="$packages slurmctld slurmd slurm-client munge iproute2"
 fi
 # The browser test (tests/browser) drives Debian's chromium with npm's
-# playwright-core. A node and npm already on the machine are kept (they may be
-# newer than Debian's); Debian's nodejs and npm come only when they are absent.
+# playwright-core, which tools/test.sh installs (it needs the npm registry;
+# nothing here does). A node and npm already on the machine are kept (they may
+# be newer than Debian's); Debian's nodejs and npm come only when they are absent.
 packages="$packages chromium"
 command -v node >/dev/null 2>&1 || packages="$packages nodejs"
 command -v npm >/dev/null 2>&1 || packages="$packages npm"
-
-# The browser test's npm packages, as package-lock.json pins them, into
-# tests/browser/node_modules only; playwright-core's own browser download is
-# skipped (it fails offline, and the test uses /usr/bin/chromium).
-install_browser_test_packages() {
-  browser_test="$(dirname "$0")/../tests/browser"
-  npm ls --prefix "$browser_test" --depth=0 >/dev/null 2>&1 && return 0
-  echo "install-deps: installing the browser test's npm packages (tests/browser)"
-  PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix "$browser_test" --no-audit --no-fund \
-    --loglevel=error
-}
 
 missing=""
 for p in $packages; do
@@ -58,7 +48,6 @@ for p in $packages; do
 done
 
 if [ -z "$missing" ]; then
-  install_browser_test_packages
   echo "install-deps: all dependencies present"
   exit 0
 fi
@@ -76,4 +65,3 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 # shellcheck disable=SC2086
 $sudo apt-get install -y -qq --no-install-recommends $missing
-install_browser_test_packages

@@ -14,6 +14,15 @@ set -eu
 cd "$(dirname "$0")/.."
 cmake -S . -B build -DPAWNTB_MPI=ON
 cmake --build build -j2
+# The browser test's npm package (playwright-core, as package-lock.json pins
+# it) into tests/browser/node_modules, without its browser download (the test
+# uses Debian's chromium). Without the registry it cannot be had: then the
+# browser test is skipped, saying why, and the rest runs.
+if ! npm ls --prefix tests/browser --depth=0 >/dev/null 2>&1 &&
+  ! PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --prefix tests/browser --no-audit --no-fund \
+    --loglevel=error; then
+  echo "test.sh: cannot install the browser test's npm package (tests/browser); it will be skipped" >&2
+fi
 ctest --test-dir build --output-on-failure -j2 --label-exclude slow
 # The Python package (docs/python.md): pip builds it into a venv under build/
 # with Debian's python3, offline, and pytest checks it against build/'s CLI.

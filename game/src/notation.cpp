@@ -256,13 +256,18 @@ std::string invalid_reason(const Position& p) {
 namespace {
 
 // The square a name such as "c2" stands for on g, or an error.
+// A file letter in either case: a square has no colour, unlike a pawn's
+// letter, so "C2" is "c2" (in every reader of moves alike).
 Parsed<int> parse_square(Geometry g, std::string_view name) {
-  if (name.size() != 2 || name[0] < 'a' || name[0] > 'h' || name[1] < '1' || name[1] > '8') {
+  const char file = name.size() == 2 && name[0] >= 'A' && name[0] <= 'H'
+                        ? static_cast<char>(name[0] - 'A' + 'a')
+                        : name.empty() ? '\0' : name[0];
+  if (name.size() != 2 || file < 'a' || file > 'h' || name[1] < '1' || name[1] > '8') {
     return error("expected two squares such as c2c3");
   }
-  const int col = name[0] - 'a', rank = name[1] - '0';
+  const int col = file - 'a', rank = name[1] - '0';
   if (col >= g.cols || rank > g.rows) {
-    return error(std::string(name) + " is off the " + to_string(g) + " board");
+    return error(std::string{file, name[1]} + " is off the " + to_string(g) + " board");
   }
   return (g.rows - rank) * g.cols + col;
 }

@@ -936,15 +936,6 @@ py::object probe_many(PyTable& self, const py::args& args, const py::kwargs& kwa
 
 // ---------------------------------------------------------------- rules
 
-// A move's error, and where the moves have capitals ("C1C2"), that they are
-// written in lower case, as `pawntb play --moves` takes them.
-std::string move_error(const std::string& message, std::string_view moves) {
-  if (std::none_of(moves.begin(), moves.end(), [](char c) { return c >= 'A' && c <= 'Z'; })) {
-    return message;
-  }
-  return message + " (moves are written in lower case: c2c3)";
-}
-
 std::string play_text(py::handle position, py::handle moves) {
   const std::string_view text = position_text(position, "position");
   Position p = parse_valid_or_raise(text);
@@ -952,7 +943,7 @@ std::string play_text(py::handle position, py::handle moves) {
     const std::string_view list = text_of(moves, "moves");
     const auto after = play_moves(p, list);
     if (const auto* e = std::get_if<ParseError>(&after)) {
-      raise(errors.illegal_move, move_error(quoted(text) + ": " + e->message, list));
+      raise(errors.illegal_move, quoted(text) + ": " + e->message);
     }
     return format_position(std::get<Position>(after));
   }
@@ -972,7 +963,7 @@ std::string play_text(py::handle position, py::handle moves) {
     const auto move = parse_move(p, uci);
     if (const auto* e = std::get_if<ParseError>(&move)) {
       raise(errors.illegal_move,
-            move_error(quoted(text) + ": move " + std::to_string(number) + ": " + e->message, uci));
+            quoted(text) + ": move " + std::to_string(number) + ": " + e->message);
     }
     p = play(p, std::get<Move>(move));
   }

@@ -56,7 +56,7 @@ try {
 } catch {
   console.log(
       'SKIPPED: tests/browser/node_modules lacks playwright-core ' +
-          '(tools/install-deps.sh runs npm ci --prefix tests/browser)',
+          '(tools/test.sh runs npm ci --prefix tests/browser, which needs the npm registry)',
   );
   process.exit(SKIP);
 }

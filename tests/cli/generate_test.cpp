@@ -154,6 +154,19 @@ TEST(CliGenerate, EmptyOutputIsAUsageError) {
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
+// A --memory below 1 MiB is refused, naming the minimum (it was taken, and
+// the plan showed it rounded up as "limit 1 MiB").
+TEST(CliGenerate, MemoryBelowTheMinimumIsAUsageError) {
+  TempDir dir;
+  RunOptions options;
+  options.cwd = dir.path();
+  const RunResult r =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "--memory", "1K"}, options);
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb generate: --memory 1K is below the minimum, 1M\n")) << r;
+  EXPECT_TRUE(fs::is_empty(dir.path()));
+}
+
 // The output is checked before solving: a 5x5 run (many seconds, more than
 // memory_needed() bytes) into a missing directory or onto an existing file
 // stops at once, its peak RSS far below what solving takes.

@@ -113,10 +113,11 @@ std::vector<std::string> split_tabs(const std::string& line) {
   }
 }
 
-// "stdin:N: ..." with N a line number, or the final count of unshown errors.
+// "pawntb probe: stdin:N: ..." (or uva) with N a line number, or the final
+// count of unshown errors.
 bool is_input_error_line(const std::string& line) {
   static const std::regex kLine(
-      "stdin:[1-9][0-9]*: [\\s\\S]+|pawntb: [1-9][0-9]* more errors not shown");
+      "pawntb (probe|uva): stdin:[1-9][0-9]*: [\\s\\S]+|pawntb: [1-9][0-9]* more errors not shown");
   return std::regex_match(line, kLine);
 }
 
@@ -229,7 +230,7 @@ TEST(InputLimits, FiveMillionByteLineToProbe) {
     const RunResult r = run_with_input(args, huge + "\n" + kStart + "\n");
     EXPECT_FALSE(r.signaled) << r;
     EXPECT_EQ(r.status, 2) << r;
-    EXPECT_EQ(lines_of(r.err), std::vector<std::string>{"stdin:1: line longer than 4096 bytes"})
+    EXPECT_EQ(lines_of(r.err), std::vector<std::string>{"pawntb probe: stdin:1: line longer than 4096 bytes"})
         << r;
     EXPECT_TRUE(held_little(r, short_kib));
     if (json_output) {
@@ -247,7 +248,8 @@ TEST(InputLimits, FiveMillionByteLineToProbe) {
   const RunResult r = run_with_input({"probe", "-"}, std::string(kStart) + "\n" + huge);
   EXPECT_FALSE(r.signaled) << r;
   EXPECT_EQ(r.status, 2) << r;
-  EXPECT_EQ(lines_of(r.err), std::vector<std::string>{"stdin:2: line longer than 4096 bytes"}) << r;
+  EXPECT_EQ(lines_of(r.err), std::vector<std::string>{"pawntb probe: stdin:2: line longer than 4096 bytes"})
+      << r;
   EXPECT_TRUE(contains(r.out, "white to move: white wins in 7 plies\n")) << r;
   EXPECT_TRUE(held_little(r, short_kib));
 }
@@ -263,7 +265,7 @@ TEST(InputLimits, FiveMillionByteBoardRowToUva) {
   const std::vector<std::string> err = lines_of(r.err);
   ASSERT_EQ(err.size(), 1u) << r;
   EXPECT_TRUE(
-      std::regex_match(err[0], std::regex("stdin:2: line (too long|longer than 4096 bytes)")))
+      std::regex_match(err[0], std::regex("pawntb uva: stdin:2: line (too long|longer than 4096 bytes)")))
       << r;
   EXPECT_TRUE(held_little(r, short_kib));
 }
@@ -300,7 +302,8 @@ TEST(InputLimits, TwentyMillionLinesToProbe) {
     EXPECT_EQ(r.out, "") << r;
     EXPECT_EQ(
         lines_of(r.err),
-        std::vector<std::string>{"stdin:20000001: bad character 'x' in board: use P, p, . or 1-8"})
+        std::vector<std::string>{
+            "pawntb probe: stdin:20000001: bad character 'x' in board: use P, p, . or 1-8"})
         << r;
     EXPECT_TRUE(held_little(r, text_kib));
   }
@@ -321,7 +324,7 @@ TEST(InputLimits, AThousandBadLinesShowEveryProbeErrorAndAHundredUvaErrors) {
     const std::vector<std::string> err = lines_of(r.err);
     ASSERT_EQ(err.size(), 1000u) << r;
     for (int i = 0; i < 1000; ++i) {
-      EXPECT_EQ(err[i], "stdin:" + std::to_string(i + 1) +
+      EXPECT_EQ(err[i], "pawntb probe: stdin:" + std::to_string(i + 1) +
                             ": bad character 'x' in board: use P, p, . or 1-8");
     }
     if (json_output) {
@@ -347,7 +350,7 @@ TEST(InputLimits, AThousandBadLinesShowEveryProbeErrorAndAHundredUvaErrors) {
   ASSERT_EQ(err.size(), 101u) << u;
   for (int i = 0; i < 100; ++i) {
     EXPECT_EQ(err[i],
-              "stdin:" + std::to_string(2 + 5 * i) + ": bad character 'x' in board: use P, p or .");
+              "pawntb uva: stdin:" + std::to_string(2 + 5 * i) + ": bad character 'x' in board: use P, p or .");
   }
   EXPECT_EQ(err[100], "pawntb: 900 more errors not shown");
 }
@@ -397,10 +400,11 @@ TEST(InputLimits, NulAndHighBytesInPositionLines) {
   EXPECT_EQ(answers[bad_lines]["plies"], 7);
   const std::vector<std::string> err = lines_of(j.err);
   ASSERT_EQ(err.size(), bad_lines) << j;
-  EXPECT_EQ(err[0], "stdin:1: bad character byte 0x00 in board: use P, p, . or 1-8");
-  EXPECT_EQ(err[2], "stdin:3: bad character byte 0x80 in board: use P, p, . or 1-8");
+  EXPECT_EQ(err[0], "pawntb probe: stdin:1: bad character byte 0x00 in board: use P, p, . or 1-8");
+  EXPECT_EQ(err[2], "pawntb probe: stdin:3: bad character byte 0x80 in board: use P, p, . or 1-8");
   for (std::size_t i = 0; i < bad_lines; ++i) {
-    EXPECT_EQ(err[i].rfind("stdin:" + std::to_string(i + 1) + ": ", 0), 0u) << err[i];
+    EXPECT_EQ(err[i].rfind("pawntb probe: stdin:" + std::to_string(i + 1) + ": ", 0), 0u)
+        << err[i];
   }
 
   const RunResult h = run_with_input({"probe", "-"}, input);
@@ -421,7 +425,7 @@ TEST(InputLimits, NulAndHighBytesInPositionLines) {
   const std::vector<std::string> uva_err = lines_of(u.err);
   ASSERT_EQ(uva_err.size(), 101u) << u;
   for (std::size_t i = 0; i < 100; ++i) {
-    EXPECT_EQ(uva_err[i], "stdin:" + std::to_string(2 + 5 * i) + ": bad character byte " +
+    EXPECT_EQ(uva_err[i], "pawntb uva: stdin:" + std::to_string(2 + 5 * i) + ": bad character byte " +
                               byte_name(bytes[i]) + " in board: use P, p or .");
   }
   EXPECT_EQ(uva_err[100],

@@ -229,20 +229,56 @@ TEST(CliPlay, UndoTakesBackYourMoveAndTheReply) {
       << r;
 
   const RunResult nothing = play({}, "undo\n");
-  EXPECT_EQ(nothing.status, 0) << nothing;
-  EXPECT_EQ(nothing.err, "stdin:1: nothing to undo\n") << nothing;
+  EXPECT_EQ(nothing.status, 2) << nothing;
+  EXPECT_EQ(nothing.err, "pawntb play: stdin:1: nothing to undo\n") << nothing;
 }
 
+// A refused line of a script is an input error: the game goes on, and the
+// exit status is 2 (README: "2 usage or input error").
 TEST(CliPlay, BadInputIsRefusedAndTheGameGoesOn) {
   const RunResult r = play({}, "a1a4\nxyzzy\n\n  A1A2  \n");
-  ASSERT_EQ(r.status, 0) << r;
+  ASSERT_EQ(r.status, 2) << r;
   const std::vector<std::string> errors = lines_of(r.err);
   ASSERT_EQ(errors.size(), 2u) << r;
-  EXPECT_EQ(errors[0].rfind("stdin:1: a1a4: not a legal move for white (legal: a1a2 ", 0), 0u) << r;
-  EXPECT_EQ(errors[1], "stdin:2: 'xyzzy': not a move or a command (type help)") << r;
+  EXPECT_EQ(errors[0].rfind("pawntb play: stdin:1: a1a4: not a legal move for white (legal: a1a2 ", 0), 0u) << r;
+  EXPECT_EQ(errors[1], "pawntb play: stdin:2: 'xyzzy': not a move or a command (type help)") << r;
   const std::vector<std::string> moves = summary_moves(r.out);
   ASSERT_FALSE(moves.empty()) << r;
   EXPECT_EQ(moves[0], "a1a2") << r;
+}
+
+TEST(CliPlay, ScriptedBadInputExitsTwo) {
+  const RunResult illegal = play({}, "a1a3\n");
+  EXPECT_EQ(illegal.status, 2) << illegal;
+  EXPECT_EQ(illegal.err.rfind("pawntb play: stdin:1: a1a3: not a legal move for white", 0), 0u) << illegal;
+  const RunResult unknown = play({}, "a1a2\nzz\n");
+  EXPECT_EQ(unknown.status, 2) << unknown;
+  EXPECT_EQ(unknown.err, "pawntb play: stdin:2: 'zz': not a move or a command (type help)\n") << unknown;
+  EXPECT_EQ(summary_moves(unknown.out).size(), 2u) << unknown;  // a1a2 and the reply
+  // Good input only: 0.
+  EXPECT_EQ(play({}, "a1a2\nquit\n").status, 0);
+}
+
+// One rule for the case of moves: play, probe --moves (and the Python
+// package, through the same parser) take C2C3 as c2c3.
+TEST(CliPlay, UpperCaseMovesAreTakenEverywhere) {
+  const RunResult upper = play({"--seed", "3"}, "A1A2\n");
+  const RunResult lower = play({"--seed", "3"}, "a1a2\n");
+  EXPECT_EQ(upper.status, 0) << upper;
+  EXPECT_EQ(upper.out, lower.out);
+  const RunResult probe_upper = run_cli({"probe", "--moves", "A1A2,B4B3", kPlayStart});
+  const RunResult probe_lower = run_cli({"probe", "--moves", "a1a2,b4b3", kPlayStart});
+  EXPECT_EQ(probe_upper.status, 0) << probe_upper;
+  EXPECT_EQ(probe_upper.out, probe_lower.out);
+}
+
+TEST(CliPlay, ResignEndsTheGameAsLost) {
+  const RunResult r = play({"--seed", "2"}, "a1a2\nresign\nhint\n");
+  EXPECT_EQ(r.status, 0) << r;
+  EXPECT_EQ(r.err, "") << r;
+  EXPECT_TRUE(contains(r.out, "\nresult: you resigned after 2 plies: black won\n")) << r;
+  EXPECT_FALSE(contains(r.out, "hint: ")) << "play went on after resign\n" << r;
+  EXPECT_EQ(lines_after(r.out, "game summary").size(), 1u) << r;
 }
 
 TEST(CliPlay, EndOfInputEndsTheGameCleanly) {
@@ -262,10 +298,10 @@ TEST(CliPlay, EndOfInputEndsTheGameCleanly) {
 
 TEST(CliPlay, TheEndOfAGameIsSummedUp) {
   const RunResult r = play({"--position", "3p/P3/4/4 w"}, "a3a4\na4a5\nundo\n");
-  ASSERT_EQ(r.status, 0) << r;
+  ASSERT_EQ(r.status, 2) << r;  // a4a5 was refused
   EXPECT_TRUE(contains(r.out, "game over: white wins, a white pawn reached rank 4\n")) << r;
   EXPECT_TRUE(contains(r.out, "result: white won in 1 ply: you won\nyour mistakes: 0\n")) << r;
-  EXPECT_EQ(r.err, "stdin:2: a4a5: the game is over: new, undo or quit\n") << r;
+  EXPECT_EQ(r.err, "pawntb play: stdin:2: a4a5: the game is over: new, undo or quit\n") << r;
   EXPECT_TRUE(contains(r.out, "took back a3a4\n")) << r;
   EXPECT_TRUE(summary_moves(r.out).empty()) << r;
 }
@@ -279,7 +315,7 @@ TEST(CliPlay, NewStartsAgainAndHelpListsTheCommands) {
   EXPECT_EQ(summaries[0].rfind("a1a2 ", 0), 0u) << r;
   EXPECT_EQ(summaries[1], "none") << r;
   EXPECT_TRUE(contains(r.out, "\nnew game\n4 pppp\n")) << r;
-  for (const char* command : {"hint", "moves", "undo", "new", "flip", "help", "quit"}) {
+  for (const char* command : {"hint", "moves", "undo", "new", "flip", "resign", "help", "quit"}) {
     EXPECT_TRUE(contains(r.out, "\n  " + std::string(command) + " ")) << command << "\n" << r;
   }
 }
@@ -394,7 +430,8 @@ TEST(CliPlay, TerminalModeHasColoursAndAPrompt) {
     ::execl(PAWNTB_CLI, PAWNTB_CLI, "play", "--seed", "1", static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  const std::string input = "hint\nquit\n";
+  // A refused line at a terminal is only said: the exit status stays 0.
+  const std::string input = "zz\nhint\nquit\n";
   ASSERT_EQ(::write(master, input.data(), input.size()), static_cast<ssize_t>(input.size()));
   std::string out;
   const auto deadline = std::chrono::steady_clock::now() + kHangGuard;

@@ -241,9 +241,24 @@ TEST(CliTable, VerifyReportsEveryDamagedBlock) {
   EXPECT_EQ(r.out, "") << r;
   const std::vector<std::string> lines = lines_of(r.err);
   ASSERT_GE(lines.size(), 3u) << r;
-  EXPECT_EQ(lines[0], copy.string() + ": block 1: checksum mismatch") << r;
-  EXPECT_EQ(lines[1], copy.string() + ": block 3: checksum mismatch") << r;
-  EXPECT_TRUE(contains(r.err, "2 blocks of 5 damaged")) << r;
+  EXPECT_EQ(lines[0], "pawntb verify: " + copy.string() + ": block 1: checksum mismatch") << r;
+  EXPECT_EQ(lines[1], "pawntb verify: " + copy.string() + ": block 3: checksum mismatch") << r;
+  EXPECT_EQ(lines.back(),
+            "pawntb verify: " + copy.string() + ": 2 blocks of 5 damaged; their positions were "
+            "not checked")
+      << r;
+}
+
+// A --memory below one decoded block is refused, naming the minimum (the
+// table would keep a block whatever it said).
+TEST(CliTable, VerifyRefusesMemoryBelowOneBlock) {
+  const RunResult r = run_cli({"verify", "--memory", "1", kDefaultTable.string()});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_EQ(r.out, "") << r;
+  EXPECT_EQ(r.err, "pawntb verify: --memory 1 is below the minimum for " + kDefaultTable.string() +
+                       ", 64K (a decoded block)\n")
+      << r;
+  EXPECT_EQ(run_cli({"verify", "--memory", "64K", kDefaultTable.string()}).status, 0);
 }
 
 // verify --resume FILE keeps the check's progress in FILE; run again, it
@@ -297,7 +312,7 @@ TEST(CliTable, VerifyResultsGoToStdout) {
 // before it goes on in pieces.
 TEST(CliTable, VerifyPlanAdvisesTheMemoryThatChecksEveryTierWhole) {
   const std::string table = kDefaultTable.string();
-  const RunResult tight = run_cli({"verify", "--plan", "--memory", "1K", table});
+  const RunResult tight = run_cli({"verify", "--plan", "--memory", "64K", table});
   ASSERT_EQ(tight.status, 0) << tight;
   EXPECT_EQ(tight.err, "") << tight;
   EXPECT_FALSE(contains(tight.out, ": ok,")) << "--plan does not check";
@@ -312,7 +327,7 @@ TEST(CliTable, VerifyPlanAdvisesTheMemoryThatChecksEveryTierWhole) {
   ASSERT_EQ(roomy.status, 0) << roomy;
   EXPECT_TRUE(contains(roomy.out, "every tier fits in --memory")) << roomy;
 
-  const RunResult in_pieces = run_cli({"verify", "--memory", "1K", table});
+  const RunResult in_pieces = run_cli({"verify", "--memory", "64K", table});
   ASSERT_EQ(in_pieces.status, 0) << in_pieces;
   EXPECT_TRUE(contains(in_pieces.err, "are checked in pieces")) << in_pieces;
   EXPECT_TRUE(contains(in_pieces.out, ": ok,")) << in_pieces;
@@ -457,6 +472,44 @@ TEST(CliTable, TablesListsWhatTheSearchPathFinds) {
   fs::remove(dir / "3x4-k4.pawntb");
   EXPECT_EQ(run_cli({"tables"}, options).status, 0);
   EXPECT_TRUE(contains(run_cli({"--help"}).out, "\n  tables ")) << "--help does not list tables";
+}
+
+// `ok` means a probe will not meet damage: a byte flipped in a block (whose
+// header and index still open) is listed as an error naming the block.
+TEST(CliTable, TablesChecksEveryBlock) {
+  TempDir dir;
+  std::string bytes = read_file(kDefaultTable);
+  ASSERT_GT(bytes.size(), 6000u);
+  bytes[6000] = static_cast<char>(bytes[6000] ^ 0xff);
+  write_file(dir / "4x4-k4.pawntb", bytes);
+  RunOptions options;
+  options.cwd = dir.path();
+  options.table_env = dir.path().string();
+  const RunResult probe = run_cli({"probe", "pppp/4/4/PPPP w"}, options);
+  ASSERT_EQ(probe.status, 1) << "the flipped byte is not in a block a probe reads\n" << probe;
+  const RunResult r = run_cli({"tables", "--json"}, options);
+  EXPECT_EQ(r.status, 1) << r;
+  const json j = json::parse(r.out);
+  ASSERT_FALSE(j["tables"].empty()) << r;
+  EXPECT_EQ(j["tables"][0]["path"], (dir / "4x4-k4.pawntb").string());
+  EXPECT_EQ(j["tables"][0]["ok"], false) << r;
+  EXPECT_TRUE(contains(j["tables"][0].value("error", ""), ": block 2: checksum mismatch")) << r;
+  const RunResult text = run_cli({"tables"}, options);
+  EXPECT_TRUE(contains(text.out, "  error   " + (dir / "4x4-k4.pawntb").string() + "\n")) << text;
+}
+
+// A $PAWNTB_TABLE that names nothing is not passed over in silence.
+TEST(CliTable, TablesSaysWhenPawntbTableNamesNothing) {
+  TempDir dir;
+  RunOptions options;
+  options.cwd = dir.path();
+  options.table_env = (dir / "nowhere").string();
+  const RunResult r = run_cli({"tables"}, options);
+  EXPECT_EQ(r.status, 1) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb tables: $PAWNTB_TABLE is " + (dir / "nowhere").string() +
+                                  ": No such file or directory; not searched\n"))
+      << r;
+  EXPECT_TRUE(contains(r.out, "  ok  ")) << "the installed tables are listed still\n" << r;
 }
 
 // The text view keeps its columns whatever the paths' lengths: the path comes

@@ -81,7 +81,7 @@ TEST(CliUva, BadCharacterCaseIsReportedOthersAnswered) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, kSampleAnswer);
-  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:7:")) << r;
   EXPECT_TRUE(contains(r.err, "'x'")) << r;
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
 }
@@ -92,7 +92,7 @@ TEST(CliUva, ShortRowCaseIsReportedOthersAnswered) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, kSampleAnswer);
-  EXPECT_TRUE(contains(r.err, "stdin:8:")) << r;  // the short row itself
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:8:")) << r;  // the short row itself
   EXPECT_EQ(lines_of(r.err).size(), 1u) << r;
 }
 
@@ -102,7 +102,7 @@ TEST(CliUva, MissingRowCaseIsReportedOthersAnswered) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, kSampleAnswer);
-  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:7:")) << r;
   EXPECT_TRUE(contains(r.err, "3 rows")) << r;
 }
 
@@ -114,7 +114,7 @@ TEST(CliUva, BadCharacterIsReportedOnItsOwnLine) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, "white (7)\n");
-  EXPECT_TRUE(contains(r.err, "stdin:9:")) << r;  // the board starts on line 7
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:9:")) << r;  // the board starts on line 7
 }
 
 TEST(CliUva, FewerBoardsThanTheCount) {
@@ -123,7 +123,7 @@ TEST(CliUva, FewerBoardsThanTheCount) {
   EXPECT_EQ(r.out, kSampleAnswer);
   EXPECT_TRUE(contains(r.err, "case count says 3")) << r;
   EXPECT_TRUE(contains(r.err, "2 boards")) << r;
-  EXPECT_TRUE(contains(r.err, "stdin:")) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:")) << r;
 }
 
 // As judges do: what follows the counted boards is not read, with one note
@@ -143,7 +143,7 @@ TEST(CliUva, BoardsAfterTheCountAreIgnoredWithOneNote) {
       const RunResult r = run_cli({"uva"}, options);
       EXPECT_EQ(r.status, 0) << r;
       EXPECT_EQ(r.out, "white (7)\n");
-      EXPECT_EQ(r.err, "stdin:7: note: input after the 1 counted case is ignored\n") << r;
+      EXPECT_EQ(r.err, "pawntb uva: stdin:7: note: input after the 1 counted case is ignored\n") << r;
     }
   }
   // Plural, and from the fast path's end: many judge-layout boards, one extra.
@@ -152,7 +152,7 @@ TEST(CliUva, BoardsAfterTheCountAreIgnoredWithOneNote) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 0) << r;
   EXPECT_EQ(r.out, "white (7)\nwhite (7)\nwhite (7)\n");
-  EXPECT_EQ(r.err, "stdin:18: note: input after the 3 counted cases is ignored\n") << r;
+  EXPECT_EQ(r.err, "pawntb uva: stdin:18: note: input after the 3 counted cases is ignored\n") << r;
 }
 
 // Blank lines after the counted boards are not more input.
@@ -169,11 +169,11 @@ TEST(CliUva, CountsInMessagesAreSingularForOne) {
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_TRUE(contains(r.err, "the case count says 2 but the input has 1 board\n")) << r;
   r = run_with_input({"uva"}, "1\n.ppp\n");
-  EXPECT_EQ(r.err, "stdin:2: board has 1 row, expected 4\n") << r;
+  EXPECT_EQ(r.err, "pawntb uva: stdin:2: board has 1 row, expected 4\n") << r;
   r = run_with_input({"uva"}, "1\n.ppp\n...\n.PPP\n....\n");
-  EXPECT_EQ(r.err, "stdin:3: board row has 3 squares, expected 4\n") << r;
+  EXPECT_EQ(r.err, "pawntb uva: stdin:3: board row has 3 squares, expected 4\n") << r;
   r = run_with_input({"uva"}, "1\n.ppp\n.\n.PPP\n....\n");
-  EXPECT_EQ(r.err, "stdin:3: board row has 1 square, expected 4\n") << r;
+  EXPECT_EQ(r.err, "pawntb uva: stdin:3: board row has 1 square, expected 4\n") << r;
 }
 
 TEST(CliUva, EmptyInputIsAnError) {
@@ -190,7 +190,7 @@ TEST(CliUva, BadCountIsAnError) {
     const RunResult r = run_with_input({"uva"}, count + "\n" + kGoodBoard1);
     EXPECT_EQ(r.status, 2) << count << "\n" << r;
     EXPECT_EQ(r.out, "") << r;
-    EXPECT_EQ(r.err, "stdin:1: expected the number of cases, got '" + count + "'\n") << r;
+    EXPECT_EQ(r.err, "pawntb uva: stdin:1: expected the number of cases, got '" + count + "'\n") << r;
   }
 }
 
@@ -201,7 +201,7 @@ TEST(CliUva, TooLargeCountSaysSo) {
     EXPECT_EQ(r.status, 2) << r;
     EXPECT_EQ(r.out, "") << r;
     EXPECT_EQ(r.err,
-              "stdin:1: case count " + count + " is too large: expected 0..18446744073709551615\n")
+              "pawntb uva: stdin:1: case count " + count + " is too large: expected 0..18446744073709551615\n")
         << r;
   }
   // The largest count is a count: the input is then short of boards.
@@ -231,7 +231,7 @@ TEST(CliUva, UnanswerableBoardIsAnInputError) {
     const RunResult r =
         run_with_input({"uva"}, "3\n" + kGoodBoard1 + "\n" + bad + "\n" + kGoodBoard2);
     EXPECT_EQ(r.out, kSampleAnswer) << bad;
-    EXPECT_EQ(r.err, "stdin:7: case 2: " + problem + "\n") << r;
+    EXPECT_EQ(r.err, "pawntb uva: stdin:7: case 2: " + problem + "\n") << r;
     EXPECT_EQ(r.status, 2) << "board:\n" << bad << r;
   }
   // Case numbers count every board, those answered from the read buffer, those
@@ -242,8 +242,8 @@ TEST(CliUva, UnanswerableBoardIsAnInputError) {
                    bad_boards[0].first + "\n" + kGoodBoard1);
   EXPECT_EQ(r.out, "white (7)\nblack (2)\nwhite (7)\n") << r;
   EXPECT_EQ(lines_of(r.err),
-            (std::vector<std::string>{"stdin:7: bad character 'x' in board: use P, p or .",
-                                      "stdin:17: case 4: " + bad_boards[0].second}))
+            (std::vector<std::string>{"pawntb uva: stdin:7: bad character 'x' in board: use P, p or .",
+                                      "pawntb uva: stdin:17: case 4: " + bad_boards[0].second}))
       << r;
 }
 
@@ -252,7 +252,7 @@ TEST(CliUva, OverlongLineIsReported) {
   const RunResult r = run_with_input({"uva"}, input);
   EXPECT_EQ(r.status, 2) << r;
   EXPECT_EQ(r.out, "white (7)\n");
-  EXPECT_TRUE(contains(r.err, "stdin:7:")) << r;
+  EXPECT_TRUE(contains(r.err, "pawntb uva: stdin:7:")) << r;
 }
 
 TEST(CliUva, MissingTableIsARuntimeFailure) {
@@ -572,13 +572,13 @@ TEST(UvaReader, CliAnswersAsLineByLineThroughManyGroups) {
   std::uint64_t answered = 0;
   for (pawntb::cli::UvaItem item; reader.next(item);) {
     if (!item.error.empty()) {
-      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": " + item.error);
+      expected_errors.push_back("pawntb uva: stdin:" + std::to_string(item.line) + ": " + item.error);
       continue;
     }
     const pawntb::ProbeResult r = table.probe(item.position);
     if (!r.ok()) {
       // The CLI's words for it (this test is about the reader, not the words).
-      expected_errors.push_back("stdin:" + std::to_string(item.line) + ": case " +
+      expected_errors.push_back("pawntb uva: stdin:" + std::to_string(item.line) + ": case " +
                                 std::to_string(item.case_number) + ": " +
                                 pawntb::probe_problem(table, item.position, r));
       continue;

@@ -12,7 +12,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -75,6 +77,7 @@ class ServeProcess {
   const std::string& first_line() const { return first_line_; }
   const std::string& url() const { return url_; }
   int port() const { return port_; }
+  pid_t pid() const { return pid_; }  // the server's (pawntb execs pawntb-serve)
   std::string err() const { return read_file(err_dir_ / "stderr"); }
   // Sends `signal` and returns the exit status (128 + N if killed by N).
   int stop(int signal) {
@@ -204,6 +207,10 @@ TEST(ServeCommand, BadTableIsARuntimeFailure) {
     EXPECT_EQ(r.status, 1) << r;
     EXPECT_EQ(r.out, "") << r;
     EXPECT_EQ(r.err.rfind("pawntb serve: " + table.string() + ": ", 0), 0u) << r;
+    // In probe's words.
+    const RunResult probe = run_cli({"probe", "--table", table.string(), "ppp/3/PPP w"});
+    EXPECT_EQ(r.err.substr(r.err.find(": ") + 2), probe.err.substr(probe.err.find(": ") + 2))
+        << r << probe;
   }
   // One table per board size and K.
   const RunResult twice = run_cli({"serve", "--port", "0", "--table", kDefaultTable.string(),
@@ -212,11 +219,66 @@ TEST(ServeCommand, BadTableIsARuntimeFailure) {
   EXPECT_TRUE(contains(twice.err, "a second table for 4x4-k4")) << twice;
 }
 
+// VmRSS of process `pid`, KiB; -1 if unknown.
+long rss_kib_of(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (status >> key) {
+    if (key == "VmRSS:") {
+      long kib = -1;
+      status >> kib;
+      return kib;
+    }
+    status.ignore(1 << 20, '\n');
+  }
+  return -1;
+}
+
+// Chunked bodies of 200 MB each, over the 2 MiB limit: each gets 413, and
+// the server's memory does not grow by them, neither by the rest of the
+// body (never read) nor by the 2 MiB read before the limit (given back to
+// the system, on whichever worker thread read it). Under AddressSanitizer,
+// freed memory would wait in its quarantine: none for this server.
+TEST(ServeCommand, ChunkedBodiesOverTheLimitLeaveMemoryAlone) {
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = std::string(asan ? asan : "") + (asan ? ":" : "") +
+                              "quarantine_size_mb=0";
+  ::setenv("ASAN_OPTIONS", options.c_str(), 1);
+  ServeProcess serve({"--table", (kDataDir / "3x3-k3.pawntb").string(), "--threads", "4"},
+                     kSourceDir);
+  ASSERT_GT(serve.port(), 0) << serve.first_line() << serve.err();
+  // Every worker thread once, for what a thread's first request costs.
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ(chunked_upload(serve.port(), 3'000'000).status_line,
+              "HTTP/1.1 413 Payload Too Large");
+  }
+  const long before = rss_kib_of(serve.pid());
+  for (int i = 0; i < 8; ++i) {
+    const Upload u = chunked_upload(serve.port(), 200'000'000);
+    EXPECT_EQ(u.status_line, "HTTP/1.1 413 Payload Too Large") << u.answer.substr(0, 300);
+    EXPECT_LT(u.sent, 50'000'000u);
+  }
+  const long after = rss_kib_of(serve.pid());
+  RecordProperty("vmrss_growth_kib", std::to_string(after - before));
+  EXPECT_LT(after - before, 4 * 1024) << "VmRSS " << before << " -> " << after << " KiB";
+  EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.err();
+}
+
+// 0 threads: one per hardware thread, as everywhere.
+TEST(ServeCommand, ZeroThreadsIsOnePerHardwareThread) {
+  ServeProcess serve({"--table", kDefaultTable.string(), "--threads", "0"}, kSourceDir);
+  ASSERT_GT(serve.port(), 0) << serve.first_line() << serve.err();
+  const httplib::Result r = client_of(serve.port()).Get("/api/v1/tables");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_EQ(serve.stop(SIGTERM), 0) << serve.err();
+}
+
 TEST(ServeCommand, BadOptionsAreUsageErrors) {
   for (const std::vector<std::string>& args : {std::vector<std::string>{"serve", "--port", "70000"},
                                                {"serve", "--port", "-1"},
                                                {"serve", "--port", "http"},
-                                               {"serve", "--threads", "0"},
+                                               {"serve", "--threads", "257"},
                                                {"serve", "extra"},
                                                {"serve", "--bogus"}}) {
     const RunResult r = run_cli(args);

@@ -1,13 +1,20 @@
 // Bad requests get the documented status and an error naming the problem;
 // the server stays correct under concurrent clients and after thousands of
 // malformed requests, without its memory growing.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <nlohmann/json.hpp>
 
 #include "pawntb/notation.hpp"
 #include "serve/serve_support.hpp"
+#include "support/hang_guard.hpp"
 
 namespace pawntb_test {
 namespace {
@@ -97,19 +104,79 @@ TEST_F(BadRequests, OversizedBody) {
   EXPECT_EQ(error.rfind("body is not JSON: ", 0), 0u) << error;
 }
 
-// httplib refuses form bodies (curl -d's Content-Type) over 8,192 bytes
-// itself; the error says what to do.
+// A body is the batch whatever its Content-Type says, such as curl -d's
+// form type, up to the one limit.
 TEST_F(BadRequests, LargeFormBody) {
   auto c = server_->client();
   const json body(std::vector<std::string>(1000, "ppp/3/PPP w"));
-  EXPECT_EQ(
-      error_of(c->Post("/api/v1/positions", body.dump(), "application/x-www-form-urlencoded")),
-      Expected(413,
-               "request body over 8192 bytes with Content-Type "
-               "application/x-www-form-urlencoded: send it as application/json"));
-  const httplib::Result ok = c->Post("/api/v1/positions", body.dump(), "application/json");
+  for (const char* type : {"application/x-www-form-urlencoded", "application/json"}) {
+    const httplib::Result ok = c->Post("/api/v1/positions", body.dump(), type);
+    ASSERT_TRUE(ok) << type;
+    EXPECT_EQ(ok->status, 200) << type;
+    EXPECT_EQ(json::parse(ok->body).size(), 1000u) << type;
+  }
+}
+
+// A chunked body is held to the same limit as one with Content-Length.
+TEST_F(BadRequests, ChunkedBodies) {
+  auto c = server_->client();
+  const std::string batch = json(std::vector<std::string>(3, "ppp/3/PPP w")).dump();
+  auto chunked = [&](const std::string& body) {
+    return c->Post(
+        "/api/v1/positions",
+        [&body](std::size_t, httplib::DataSink& sink) {
+          for (std::size_t at = 0; at < body.size(); at += 1000) {
+            sink.write(body.data() + at, std::min<std::size_t>(1000, body.size() - at));
+          }
+          sink.done();
+          return true;
+        },
+        "application/json");
+  };
+  const httplib::Result ok = chunked(batch);
   ASSERT_TRUE(ok);
   EXPECT_EQ(ok->status, 200);
+  EXPECT_EQ(json::parse(ok->body).size(), 3u);
+  // At the limit it is read (and is not JSON); one byte over, 413.
+  const auto [status, error] = error_of(chunked(std::string(serve::kMaxBody, ' ')));
+  EXPECT_EQ(status, 400);
+  EXPECT_EQ(error.rfind("body is not JSON: ", 0), 0u) << error;
+  EXPECT_EQ(error_of(chunked(std::string(serve::kMaxBody + 1, ' '))),
+            Expected(413, "request body over " + std::to_string(serve::kMaxBody) + " bytes"));
+  // The connection was closed, not left half read: the client goes on.
+  const httplib::Result after = c->Get("/api/v1/position?position=ppp/3/PPP+w");
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->status, 200);
+}
+
+// A lichess client's way: `fen` for `position`; and a browser's CORS
+// preflight before a cross-origin POST.
+TEST_F(BadRequests, FenAndPreflight) {
+  auto c = server_->client();
+  for (const char* path : {"/api/v1/position?fen=ppp/3/PPP_w", "/api/v1/mainline?fen=ppp/3/PPP_w"}) {
+    const httplib::Result r = c->Get(path);
+    ASSERT_TRUE(r) << path;
+    EXPECT_EQ(r->status, 200) << path;
+    EXPECT_EQ(json::parse(r->body)["winner"], "black") << path << r->body;
+  }
+  const httplib::Headers preflight = {{"Origin", "http://example.org"},
+                                      {"Access-Control-Request-Method", "POST"},
+                                      {"Access-Control-Request-Headers", "content-type"}};
+  const httplib::Result r = c->Options("/api/v1/positions", preflight);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 204);
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Methods"), "POST");
+  EXPECT_EQ(r->get_header_value("Access-Control-Allow-Headers"), "Content-Type");
+  const httplib::Result get = c->Options("/api/v1/position", preflight);
+  ASSERT_TRUE(get);
+  EXPECT_EQ(get->status, 204);
+  EXPECT_EQ(get->get_header_value("Access-Control-Allow-Methods"), "GET, HEAD");
+  // The answer itself may be read from anywhere too.
+  const httplib::Result post = c->Post("/api/v1/positions", "[\"ppp/3/PPP w\"]", "application/json");
+  ASSERT_TRUE(post);
+  EXPECT_EQ(post->get_header_value("Access-Control-Allow-Origin"), "*");
+  EXPECT_EQ(error_of(c->Options("/nope", preflight)), Expected(404, "not found: /nope"));
 }
 
 // Answers are never compressed (see server.cpp), whatever the client accepts.
@@ -122,6 +189,17 @@ TEST_F(BadRequests, AnswersAreNotCompressed) {
     EXPECT_EQ(r->status, 200) << path;
     EXPECT_FALSE(r->has_header("Content-Encoding")) << path;
   }
+}
+
+// Until its script has the tables' answers, the page says it is loading
+// (a screenshot taken at once showed an empty page).
+TEST_F(BadRequests, ThePageSaysItIsLoading) {
+  const httplib::Result r = server_->client()->Get("/");
+  ASSERT_TRUE(r);
+  EXPECT_NE(r->body.find("data-testid=\"status\" class=\"status\" role=\"status\" "
+                         "aria-live=\"polite\">Loading&hellip;</p>"),
+            std::string::npos)
+      << r->body;
 }
 
 TEST_F(BadRequests, WrongMethod) {
@@ -174,6 +252,114 @@ TEST_F(BadRequests, BatchBodies) {
   EXPECT_EQ(json::parse(ok->body).size(), serve::kMaxBatch);
   const json over(std::vector<std::string>(serve::kMaxBatch + 1, "ppp/3/PPP w"));
   EXPECT_EQ(post(over.dump()), Expected(400, "array of 10001 positions, over the limit of 10000"));
+}
+
+// One answer read from fd: its status line, once its headers and its
+// Content-Length of body have come; empty if the connection ends first.
+std::string read_answer(int fd) {
+  std::string text;
+  char buffer[4096];
+  for (;;) {
+    const std::size_t end = text.find("\r\n\r\n");
+    if (end != std::string::npos) {
+      std::size_t length = 0;
+      const std::size_t at = text.find("Content-Length: ");
+      if (at != std::string::npos && at < end) length = std::stoul(text.substr(at + 16));
+      if (text.size() >= end + 4 + length) return text.substr(0, text.find("\r\n"));
+    }
+    const ssize_t n = ::recv(fd, buffer, sizeof buffer, 0);
+    if (n <= 0) return {};
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+// Whether the server has not closed fd (nothing to read, or data: not EOF).
+bool still_open(int fd) {
+  char c;
+  const ssize_t n = ::recv(fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+}
+
+// The server answers each connection on a thread it holds while the
+// connection is kept alive (5 s idle), or while a slow request comes (5 s a
+// read). With 2 threads started, 10 idle and 10 slow connections, a new
+// request is answered while all of them are still open: not once some have
+// timed out and freed their threads.
+TEST(Connections, IdleAndSlowClientsDoNotKeepOthersWaiting) {
+  serve::ServerOptions options;
+  options.threads = 2;
+  const RunningServer server(committed_tables(), options);
+  const std::string request = "GET /api/v1/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  std::vector<int> idle, slow;
+  for (int i = 0; i < 10; ++i) {
+    const int fd = connect_to(server.port());
+    ASSERT_GE(fd, 0);
+    idle.push_back(fd);
+    ASSERT_TRUE(send_all(fd, request));
+    ASSERT_EQ(read_answer(fd), "HTTP/1.1 200 OK") << "idle connection " << i;
+  }
+  for (int i = 0; i < 10; ++i) {
+    const int fd = connect_to(server.port());
+    ASSERT_GE(fd, 0);
+    slow.push_back(fd);
+    ASSERT_TRUE(send_all(fd, "GET /api/v1/tables HTTP/1.1\r\nHost: 127"));  // and no more yet
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const httplib::Result r = server.client()->Get("/api/v1/position?position=ppp/3/PPP+w");
+  const auto waited = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  RecordProperty("answer_ms", std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                 waited)
+                                                 .count()));
+  for (std::size_t i = 0; i < idle.size(); ++i) {
+    EXPECT_TRUE(still_open(idle[i])) << "idle connection " << i << " was closed first";
+    EXPECT_TRUE(still_open(slow[i])) << "slow connection " << i << " was closed first";
+  }
+  // And they are still served: the slow ones finish their requests, the idle
+  // ones send another.
+  for (std::size_t i = 0; i < idle.size(); ++i) {
+    ASSERT_TRUE(send_all(slow[i], ".0.0.1\r\n\r\n"));
+    EXPECT_EQ(read_answer(slow[i]), "HTTP/1.1 200 OK") << "slow connection " << i;
+    ASSERT_TRUE(send_all(idle[i], request));
+    EXPECT_EQ(read_answer(idle[i]), "HTTP/1.1 200 OK") << "idle connection " << i;
+  }
+  for (const int fd : idle) ::close(fd);
+  for (const int fd : slow) ::close(fd);
+}
+
+// A chunked body far over the limit: 413 once the limit is passed, and the
+// rest is never read, so the server's memory does not grow with it.
+TEST(Connections, ChunkedBodyOverTheLimitIsCutOff) {
+  constexpr std::uint64_t kTotal = 200'000'000;
+  {
+    // The real limit: 413 with the documented error, long before the end.
+    const RunningServer server(committed_tables());
+    const auto start = std::chrono::steady_clock::now();
+    const Upload u = chunked_upload(server.port(), kTotal);
+    const auto spent = std::chrono::steady_clock::now() - start;
+    EXPECT_EQ(u.status_line, "HTTP/1.1 413 Payload Too Large") << u.answer.substr(0, 300);
+    EXPECT_NE(u.answer.find(serve::error_json("request body over " +
+                                              std::to_string(serve::kMaxBody) + " bytes")),
+              std::string::npos)
+        << u.answer.substr(0, 300);
+    EXPECT_LT(u.sent, kTotal / 4) << "the server read on past the limit";
+    RecordProperty("sent_bytes", std::to_string(u.sent));
+    RecordProperty("ms", std::to_string(
+                             std::chrono::duration_cast<std::chrono::milliseconds>(spent).count()));
+  }
+  // Memory: with a small limit, so that the body kept is no part of the
+  // growth (in-process: the client's buffer is the 64 KiB chunk).
+  serve::ServerOptions options;
+  options.max_body = 4096;
+  const RunningServer server(committed_tables(), options);
+  EXPECT_EQ(chunked_upload(server.port(), 100'000).status_line, "HTTP/1.1 413 Payload Too Large");
+  const long before = rss_kib();
+  const Upload u = chunked_upload(server.port(), kTotal);
+  const long after = rss_kib();
+  EXPECT_EQ(u.status_line, "HTTP/1.1 413 Payload Too Large") << u.answer.substr(0, 300);
+  EXPECT_LT(after - before, 4 * 1024) << "VmRSS " << before << " -> " << after << " KiB";
+  RecordProperty("vmrss_growth_kib", std::to_string(after - before));
 }
 
 // 8 clients at once over loopback, each with its own connection, every

@@ -6,7 +6,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdio>
 #include <fstream>
 #include <random>
 
@@ -65,6 +67,61 @@ std::string raw_http(int port, const std::string& request) {
   }
   ::close(fd);
   return answer;
+}
+
+int connect_to(int port) {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  timeval timeout{static_cast<time_t>(kHangGuardSeconds), 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+bool send_all(int fd, std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::send(fd, bytes.data(), bytes.size(), MSG_NOSIGNAL);
+    if (n <= 0) return false;
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return true;
+}
+
+// A send that fails is the server no longer reading: the answer is read then.
+Upload chunked_upload(int port, std::uint64_t total) {
+  Upload u;
+  const int fd = connect_to(port);
+  if (fd < 0) return u;
+  send_all(fd,
+           "POST /api/v1/positions HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
+           "application/json\r\nTransfer-Encoding: chunked\r\n\r\n");
+  std::string chunk(std::size_t{1} << 16, ' ');
+  bool taken = true;
+  while (taken && u.sent < total) {
+    const std::uint64_t size = std::min<std::uint64_t>(chunk.size(), total - u.sent);
+    chunk.assign(size, ' ');
+    if (u.sent == 0) chunk[0] = '[';
+    if (u.sent + size == total) chunk.back() = ']';
+    char head[32];
+    std::snprintf(head, sizeof head, "%llx\r\n", static_cast<unsigned long long>(size));
+    taken = send_all(fd, head) && send_all(fd, chunk) && send_all(fd, "\r\n");
+    if (taken) u.sent += size;
+  }
+  if (taken) send_all(fd, "0\r\n\r\n");
+  char buffer[4096];
+  for (ssize_t n; (n = ::recv(fd, buffer, sizeof buffer, 0)) > 0;) {
+    u.answer.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  u.status_line = u.answer.substr(0, u.answer.find("\r\n"));
+  return u;
 }
 
 std::vector<Position> random_positions(Geometry g, int max_pawns, int count, std::uint64_t seed) {

@@ -52,6 +52,26 @@ std::vector<pawntb::Position> random_positions(pawntb::Geometry g, int max_pawns
 // "Connection: close"). Empty if it cannot connect.
 std::string raw_http(int port, const std::string& request);
 
+// A connection to 127.0.0.1:port, whose reads and writes give up after the
+// hang guard; -1 if it cannot connect.
+int connect_to(int port);
+
+// Sends all of `bytes` (no SIGPIPE); false if the connection fails first.
+bool send_all(int fd, std::string_view bytes);
+
+// What a chunked upload to POST /api/v1/positions got: the answer's status
+// line and all of it, and how many body bytes were sent before the server
+// stopped taking them (or all).
+struct Upload {
+  std::string status_line;
+  std::string answer;
+  std::uint64_t sent = 0;
+};
+
+// Streams `total` bytes ("[", spaces, "]") in chunks of 64 KiB (never held
+// whole) to 127.0.0.1:port, then reads the answer.
+Upload chunked_upload(int port, std::uint64_t total);
+
 // Percent-encodes every byte but letters and digits.
 std::string url_encode(std::string_view text);
 

@@ -163,9 +163,11 @@ std::vector<json> json_lines(const std::string& text) {
 std::vector<std::string> error_places(const std::string& err) {
   std::vector<std::string> places;
   for (const std::string& line : lines_of(err)) {
-    const std::size_t colon = line.find(':', line.find(':') + 1);
-    if (line.rfind("stdin:", 0) == 0 && colon != std::string::npos) {
-      places.push_back(line.substr(0, colon));
+    // "pawntb probe: stdin:N: ..." (or uva)
+    const std::size_t at = line.rfind("pawntb ", 0) == 0 ? line.find(": ") + 2 : 0;
+    const std::size_t colon = line.find(':', line.find(':', at) + 1);
+    if (line.compare(at, 6, "stdin:") == 0 && colon != std::string::npos) {
+      places.push_back(line.substr(at, colon - at));
     }
   }
   return places;

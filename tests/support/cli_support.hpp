@@ -67,7 +67,8 @@ std::string to_crlf(const std::string& text);
 // One JSON value per line of `text`; fails the test on a line that is not JSON.
 std::vector<nlohmann::json> json_lines(const std::string& text);
 
-// The "stdin:N" that starts each stderr line of input errors.
+// The "stdin:N" after the command ("pawntb probe: ") on each stderr line of
+// input errors.
 std::vector<std::string> error_places(const std::string& err);
 
 // ---------------------------------------------------------------------------

@@ -109,10 +109,16 @@ void add_memory_option(po::options_description& desc, MemoryArg& memory, const s
           .c_str());
 }
 
-std::string check_memory(const po::variables_map& given, MemoryArg& memory) {
+std::string check_memory(const po::variables_map& given, MemoryArg& memory,
+                         std::uint64_t minimum) {
   if (!given.count("memory")) return {};
   memory.bytes = parse_size(memory.given);
   if (memory.bytes == 0) return "--memory must be a size such as 8G, 512M or 2000000000";
+  if (memory.bytes < minimum) {
+    const std::string least = minimum % (1 << 20) == 0 ? std::to_string(minimum >> 20) + "M"
+                                                         : std::to_string(minimum >> 10) + "K";
+    return "--memory " + memory.given + " is below the minimum, " + least;
+  }
   return {};
 }
 

@@ -26,10 +26,12 @@ void add_threads_option(boost::program_options::options_description& desc, unsig
 std::string check_threads(unsigned threads);
 
 // --memory SIZE, "most memory for WHAT, e.g. 8G or 512M (default: 3/4 of the
-// memory available)", and its check, which sets memory.bytes.
+// memory available)", and its check, which sets memory.bytes and refuses a
+// size below `minimum` bytes (a whole number of KiB), naming it.
 void add_memory_option(boost::program_options::options_description& desc, MemoryArg& memory,
                        const std::string& what);
-std::string check_memory(const boost::program_options::variables_map& given, MemoryArg& memory);
+std::string check_memory(const boost::program_options::variables_map& given, MemoryArg& memory,
+                         std::uint64_t minimum = 1);
 
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the

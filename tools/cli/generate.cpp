@@ -336,7 +336,10 @@ std::string validate_generate(const po::variables_map& given,
     return "--pawns must be 1.." + std::to_string(o.cols) + " (at most the columns)";
   }
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
-  if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
+  // Below 1 MiB no table fits (plans are reckoned in MiB).
+  if (std::string problem = check_memory(given, o.memory, 1 << 20); !problem.empty()) {
+    return problem;
+  }
   if (given.count("work-dir") && o.work_dir.empty()) return "--work-dir needs a directory";
   if (o.json && !o.plan) return "--json goes with --plan";
   if (given.count("ranks") && !o.plan) return "--ranks goes with --plan";

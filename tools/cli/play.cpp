@@ -29,11 +29,12 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr char kCommandHelp[] =
-    "  c2c3   play a move: from-square, to-square (b2c3 captures on c3)\n"
+    "  c2c3   play a move: from-square, to-square (b2c3 captures on c3; C2C3 too)\n"
     "  hint   the best move and its value\n"
     "  moves  every legal move with its value, best first\n"
     "  undo   take back your last move and the reply\n"
     "  new    start again from the first position\n"
+    "  resign give up this game: it counts as lost, and play ends\n"
     "  flip   turn the board around\n"
     "  help   this list\n"
     "  quit   end the game (so does the end of input)\n";
@@ -151,7 +152,7 @@ class Game {
         if (term_.interactive) std::cout << "\n";
         break;
       }
-      where_ = term_.interactive ? std::string() : stdin_line(line.number) + ": ";
+      where_ = term_.interactive ? std::string() : "pawntb play: " + stdin_line(line.number) + ": ";
       if (line.too_long) {
         refuse("line longer than " + std::to_string(LineReader::kMaxLine) + " bytes");
         continue;
@@ -159,7 +160,8 @@ class Game {
       if (!command(line.text)) break;
     }
     if (!summarized_) summarize();
-    return kOk;
+    // A script's bad line is an input error, as in `probe -` (README).
+    return refused_ && !term_.interactive ? kUsageError : kOk;
   }
 
  private:
@@ -181,6 +183,7 @@ class Game {
 
   // Bad input: a message on stderr, and the game goes on.
   void refuse(const std::string& message) {
+    refused_ = true;
     std::cout.flush();
     std::cerr << where_ << message << "\n";
   }
@@ -319,7 +322,10 @@ class Game {
     for (const Move m : moves_) text += " " + move_name(g, m);
     text += "\nresult: ";
     const Side mover = current().to_move;
-    if (over()) {
+    if (resigned_) {
+      text += "you resigned after " + count_of(plies(), "ply", "plies") + ": " +
+              side_name(opponent(player_)) + " won";
+    } else if (over()) {
       const bool won = opponent(mover) == player_;
       text += std::string(side_name(opponent(mover))) + " won in " +
               count_of(plies(), "ply", "plies") + ": you " + (won ? "won" : "lost");
@@ -346,6 +352,15 @@ class Game {
     for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (word.empty()) return true;
     if (word == "quit" || word == "exit") return false;
+    if (word == "resign") {
+      if (over()) {
+        refuse("the game is over: new, undo or quit");
+        return true;
+      }
+      resigned_ = true;
+      summarize();
+      return false;
+    }
     if (word == "help" || word == "?") {
       say("commands:\n" + std::string(kCommandHelp));
     } else if (word == "hint") {
@@ -392,7 +407,9 @@ class Game {
   std::vector<Move> moves_;          // moves_[i] leads from positions_[i] to positions_[i + 1]
   std::vector<Mistake> mistakes_;
   bool summarized_ = false;  // the summary of the game so far is shown
-  std::string where_;        // "stdin:N: " before messages on bad input, when scripted
+  bool resigned_ = false;
+  bool refused_ = false;     // some input was refused
+  std::string where_;  // "pawntb play: stdin:N: " before messages on bad input, when scripted
 };
 
 // Why the table cannot play from `p`, or empty if it can.
@@ -473,7 +490,8 @@ const std::string kDetails =
     "Colours when stdout is a terminal (not with NO_COLOR set); prompts when stdin\n"
     "is. Otherwise it reads one move or command a line, so games can be scripted.\n"
     "Bad input is refused with a message on stderr and the game goes on. Exit\n"
-    "status 0 at quit or the end of input.";
+    "status 0 at quit, resign or the end of input; 2 if input read from a file or\n"
+    "pipe (not a terminal) had a line refused.";
 
 }  // namespace
 

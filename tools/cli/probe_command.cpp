@@ -25,12 +25,12 @@ struct Place {
   enum class Kind : std::uint8_t { stdin_line, argument, start };
   Kind kind;
   std::uint64_t number = 0;
-  // As messages name it: "stdin:3" (a file and line, as compilers do),
-  // "pawntb probe: argument 2", "pawntb probe: --start".
+  // As messages name it: "pawntb probe: stdin:3" (a file and line, as
+  // compilers do), "pawntb probe: argument 2", "pawntb probe: --start".
   std::string name() const {
     switch (kind) {
       case Kind::stdin_line:
-        return stdin_line(number);
+        return "pawntb probe: " + stdin_line(number);
       case Kind::argument:
         return "pawntb probe: argument " + std::to_string(number);
       case Kind::start:

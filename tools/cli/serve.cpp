@@ -59,8 +59,10 @@ void serve_options(boost::program_options::options_description& desc, ServeArgs&
                               "port to listen on, 0 for a free one")(
       "log", po::bool_switch(&o.log), "one line per request on stderr")(
       "threads,j", po::value(&o.threads)->default_value(defaults.threads)->value_name("N"),
-      ("worker threads, 1.." + std::to_string(kMaxServeThreads) +
-       "; each open connection holds one while it is kept alive")
+      ("worker threads started at once, 0 for one per hardware thread; each open "
+       "connection holds one while it is kept alive, and more are started as "
+       "connections need them, up to " +
+       std::to_string(kMaxServeThreads))
           .c_str());
 }
 

@@ -8,6 +8,8 @@
 
 #include "command_support.hpp"
 #include "commands.hpp"
+#include "common/table_env.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
@@ -18,8 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// A file Table::find_all() found, opened (header and block index checked)
-// and checksummed, or why not.
+// A file Table::find_all() found, opened (header and block index checked),
+// every block read and checked as a probe would meet it, and checksummed; or
+// why not.
 struct Found {
   fs::path path;
   std::optional<TableInfo> info;
@@ -31,6 +34,17 @@ Found examine(const fs::path& path) {
   Found f{path, std::nullopt, 0, {}};
   try {
     const Table table = Table::open(path, Table::Load::on_demand);
+    // Each block once, none kept: a table far larger than memory is checked
+    // too, in about the time file_checksum() takes to read it.
+    const std::vector<check::BlockDamage> damage = check::check_blocks(table, 0);
+    if (!damage.empty()) {
+      f.error = path.string() + ": block " + std::to_string(damage[0].block) + ": " +
+                damage[0].error;
+      if (damage.size() > 1) {
+        f.error += " (and " + std::to_string(damage.size() - 1) + " more damaged blocks)";
+      }
+      return f;
+    }
     f.checksum = file_checksum(path);
     f.info = table.info();
   } catch (const TableError& e) {
@@ -84,6 +98,9 @@ int run_tables(const TablesArgs& o) {
     }
   }
   check_stdout();
+  // So is a $PAWNTB_TABLE that names nothing.
+  const std::string env_problem = common::table_env_problem();
+  if (!env_problem.empty()) std::fprintf(stderr, "pawntb tables: %s\n", env_problem.c_str());
   // A file that cannot be used is a runtime failure, said on stderr too.
   for (const Found& f : found) {
     if (!f.info) std::fprintf(stderr, "pawntb tables: %s\n", f.error.c_str());
@@ -96,7 +113,7 @@ int run_tables(const TablesArgs& o) {
     std::fprintf(stderr, "pawntb tables: no tables (looked in: %s)\n", places.c_str());
     return kRuntimeFailure;
   }
-  return all_ok ? kOk : kRuntimeFailure;
+  return all_ok && env_problem.empty() ? kOk : kRuntimeFailure;
 }
 
 void tables_options(po::options_description& desc, TablesArgs& o) {
@@ -107,17 +124,19 @@ void tables_options(po::options_description& desc, TablesArgs& o) {
 }  // namespace
 
 extern const Command kTables = command_entry<TablesArgs, tables_options, nullptr, run_tables>(
-    "tables", "list the tables the search path finds, and check that each opens",
+    "tables", "list the tables the search path finds, and check that each can be used",
     "pawntb tables [--json]",
     "Lists every table file along the search path, in the order the commands\n"
     "take them (for each board size, the first with the most pawns K is used):\n"
     "$PAWNTB_TABLE when it names a file, then in each directory the files named\n"
     "RxC-kK.pawntb. For each: its board, K, entries, checksum (XXH3-64 of the\n"
-    "whole file, as data/checksums.txt lists it), whether it opens (its header\n"
-    "and block index checked; `pawntb verify` checks every value), and its path,\n"
-    "last, so that a long one keeps the columns.\n"
-    "A file that does not open is listed with status error, its reason is on\n"
-    "stderr, and the exit status is 1. --json gives one object: \"search_path\"\n"
+    "whole file, as data/checksums.txt lists it), whether it can be used (ok:\n"
+    "its header, block index and every block's checksum pass, as probes check\n"
+    "them; `pawntb verify` also checks every value), and its path, last, so\n"
+    "that a long one keeps the columns.\n"
+    "A file that cannot be used is listed with status error, its reason is on\n"
+    "stderr, and the exit status is 1; so is a $PAWNTB_TABLE that names nothing.\n"
+    "--json gives one object: \"search_path\"\n"
     "(the directories, in order) and \"tables\", each {\"path\", \"ok\": true,\n"
     "\"geometry\": {\"rows\", \"cols\", \"max_pawns\"}, \"entries\", \"checksum\"} or\n"
     "{\"path\", \"ok\": false, \"error\"}. `pawntb probe --help` shows the search\n"

@@ -30,9 +30,9 @@ void UvaAnswers::add_error(const UvaError& error) {
   answer();
   if (error.case_number) cases_done_ = error.case_number;
   if (error.note) {
-    errors_.note(stdin_line(error.line), error.message);
+    errors_.note("pawntb uva: " + stdin_line(error.line), error.message);
   } else {
-    errors_.report(stdin_line(error.line), error.message);
+    errors_.report("pawntb uva: " + stdin_line(error.line), error.message);
   }
 }
 
@@ -54,7 +54,7 @@ void UvaAnswers::answer() {
     } else {
       check_table(table_, r);
       // In probe's words, which name the square (one text for both).
-      errors_.report(stdin_line(boards_[i].line),
+      errors_.report("pawntb uva: " + stdin_line(boards_[i].line),
                      "case " + std::to_string(cases_done_ + i + 1) + ": " +
                          probe_problem(table_, positions_[i], r));
     }

@@ -28,8 +28,8 @@ extern const Command kUva = command_entry<UvaArgs, nullptr, nullptr, run_uva>(
     "that many boards, each a row per line of P (white), p (black) and . (empty),\n"
     "top row first, white to move, with blank lines between boards. Prints the\n"
     "judge's line for each, e.g. `white (7)`: the winner and the plies to the end\n"
-    "with best play. A bad board is reported on stderr as stdin:LINE (and the\n"
-    "case number when it reads well but cannot be answered) and the others\n"
+    "with best play. A bad board is reported on stderr as `pawntb uva: stdin:LINE`\n"
+    "(and the case number when it reads well but cannot be answered) and the others\n"
     "answered (exit status 2). Input after the counted boards is ignored,\n"
     "with a note on stderr.",
     DefaultTable::four_by_four);

@@ -150,6 +150,14 @@ int run_verify(const VerifyArgs& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();
+  // The check keeps one decoded block whatever --memory says.
+  if (o.memory.bytes != 0 && o.memory.bytes < info.block_entries) {
+    const std::uint32_t least = info.block_entries;
+    const std::string size = least % 1024 ? std::to_string(least) : std::to_string(least >> 10) + "K";
+    std::fprintf(stderr, "pawntb verify: --memory %s is below the minimum for %s, %s (a decoded block)\n",
+                 o.memory.given.c_str(), path, size.c_str());
+    return kUsageError;
+  }
   const VerifyPlan plan = check::verify_plan(table, memory);
   if (o.plan) {
     std::printf("%s: %s positions; %s\n", path, with_commas(info.entries).c_str(),
@@ -190,17 +198,18 @@ int run_verify(const VerifyArgs& o) {
       table, memory, [&](const Progress& p) { progress.update(p.stage, p.fraction_done); },
       o.threads, from, save);
   for (const BlockDamage& damage : report.damaged_blocks) {
-    std::fprintf(stderr, "%s: block %u: %s\n", path, damage.block, damage.error.c_str());
+    std::fprintf(stderr, "pawntb verify: %s: block %u: %s\n", path, damage.block, damage.error.c_str());
   }
   if (report.damaged_blocks.empty()) {
     std::printf("%s: header, block index and all block checksums ok\n", path);
   } else {
-    std::fprintf(stderr, "%s: %s of %s damaged; their positions were not checked\n", path,
+    std::fprintf(stderr, "pawntb verify: %s: %s of %s damaged; their positions were not checked\n",
+                 path,
                  count_of(report.damaged_blocks.size(), "block", "blocks").c_str(),
                  with_commas(info.blocks).c_str());
   }
   if (report.mismatches > 0) {
-    std::fprintf(stderr, "%s: %s of %s values wrong; first: %s\n", path,
+    std::fprintf(stderr, "pawntb verify: %s: %s of %s values wrong; first: %s\n", path,
                  with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
                  report.first_mismatch.c_str());
   }

@@ -21,8 +21,8 @@ std::optional<T> number(std::string_view text) {
 
 std::string check(const ServeOptions& o) {
   if (o.port < 0 || o.port > 65535) return "--port must be 0..65535";
-  if (o.threads < 1 || o.threads > kMaxServeThreads) {
-    return "--threads must be 1.." + std::to_string(kMaxServeThreads);
+  if (o.threads > kMaxServeThreads) {
+    return "--threads must be 0.." + std::to_string(kMaxServeThreads);
   }
   return {};
 }
@@ -66,7 +66,7 @@ std::variant<ServeOptions, std::string> from_arguments(const std::vector<std::st
       o.port = *port;
     } else {
       const auto threads = number<unsigned>(*value);
-      if (!threads) return "--threads must be 1.." + std::to_string(kMaxServeThreads);
+      if (!threads) return "--threads must be 0.." + std::to_string(kMaxServeThreads);
       o.threads = *threads;
     }
   }

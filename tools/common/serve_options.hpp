@@ -10,13 +10,15 @@
 
 namespace pawntb::common {
 
+// The most worker threads, which is also how many connections are answered
+// at once.
 inline constexpr unsigned kMaxServeThreads = 256;
 
 struct ServeOptions {
   std::vector<std::string> tables;  // --table, repeatable; empty: the default tables
   std::string host = "127.0.0.1";
   int port = 8080;       // 0: a free port
-  unsigned threads = 8;  // 1..kMaxServeThreads
+  unsigned threads = 8;  // started at once, 0..kMaxServeThreads; 0: one per hardware thread
   bool log = false;      // one line per request on stderr
 };
 

@@ -4,8 +4,10 @@
 // library with OpenSSL, zlib and brotli, which the static pawntb would
 // otherwise have to load for every command; and it links neither the CLI
 // nor the generator.
+#include <malloc.h>
 #include <pthread.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -21,6 +23,7 @@
 
 #include "common/exit_status.hpp"
 #include "common/serve_options.hpp"
+#include "common/table_env.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/server.hpp"
 
@@ -40,18 +43,27 @@ int run_server(const common::ServeOptions& o) {
   sigaddset(&stop_signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
+  // Request bodies of up to 2 MiB are read on worker threads, each with its
+  // own malloc arena: with glibc's threshold, which rises to the largest
+  // block freed, each arena would keep the memory of its largest body. A
+  // fixed one maps every large block and gives it back when freed.
+  ::mallopt(M_MMAP_THRESHOLD, 256 << 10);
 
   std::vector<std::filesystem::path> files(o.tables.begin(), o.tables.end());
   const Api api(files.empty() ? TableSet::open_default() : TableSet::open(files));
   // A file found along the search path that cannot be opened does not stop
   // the server: it is said here and listed by /api/v1/tables.
+  if (const std::string problem = common::table_env_problem(); files.empty() && !problem.empty()) {
+    std::fprintf(stderr, "pawntb serve: %s\n", problem.c_str());
+  }
   for (const SkippedFile& s : api.table_set().skipped()) {
     std::fprintf(stderr, "pawntb serve: skipped: %s\n", s.error.c_str());
   }
   ServerOptions options;
   options.host = o.host;
   options.port = o.port;
-  options.threads = o.threads;
+  options.threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.max_threads = common::kMaxServeThreads;
   if (o.log) {
     // "2026-11-27T08:30:01.123Z 127.0.0.1 GET /api/v1/tables 200 85 us": the
     // time (UTC, ISO 8601), the client's address, the request, the status.

@@ -2,13 +2,19 @@
 
 #include <httplib.h>
 #include <netdb.h>
+#include <strings.h>
 #include <sys/socket.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <mutex>
+#include <system_error>
 #include <thread>
+#include <vector>
 
 #include "serve/assets.hpp"
 
@@ -38,14 +44,75 @@ const char* allowed_methods(std::string_view path) {
   return "";
 }
 
-// httplib reads a form body (curl -d's Content-Type) into parameters, and
-// refuses one over 8,192 bytes with 413 before any handler runs.
-bool is_form(const httplib::Request& req) {
-  return req.get_header_value("Content-Type") == "application/x-www-form-urlencoded";
-}
-const std::string kFormTooLarge =
-    "request body over " + std::to_string(CPPHTTPLIB_FORM_URL_ENCODED_PAYLOAD_MAX_LENGTH) +
-    " bytes with Content-Type application/x-www-form-urlencoded: send it as application/json";
+// httplib answers each connection on one thread for as long as it is kept
+// alive (5 s idle at most; a slow request, 5 s a read): a pool of a fixed
+// size is starved by idle or slow clients. This one starts `ready` threads,
+// and another whenever a connection comes with none free, up to `most`;
+// those stay for later connections.
+class ConnectionPool : public httplib::TaskQueue {
+ public:
+  ConnectionPool(unsigned ready, unsigned most) : most_(std::max(ready, most)) {
+    const std::lock_guard lock(mutex_);
+    while (threads_.size() < ready) start();
+  }
+  ~ConnectionPool() override { shutdown(); }
+
+  void enqueue(std::function<void()> job) override {
+    {
+      const std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(job));
+      if (idle_ < jobs_.size() && threads_.size() < most_ && !stopping_) {
+        try {
+          start();
+        } catch (const std::system_error&) {
+          // No thread to be had: the job waits for a busy one.
+        }
+      }
+    }
+    wake_.notify_one();
+  }
+
+  // Runs the jobs left, then joins every thread (httplib calls it once the
+  // accept loop is over, so that nothing is enqueued any more).
+  void shutdown() override {
+    {
+      const std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    for (std::thread& t : threads_) {
+      if (t.joinable()) t.join();
+    }
+  }
+
+ private:
+  void start() {
+    threads_.emplace_back([this] { work(); });
+  }
+
+  void work() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+      ++idle_;
+      wake_.wait(lock, [this] { return !jobs_.empty() || stopping_; });
+      --idle_;
+      if (jobs_.empty()) return;  // stopping
+      std::function<void()> job = std::move(jobs_.front());
+      jobs_.pop_front();
+      lock.unlock();
+      job();
+      lock.lock();
+    }
+  }
+
+  const unsigned most_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::deque<std::function<void()>> jobs_;
+  std::vector<std::thread> threads_;
+  std::size_t idle_ = 0;  // threads waiting for a job
+  bool stopping_ = false;
+};
 
 void send(httplib::Response& res, ApiResponse answer) {
   res.status = answer.status;
@@ -53,11 +120,8 @@ void send(httplib::Response& res, ApiResponse answer) {
   res.set_header("Content-Type", kJson);
 }
 
-// The read-only GET answers may be read by pages of any origin, as the
-// lichess API's are: a page elsewhere can call a server on localhost.
-void send_readable_anywhere(httplib::Response& res, ApiResponse answer) {
-  send(res, std::move(answer));
-  res.set_header("Access-Control-Allow-Origin", "*");
+void send_error(httplib::Response& res, int status, std::string_view message) {
+  send(res, {status, error_json(message)});
 }
 
 // The position parameter, with '_' read as the space before the side to
@@ -68,19 +132,93 @@ std::string position_text(std::string value) {
   return value;
 }
 
-void send_error(httplib::Response& res, int status, std::string_view message) {
-  send(res, {status, error_json(message)});
+// The API's answers (all read-only) may be read by pages of any origin, as
+// the lichess API's are: a page elsewhere can call a server on localhost.
+void send_readable_anywhere(httplib::Response& res, ApiResponse answer) {
+  send(res, std::move(answer));
+  res.set_header("Access-Control-Allow-Origin", "*");
 }
 
-// The query parameter `name`, or a 400 answer.
-bool parameter(const httplib::Request& req, httplib::Response& res, const char* name,
-               std::string& value) {
-  if (!req.has_param(name)) {
-    send_error(res, 400, std::string("missing parameter: ") + name);
-    return false;
+// An error answer after which the connection is closed, its request body
+// left unread: httplib closes a connection whose content provider fails,
+// and this one fails once it has written the whole answer, and the client
+// has had a moment to read it. A close with unread bytes resets the
+// connection, and a client still sending can lose the answer to the reset
+// (curl did, 2 times in 20, without the wait; 0 in 50 with it).
+void send_error_and_close(httplib::Response& res, int status, std::string_view message) {
+  res.status = status;
+  res.set_header("Connection", "close");
+  auto body = std::make_shared<const std::string>(error_json(message));
+  res.set_content_provider(body->size(), kJson,
+                           [body](std::size_t offset, std::size_t length, httplib::DataSink& sink) {
+                             sink.write(body->data() + offset, length);
+                             std::this_thread::sleep_for(std::chrono::milliseconds(200));
+                             return false;
+                           });
+}
+
+// An over-long body is read on, unkept, to its end if that comes within
+// this many bytes: a client that sends its whole body before it reads (as
+// most do) then gets the 413, and the connection stays usable. Past it the
+// connection is closed at once.
+constexpr std::uint64_t kDrainBytes = 16 << 20;
+
+// The request body, however it comes (Content-Length, chunked, or none),
+// read while it stays within max_body bytes. Otherwise false with a 413
+// answer (for a body that breaks off, 400), which closes the connection
+// unless the body was read to its end within kDrainBytes.
+bool read_body(const httplib::Request& req, httplib::Response& res,
+               const httplib::ContentReader& reader, std::size_t max_body, std::string& body) {
+  const std::string too_large = "request body over " + std::to_string(max_body) + " bytes";
+  const bool chunked = ::strcasecmp(req.get_header_value("Transfer-Encoding").c_str(), "chunked") == 0;
+  if (!chunked && !req.has_header("Content-Length")) return true;  // no body (RFC 9112 6.3)
+  if (!chunked) {
+    const auto length = req.get_header_value<std::uint64_t>("Content-Length");
+    if (length > kDrainBytes) {
+      send_error_and_close(res, 413, too_large);
+      return false;
+    }
+    // httplib skips (reads, unkept) a body over its payload limit, max_body.
+    if (length > max_body) {
+      if (reader([](const char*, std::size_t) { return true; }) || res.status != 413) {
+        send_error_and_close(res, 400, "bad request body");
+      } else {
+        send_error(res, 413, too_large);
+      }
+      return false;
+    }
   }
-  value = req.get_param_value(name);
-  return true;
+  std::uint64_t length = 0;
+  const bool read = reader([&](const char* data, std::size_t size) {
+    length += size;
+    if (length <= max_body) body.append(data, size);
+    return length <= kDrainBytes;
+  });
+  if (read && length <= max_body) return true;
+  if (length <= max_body) {
+    send_error_and_close(res, 400, "bad request body");
+  } else if (read) {
+    send_error(res, 413, too_large);
+  } else {
+    send_error_and_close(res, 413, too_large);
+  }
+  return false;
+}
+
+// The query parameter `name` (or `alias`, another name for it), or a 400
+// answer.
+bool parameter(const httplib::Request& req, httplib::Response& res, const char* name,
+               std::string& value, const char* alias = nullptr) {
+  if (req.has_param(name)) {
+    value = req.get_param_value(name);
+    return true;
+  }
+  if (alias && req.has_param(alias)) {
+    value = req.get_param_value(alias);
+    return true;
+  }
+  send_error(res, 400, std::string("missing parameter: ") + name);
+  return false;
 }
 
 }  // namespace
@@ -96,9 +234,12 @@ Server::Server(const Api& api, ServerOptions options)
     : impl_(std::make_unique<Impl>(api, std::move(options))) {
   httplib::Server& http = impl_->http;
   const Api& a = impl_->api;
-  const unsigned threads = impl_->options.threads;
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http.set_payload_max_length(impl_->options.max_body);
+  const unsigned threads = impl_->options.threads, most = impl_->options.max_threads;
+  http.new_task_queue = [threads, most] { return new ConnectionPool(threads, most); };
+  // httplib skips (reads, unkept) a body whose Content-Length is over this;
+  // read_body() leaves that to it, and holds a chunked body to the same limit.
+  const std::size_t max_body = impl_->options.max_body;
+  http.set_payload_max_length(max_body);
   // Answers are written in two parts (headers, body): without TCP_NODELAY
   // Nagle's algorithm holds the second until the client's delayed ACK.
   http.set_tcp_nodelay(true);
@@ -109,20 +250,26 @@ Server::Server(const Api& api, ServerOptions options)
     ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
   });
 
+  // `fen` is another name for `position`, as lichess clients send it.
   http.Get("/api/v1/position", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
-    if (parameter(req, res, "position", text)) {
+    if (parameter(req, res, "position", text, "fen")) {
       send_readable_anywhere(res, a.position(position_text(std::move(text))));
     }
   });
   http.Get("/api/v1/mainline", [&a](const httplib::Request& req, httplib::Response& res) {
     std::string text;
-    if (parameter(req, res, "position", text)) {
+    if (parameter(req, res, "position", text, "fen")) {
       send_readable_anywhere(res, a.mainline(position_text(std::move(text))));
     }
   });
-  http.Post("/api/v1/positions", [&a](const httplib::Request& req, httplib::Response& res) {
-    send(res, a.positions(req.body));
+  http.Post("/api/v1/positions", [&a, max_body](const httplib::Request& req,
+                                                 httplib::Response& res,
+                                                 const httplib::ContentReader& reader) {
+    std::string body;
+    if (read_body(req, res, reader, max_body, body)) {
+      send_readable_anywhere(res, a.positions(body));
+    }
   });
   http.Get("/api/v1/tables", [&a](const httplib::Request&, httplib::Response& res) {
     send_readable_anywhere(res, a.tables());
@@ -153,44 +300,45 @@ Server::Server(const Api& api, ServerOptions options)
     }
     send_error(res, 404, "not found: " + req.path);
   };
+  // With a body: read it first (within the limit), as for a known method.
+  auto unknown_with_body = [unknown, max_body](const httplib::Request& req,
+                                               httplib::Response& res,
+                                               const httplib::ContentReader& reader) {
+    std::string body;
+    if (read_body(req, res, reader, max_body, body)) unknown(req, res);
+  };
   http.Get(".*", unknown);
-  http.Post(".*", unknown);
-  http.Put(".*", unknown);
-  http.Patch(".*", unknown);
-  http.Delete(".*", unknown);
-  http.Options(".*", unknown);
+  http.Post(".*", unknown_with_body);
+  http.Put(".*", unknown_with_body);
+  http.Patch(".*", unknown_with_body);
+  http.Delete(".*", unknown_with_body);
+  // A browser's CORS preflight, before a cross-origin request with a JSON
+  // body or its own headers: allowed on every API path, for its methods.
+  http.Options(".*", [unknown](const httplib::Request& req, httplib::Response& res) {
+    const std::string_view allowed = allowed_methods(req.path);
+    if (allowed.empty() || !req.path.starts_with("/api/v1/")) return unknown(req, res);
+    res.status = 204;
+    res.set_header("Allow", std::string(allowed));
+    res.set_header("Access-Control-Allow-Origin", "*");
+    res.set_header("Access-Control-Allow-Methods", std::string(allowed));
+    res.set_header("Access-Control-Allow-Headers", "Content-Type");
+    res.set_header("Access-Control-Max-Age", "86400");
+  });
 
   // Statuses httplib sets itself, and any other error without a body.
-  const std::size_t max_body = impl_->options.max_body;
-  http.set_error_handler([max_body, &a](const httplib::Request& req, httplib::Response& res) {
-    if (!res.body.empty()) return;
+  http.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+    if (!res.body.empty() || res.content_provider_) return;
     switch (res.status) {
       case 404:
         return send_error(res, 404, "not found: " + req.path);
       case 405:
         return send_error(res, 405, "method not allowed");
-      case 413:
-        if (is_form(req) && req.get_header_value<std::uint64_t>("Content-Length") <= max_body) {
-          return send_error(res, 413, kFormTooLarge);
-        }
-        return send_error(res, 413, "request body over " + std::to_string(max_body) + " bytes");
       case 414:
         return send_error(
             res, 414,
             "request line over " + std::to_string(CPPHTTPLIB_REQUEST_URI_MAX_LENGTH) + " bytes");
-      case 400: {
-        // httplib refuses a POST, PUT or PATCH without Content-Length (curl
-        // -X POST sends none) before routing. Answer it as the same request
-        // with an empty body: 405 on a path without that method, the
-        // batch's own answer on /api/v1/positions.
-        const std::string_view allowed = allowed_methods(req.path);
-        if (!allowed.empty() && allowed.find(req.method) == std::string_view::npos) {
-          res.set_header("Allow", std::string(allowed));
-          return send_error(res, 405, "method not allowed");
-        }
-        if (req.path == "/api/v1/positions" && req.method == "POST") return send(res, a.positions(""));
+      case 400:
         return send_error(res, 400, "bad request");
-      }
       default:
         return send_error(res, res.status, "HTTP status " + std::to_string(res.status));
     }

@@ -40,8 +40,11 @@ inline constexpr std::size_t kMaxBody = 2 << 20;
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: a free port
-  // Worker threads; each open connection holds one while it is kept alive.
+  // Worker threads started at once; each open connection holds one while it
+  // is kept alive, and when none is free another is started, up to
+  // max_threads (so that idle or slow clients cannot keep others waiting).
   unsigned threads = 8;
+  unsigned max_threads = 256;
   std::size_t max_body = kMaxBody;  // bytes; larger bodies get 413
   // Called once per request from the worker thread that answered it; must
   // be thread-safe. Empty: no logging.
