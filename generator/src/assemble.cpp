@@ -15,6 +15,7 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/util/atomic_file.hpp"
 #include "pawntb/util/file.hpp"
+#include "pawntb/util/threads.hpp"
 #include "tier_buffer.hpp"
 
 namespace pawntb::generator_detail {
@@ -202,16 +203,36 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
   } else {
     s = slices.size();  // nothing left: the checkpoint was at the end
   }
+  // The slices are read a batch at a time, each slice's frame on a thread,
+  // into a buffer of the largest slice's size (what the plan counts): reading
+  // was main-thread-only work between the writer's parallel compressions.
+  std::uint64_t largest = 0;
+  for (const Index::Slice& slice : slices) largest = std::max(largest, slice.size);
+  work.set_readers(threads);
   TierBuffer buffer;
-  for (; s < slices.size(); ++s) {
-    if (buffer.size() < slices[s].size) {
-      buffer = TierBuffer();
-      buffer = TierBuffer(slices[s].size);
+  std::vector<std::pair<std::size_t, std::span<Plies>>> reads;  // (slice, its values)
+  while (s < slices.size()) {
+    std::uint64_t size = 0;
+    std::size_t end = s;
+    while (end < slices.size() && (end == s || size + slices[end].size <= largest)) {
+      size += slices[end++].size;
     }
-    const auto values = buffer.span().first(slices[s].size);
-    work.read_slice(s, values);
-    writer.append(values.subspan(skip));
+    if (buffer.size() < size) {
+      buffer = TierBuffer();
+      buffer = TierBuffer(size);
+    }
+    reads.clear();
+    std::uint64_t at = 0;
+    for (std::size_t slice = s; slice < end; ++slice) {
+      reads.emplace_back(slice, buffer.span().subspan(at, slices[slice].size));
+      at += slices[slice].size;
+    }
+    util::parallel_for("assembly reads", threads, reads.size(), [&](std::uint64_t r, unsigned worker) {
+      work.read_slice(reads[r].first, reads[r].second, worker);
+    });
+    writer.append(buffer.span().first(size).subspan(skip));
     skip = 0;
+    s = end;
   }
   result.file_size = writer.finish(checkpoint.totals);
   result.block_count = writer.block_count();

@@ -241,11 +241,6 @@ static_assert(kNextRowSubset.of[4][0b1010] == 0b1100 &&
   return next >> 8;
 }
 
-// The last k-subset of 0..n-1 in colex order: the top k elements.
-constexpr std::uint64_t last_subset(int k, int n) {
-  return low_bits(k) << (n - k);
-}
-
 class Index {
   struct RowDigits;  // below
 
