@@ -502,7 +502,7 @@ class Checker {
       if (i >= end) break;
       if (advance == Advance::block) {
         cursor.next_block();
-      } else if (advance == Advance::run) {
+      } else if (advance == Advance::run && step > 1) {
         cursor.next_run();
       } else {
         cursor.next<g_>();
