@@ -8,7 +8,8 @@
 // tier and its children are decoded in bulk, on every thread, into one array
 // of the whole table's entries, the IMAGE: entry i at image[i]. Then each
 // position of the tier is checked against its successors, read straight from
-// the image by their index. A table loaded at open is its own image.
+// the image by their index, in batches whose loads overlap (Checker::Batch).
+// A table loaded at open is its own image.
 //
 // MEMORY. The image is address space (mmap, MAP_NORESERVE, never touched where
 // nothing is decoded); what is decoded is held in UNITS of max(block, 64 KiB,
