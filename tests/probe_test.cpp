@@ -685,6 +685,7 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
   ASSERT_GT(derived.size(), 100u);
   std::vector<std::uint64_t> wrong(derived.begin(), derived.begin() + 70);
   const auto after = std::lower_bound(derived.begin(), derived.end(), tier.first + kPiece);
+  ASSERT_NE(after, derived.begin());
   ASSERT_NE(after, derived.end());
   wrong.insert(wrong.end(), {after[-1], after[0], derived.back()});
   int changed = 0;
