@@ -636,8 +636,8 @@ class Checker {
 
   // Entry i, a canonical position without a win in one, against `want`, the
   // value its successors give.
-  void compare(std::uint64_t i, std::uint64_t white, std::uint64_t black, bool symmetric,
-               int want, VerifyTally& tally) const {
+  void compare(std::uint64_t i, std::uint64_t white, std::uint64_t black, bool symmetric, int want,
+               VerifyTally& tally) const {
     const int got = pass_.values[i];
     ++tally.checked;
     if (got != want) {
