@@ -13,6 +13,7 @@
 #include "pawntb/check.hpp"
 #include "pawntb/codec/index.hpp"
 #include "pawntb/codec/values.hpp"
+#include "pawntb/game/rules.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
@@ -688,6 +689,71 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
       EXPECT_EQ(report.first_mismatch, where + ": " + bad.expected) << from;
     }
   }
+}
+
+// verify() re-derives the positions that need their successors in batches,
+// the loads of a batch's successors started before any is compared
+// (verify.cpp, Checker): a wrong value is found in every place of a tier's
+// first batches, and in the last such position of a range a thread checks
+// and the first of the next (with room for one block, a tier is checked in
+// pieces of 256 entries from its start) and of the tier, however the table
+// is read.
+TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
+  const TempDir dir;
+  const Geometry g{4, 4};
+  GenerateOptions o;
+  o.geometry = g;
+  o.max_pawns = 4;
+  const SolvedTable solved = solve(o);
+  const codec::Index index(g, o.max_pawns);
+  const auto tiers = index.tiers();
+  const codec::Index::Tier& tier = *std::max_element(
+      tiers.begin(), tiers.end(), [](const auto& a, const auto& b) { return a.size < b.size; });
+  constexpr std::uint64_t kPiece = 256;
+  // The tier's positions re-derived from their successors: canonical, and
+  // without a win in one.
+  std::vector<std::uint64_t> derived;
+  for (std::uint64_t i = tier.first; i < tier.first + tier.size; ++i) {
+    const auto [white, black] = index.unrank(i);
+    if (codec::is_canonical(g, white, black) && !game::wins_in_one(g, white, black)) {
+      derived.push_back(i);
+    }
+  }
+  // More than two batches' worth (a batch is 32 positions), both sides of
+  // the end of the first piece, and the tier's last.
+  ASSERT_GT(derived.size(), 100u);
+  std::vector<std::uint64_t> wrong(derived.begin(), derived.begin() + 70);
+  const auto after = std::lower_bound(derived.begin(), derived.end(), tier.first + kPiece);
+  ASSERT_NE(after, derived.begin());
+  ASSERT_NE(after, derived.end());
+  wrong.insert(wrong.end(), {after[-1], after[0], derived.back()});
+  int changed = 0;
+  for (const std::uint64_t i : wrong) {
+    const auto [white, black] = index.unrank(i);
+    if (codec::is_filler(g, white, black)) continue;  // no move: not stored, decided by rule
+    SolvedTable bad = solved;
+    const int v = solved.values[i];
+    const int stored = v + 2 <= solved.max_plies ? v + 2 : v - 2;
+    bad.values[i] = static_cast<std::uint8_t>(stored);
+    const fs::path path = dir / "wrong_in_a_batch.pawntb";
+    write_table(bad, path);
+    ++changed;
+    const std::string side = v % 2 ? "white" : "black";
+    const std::string expected = format_position(Position{g, white, black, Side::white}) +
+                                 ": table says " + side + " in " + std::to_string(stored) +
+                                 ", successors say " + side + " in " + std::to_string(v);
+    for (const VerifyLoad& load : kVerifyLoads) {
+      SCOPED_TRACE(load.name);
+      const Table table = Table::open(path, load.load, 1, load.cache_bytes);
+      // From the tier's start: the wrong value is the first that disagrees
+      // (the positions that read it are in later tiers).
+      VerifyState from;
+      from.header_checksum = table.info().header_checksum;
+      from.entries_done = tier.first;
+      EXPECT_EQ(verify(table, {}, 1, from).first_mismatch, expected) << "entry " << i;
+    }
+  }
+  EXPECT_GT(changed, 60);
 }
 
 // A wrong value in a child tier is found where it is, and in a position of

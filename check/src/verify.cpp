@@ -8,7 +8,8 @@
 // tier and its children are decoded in bulk, on every thread, into one array
 // of the whole table's entries, the IMAGE: entry i at image[i]. Then each
 // position of the tier is checked against its successors, read straight from
-// the image by their index. A table loaded at open is its own image.
+// the image by their index, in batches whose loads overlap (Checker::Batch).
+// A table loaded at open is its own image.
 //
 // MEMORY. The image is address space (mmap, MAP_NORESERVE, never touched where
 // nothing is decoded); what is decoded is held in PAGES of max(block, 64 KiB,
@@ -76,12 +77,12 @@ ProbeResult white_result(int plies) {
 // with no move at all, white has lost: 0.
 class WhiteMinimax {
  public:
+  // (Both sides of the choice kept, each neutral for the other parity, so
+  // that it compiles without a branch: the parities are unpredictable.)
   void add(int black_plies) {
-    if (black_plies % 2 == 0) {
-      black_loses_in_ = std::min(black_loses_in_, black_plies);
-    } else {
-      black_wins_in_ = std::max(black_wins_in_, black_plies);
-    }
+    const bool black_wins = black_plies % 2 != 0;
+    black_loses_in_ = std::min(black_loses_in_, black_wins ? kNever : black_plies);
+    black_wins_in_ = std::max(black_wins_in_, black_wins ? black_plies : -1);
   }
   int plies() const {
     if (black_loses_in_ != kNever) return black_loses_in_ + 1;
@@ -422,11 +423,44 @@ class Checker {
   static constexpr int kBytes = game::board_bytes(g_);
   static constexpr std::uint64_t kBoard = game::board_mask(g_);
   static constexpr std::uint64_t kGoal = game::white_goal(g_);
+  static constexpr std::uint64_t kRow1 = game::row_mask(g_, 1);
+  // The successor in which black has no pawn left: lost, 0 plies. No entry.
+  static constexpr std::uint64_t kNoPawnLeft = UINT64_MAX;
+  static constexpr std::uint8_t kLost = 0;
+
+  // Positions per batch (see Batch), as many as the generator's solver
+  // batches: enough loads in flight to cover a miss.
+  static constexpr std::size_t kBatch = 32;
+  // A pawn has at most 3 moves (a step and two captures).
+  static constexpr std::size_t kMaxMoves = 3 * codec::kMaxPawns;
+
+  // Positions whose successors are ranked and their values' loads started
+  // (prefetched), not yet compared with their own. A child value is a random
+  // byte of the tiers before, mostly a cache miss; made apart from the
+  // comparisons, the loads of a batch overlap instead of each waiting behind
+  // the branches of the minimax before it.
+  struct Batch {
+    struct Entry {
+      std::uint64_t i, white, black;
+      std::uint8_t moves;  // its successors: the next `moves` of values
+      bool symmetric;      // its mirror image is itself
+      bool readable;       // no successor is in a damaged block
+    };
+    std::size_t size = 0, successors = 0;
+    std::array<Entry, kBatch> entries;
+    std::array<const std::uint8_t*, kBatch * kMaxMoves> values;
+  };
+  static_assert(kMaxMoves <= UINT8_MAX);
 
   bool damaged(std::uint64_t i) const { return pass_.damaged[i >> t_.block_shift] != 0; }
 
+  // How the walk moves on from an entry: to the next entry, past the run
+  // (the entries sharing W and B's row 0) or past the W-block.
+  enum class Advance : std::uint8_t { entry, run, block };
+
   template <Mode mode>
   void walk(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) const {
+    Batch batch;
     Index::Cursor cursor(index_, begin);
     for (std::uint64_t i = begin;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
@@ -437,29 +471,54 @@ class Checker {
       const std::uint64_t left = game::white_left_captures(g_, white) & black;
       const std::uint64_t right = game::white_right_captures(g_, white) & black;
       std::uint64_t step = 1;
+      Advance advance = Advance::entry;
       if ((pushes | left | right) & kGoal) {
         // A move onto row 0 wins at once. It depends on white's pawns and
         // black's row 0 only: the whole run (index.hpp) wins in 1.
         step = std::min(cursor.run_remaining(), end - i);
+        advance = Advance::run;
         if constexpr (mode != Mode::collect) check_wins_in_one<mode>(i, step, tally);
       } else {
         const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(white);
         const std::uint64_t mirror_black = t_.symmetry.mirror<kBytes>(black);
-        if (mirror_white < white || (mirror_white == white && mirror_black < black)) {
+        // With mirror(W) < W the run is all mirror images (the canonical
+        // image has the smaller W), and so is the W-block when W has no
+        // pawn on row 1 (no entry of it wins in one). Unless they hold the
+        // header's longest example, or blocks are damaged, mirror_image
+        // only counts them: they are passed at once.
+        const bool whole_block = (white & kRow1) == 0;
+        const std::uint64_t passed =
+            mode == Mode::careful || mirror_white >= white
+                ? 0
+                : std::min(whole_block ? cursor.block_remaining() : cursor.run_remaining(),
+                           end - i);
+        if (passed && t_.header.longest_index - i >= passed) {  // unsigned: not in the span
+          step = passed;
+          advance = whole_block ? Advance::block : Advance::run;
+          if constexpr (mode == Mode::fast) tally.checked += passed;
+        } else if (mirror_white < white || (mirror_white == white && mirror_black < black)) {
           mirror_image<mode>(i, mirror_white, mirror_black, tally);
-        } else {
+        } else if constexpr (mode == Mode::collect) {
+          successors(white, black, pushes, left, right, [&](std::uint64_t at) {
+            if (at != kNoPawnLeft) pass_.marks->mark_entry(at);
+          });
+        } else if (mode == Mode::fast || !damaged(i)) {
           const bool symmetric = mirror_white == white && mirror_black == black;
-          check_entry<mode>(i, white, black, pushes, left, right, symmetric, tally);
+          add<mode>(batch, i, white, black, pushes, left, right, symmetric);
+          if (batch.size == kBatch) check_batch(batch, tally);
         }
       }
       i += step;
       if (i >= end) break;
-      if (step > 1) {
+      if (advance == Advance::block) {
+        cursor.next_block();
+      } else if (advance == Advance::run && step > 1) {
         cursor.next_run();
       } else {
-        cursor.next();
+        cursor.next<g_>();
       }
     }
+    if constexpr (mode != Mode::collect) check_batch(batch, tally);
   }
 
   template <Mode mode>
@@ -484,7 +543,7 @@ class Checker {
   // A mirror image (not canonical) is never stored: the probe answers it
   // from its canonical image, which is checked with its own successors, the
   // mirror images of these. So it is counted as checked, and its canonical
-  // counts its win (check_entry).
+  // counts its win (compare).
   template <Mode mode>
   void mirror_image(std::uint64_t i, std::uint64_t mirror_white, std::uint64_t mirror_black,
                     VerifyTally& tally) const {
@@ -503,14 +562,12 @@ class Checker {
     if (longest && pass_.values[c] != t_.header.max_plies) tally.longest_ok = false;
   }
 
-  // A canonical entry without a win in one: its value from its successors'.
-  template <Mode mode>
-  void check_entry(std::uint64_t i, std::uint64_t white, std::uint64_t black, std::uint64_t pushes,
-                   std::uint64_t left, std::uint64_t right, bool symmetric,
-                   VerifyTally& tally) const {
-    if constexpr (mode == Mode::careful) {
-      if (damaged(i)) return;
-    }
+  // The entries of the successors of a canonical position without a win in
+  // one, each to on_successor, kNoPawnLeft for one where black has no pawn.
+  template <class OnSuccessor>
+  [[gnu::always_inline]] void successors(std::uint64_t white, std::uint64_t black,
+                                         std::uint64_t pushes, std::uint64_t left,
+                                         std::uint64_t right, OnSuccessor on_successor) const {
     // A successor, black to move, is looked up as white to move: the
     // colour flip (flip_rows, the colours swapped) and, for the canonical
     // image, the mirror. Both move each square on its own, so a move
@@ -521,18 +578,16 @@ class Checker {
     const std::uint64_t flip_black = t_.symmetry.flip<kBytes>(black);
     const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(flip_white);
     const std::uint64_t mirror_black = t_.symmetry.mirror<kBytes>(flip_black);
-    WhiteMinimax minimax;
-    bool readable = true;
     // Each target square `to` with the square its pawn came from, `back`
-    // squares further.
-    const auto moves = [&](std::uint64_t targets, int back) {
+    // squares further. (Inlined: its captures then stay in registers.)
+    const auto moves = [&](std::uint64_t targets, int back) __attribute__((always_inline)) {
       for (; targets; targets &= targets - 1) {
         const auto to = static_cast<std::size_t>(std::countr_zero(targets));
         const std::size_t from = to + static_cast<std::size_t>(back);
         // Black's pawns, seen from black, less the one captured on `to`.
         const std::uint64_t next_white = flip_black & ~squares_.flip[to];
         if (!next_white) {
-          minimax.add(0);  // black has no pawn left: lost
+          on_successor(kNoPawnLeft);
           continue;
         }
         const std::uint64_t next_black = flip_white ^ squares_.flip[from] ^ squares_.flip[to];
@@ -541,21 +596,58 @@ class Checker {
             mirror_white ^ squares_.flip_mirror[from] ^ squares_.flip_mirror[to];
         const bool take_image =
             image_white < next_white || (image_white == next_white && image_black < next_black);
-        const std::uint64_t at = take_image ? index_.rank_with<g_>(image_white, image_black)
-                                            : index_.rank_with<g_>(next_white, next_black);
-        if constexpr (mode == Mode::collect) {
-          pass_.marks->mark_entry(at);
-        } else {
-          if (mode == Mode::careful && damaged(at)) readable = false;
-          minimax.add(pass_.values[at]);
-        }
+        on_successor(take_image ? index_.rank_with<g_>(image_white, image_black)
+                                : index_.rank_with<g_>(next_white, next_black));
       }
     };
     moves(pushes, g_.cols);
     moves(left, g_.cols + 1);
     moves(right, g_.cols - 1);
-    if (mode == Mode::collect || !readable) return;
-    const int got = pass_.values[i], want = minimax.plies();
+  }
+
+  // Adds entry i, a canonical position without a win in one, to the batch:
+  // its successors' values, their loads started.
+  template <Mode mode>
+  void add(Batch& batch, std::uint64_t i, std::uint64_t white, std::uint64_t black,
+           std::uint64_t pushes, std::uint64_t left, std::uint64_t right, bool symmetric) const {
+    typename Batch::Entry& e = batch.entries[batch.size++];
+    e = typename Batch::Entry{i, white, black, 0, symmetric, true};
+    const std::uint8_t** const first = batch.values.data() + batch.successors;
+    const std::uint8_t** to = first;
+    successors(white, black, pushes, left, right, [&](std::uint64_t at) {
+      if (at == kNoPawnLeft) {
+        *to++ = &kLost;
+        return;
+      }
+      if (mode == Mode::careful && damaged(at)) e.readable = false;
+      const std::uint8_t* const value = pass_.values + at;
+      __builtin_prefetch(value);
+      *to++ = value;
+    });
+    e.moves = static_cast<std::uint8_t>(to - first);
+    batch.successors += e.moves;
+  }
+
+  // Checks the batch's entries, each against its successors' values by the
+  // rule (WhiteMinimax); empties the batch.
+  void check_batch(Batch& batch, VerifyTally& tally) const {
+    const std::uint8_t* const* next = batch.values.data();
+    for (std::size_t p = 0; p < batch.size; ++p) {
+      const typename Batch::Entry& e = batch.entries[p];
+      WhiteMinimax minimax;
+      for (const std::uint8_t* const* stop = next + e.moves; next != stop; ++next) {
+        minimax.add(**next);
+      }
+      if (e.readable) compare(e.i, e.white, e.black, e.symmetric, minimax.plies(), tally);
+    }
+    batch.size = batch.successors = 0;
+  }
+
+  // Entry i, a canonical position without a win in one, against `want`, the
+  // value its successors give.
+  void compare(std::uint64_t i, std::uint64_t white, std::uint64_t black, bool symmetric, int want,
+               VerifyTally& tally) const {
+    const int got = pass_.values[i];
     ++tally.checked;
     if (got != want) {
       mismatch(i, white, black, got, want, tally);
