@@ -744,13 +744,14 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
                                  ", successors say " + side + " in " + std::to_string(v);
     for (const VerifyLoad& load : kVerifyLoads) {
       SCOPED_TRACE(load.name);
-      const Table table = Table::open(path, load.load, 1, load.cache_bytes);
+      const Table table = Table::open(path, load.load);
       // From the tier's start: the wrong value is the first that disagrees
       // (the positions that read it are in later tiers).
       VerifyState from;
       from.header_checksum = table.info().header_checksum;
       from.entries_done = tier.first;
-      EXPECT_EQ(verify(table, {}, 1, from).first_mismatch, expected) << "entry " << i;
+      EXPECT_EQ(check::verify(table, load.memory_bytes, {}, 1, from).first_mismatch, expected)
+          << "entry " << i;
     }
   }
   EXPECT_GT(changed, 60);

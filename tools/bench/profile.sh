@@ -14,9 +14,11 @@
 # virtual machines), instructions and cache misses come from cachegrind
 # (valgrind --tool=cachegrind --cache-sim=yes: a simulated L1 and last-level
 # cache, exact and repeatable whatever else runs), and cycles from CPU time
-# (user + system) times the clock in /proc/cpuinfo. IPC is then instructions
-# over those cycles: a lower bound on the core's, since CPU time also counts
-# the time a core waits for memory. Cachegrind runs the threads one at a time
+# (user + system) times the clock. The clock is calibrated, since a core
+# runs above the nominal MHz of /proc/cpuinfo when it can: a chain of
+# dependent adds, one a cycle, is timed (it needs cc; without one the
+# nominal MHz is used, and the first line says so). IPC is instructions over
+# those cycles. Cachegrind runs the threads one at a time
 # and takes about 50 times as long as the run itself: keep it to boards that
 # generate in seconds (5x5 and below), or give --no-cachegrind.
 # --perf-record adds a `perf record` profile of each run, its top symbols.
@@ -62,7 +64,25 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 table="$work/table.pawntb"
-mhz=$(awk -F: '/^cpu MHz/ { print $2; exit }' /proc/cpuinfo)
+mhz=$(awk -F: '/^cpu MHz/ { printf "%.0f", $2; exit }' /proc/cpuinfo)
+clock="nominal, /proc/cpuinfo"
+if command -v cc >/dev/null 2>&1; then
+  # 2e9 dependent adds: as many cycles. The best of three runs.
+  printf '%s\n' 'int main(void) {' '  unsigned long x = 0;' \
+    '  for (unsigned long i = 0; i < 200000000UL; i++) {' \
+    '    __asm__ volatile("add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\t"' \
+    '                     "add $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0\n\tadd $1, %0" : "+r"(x));' \
+    '  }' '  return x == 0;' '}' > "$work/clock.c"
+  if cc -O2 -o "$work/clock" "$work/clock.c" 2>/dev/null; then
+    best=
+    for _ in 1 2 3; do
+      /usr/bin/time -f "%U" -o "$work/clock.time" "$work/clock" || true
+      best=$(awk -v t="$(cat "$work/clock.time")" -v b="${best:-0}" 'BEGIN { print (b == 0 || t < b) ? t : b }')
+    done
+    mhz=$(awk -v t="$best" 'BEGIN { printf "%.0f", 2e9 / t / 1e6 }')
+    clock="calibrated: 2e9 dependent adds in $best s"
+  fi
+fi
 counters=
 if command -v perf >/dev/null 2>&1 &&
   perf stat -x, -e instructions,cycles true 2>&1 >/dev/null | grep -q '^[0-9]'; then
@@ -119,7 +139,7 @@ cg() {
   sed -n "s/^==[0-9]*== $2 *\([0-9,]*\).*/\1/p" "$work/$1.cg" | head -1 | tr -d ,
 }
 commit=$(git -C "$(dirname "$0")" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
-echo "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(nproc) cores at $mhz MHz, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(nproc) cores at $mhz MHz ($clock), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "board ${rows}x${cols} K = $pawns, $entries entries; generate: pawntb $generate_args"
 echo "counters: $([ -n "$counters" ] && echo "perf stat" || echo "none in this machine: cachegrind and CPU time")"
 echo
