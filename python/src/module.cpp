@@ -28,6 +28,7 @@
 #include <variant>
 #include <vector>
 
+#include "pawntb/check.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/pawntb.h"
 #include "pawntb/probe.hpp"
@@ -123,10 +124,10 @@ std::string damaged_blocks(const Table& table) {
   if (info.file_size > kNameBlocksUpTo) {
     return " (`pawntb info " + info.path.string() + "` names the damaged blocks)";
   }
-  std::vector<BlockDamage> damage;
+  std::vector<check::BlockDamage> damage;
   try {
     py::gil_scoped_release release;
-    damage = table.check_blocks(0);
+    damage = check::check_blocks(table, 0);
   } catch (const std::exception&) {
     return "";  // no memory for the check: the message without the blocks
   }
