@@ -214,9 +214,12 @@ class UnitRun {
       keep.insert(g.first);
       if (cache_.has(g.first)) continue;
       missing += g.size;
-      // A group of the unit whose file is being written waits for it.
-      if (writer_.joinable() && units_.unit_of_slice(g.first_slice) == written_unit_) {
-        finish_write();
+      // A group with a slice of the unit whose file is being written waits
+      // for it (a group's slices, one per black profile, lie in several
+      // units).
+      for (std::size_t s = g.first_slice; writer_.joinable() && s < g.first_slice + g.slice_count;
+           ++s) {
+        if (units_.unit_of_slice(s) == written_unit_) finish_write();
       }
     }
     // The unit's values go into the spare buffer if it is large enough
