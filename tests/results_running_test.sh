@@ -36,6 +36,19 @@ expect resume "cd /runs/7x6 && ./run.sh"
 grep -qF "running: solve unit 11/20 55%" "$root/docs/results.md" || fail "the page has no 7x6 progress"
 grep -qF 'Resume: `cd /runs/7x6 && ./run.sh`' "$root/docs/results.md" ||
   fail "the page has no 7x6 resume command"
+[ "$(jq -r .estimate "$progress")" = null ] || fail "an estimate without a plan"
+
+# The run's plan (tools/run-board.sh keeps one): its estimate on the page.
+echo '{"estimated_seconds": 41751, "rate_source": "sample of 20 units of 7x6"}' >"$tables/7x6.plan.json"
+results --running 7x6 --tables "$tables" --resume "cd /runs/7x6 && ./run.sh"
+expect estimate.seconds 41751
+expect estimate.rate_source "sample of 20 units of 7x6"
+grep -qF "Its plan: 11.6 h on one machine (sample of 20 units of 7x6)." "$root/docs/results.md" ||
+  fail "the page has not the 7x6 plan's estimate"
+echo '{"estimated_seconds": ' >"$tables/7x6.plan.json"
+[ "$(results --running 7x6 --tables "$tables" --resume r 2>&1 >/dev/null | grep -c "cannot read $tables/7x6.plan.json")" = 1 ] ||
+  fail "an unreadable plan is not named"
+rm "$tables/7x6.plan.json"
 
 # Generated: stats not run, verify not run.
 echo "generated 7x6-k6.pawntb: 2,000,000 positions in 3 s" >"$tables/7x6.out"

@@ -59,7 +59,8 @@
 #            (data/answers/*.json, data/stats/*.json)
 # --running  only record that board BOARD's generation is still running (or
 #            stopped, to be resumed): its last progress line in --tables'
-#            BOARD.err (`pawntb generate`'s stderr), or that it has ended when
+#            BOARD.err (`pawntb generate`'s stderr), the estimate of
+#            BOARD.plan.json there if any (`pawntb generate --plan --json`), or that it has ended when
 #            BOARD.out there has its "generated" line, then whether
 #            BOARD.stats.json is there and how far the verify's --resume file
 #            BOARD.verify.json has come, and the time of the file read last
@@ -375,8 +376,18 @@ record_progress() {
   fi
   local as_of
   as_of="$(date -u -r "$as_of_file" +%Y-%m-%dT%H:%MZ)"
+  # The run's own plan, when it kept one (BOARD.plan.json, `pawntb generate
+  # --plan --json`, with --sample a rate measured on the board): its
+  # estimate of the whole run on one machine, and the rate's source.
+  local estimate=null
+  if [ -s "$tables/$board.plan.json" ]; then
+    estimate="$(jq -c '{seconds: .estimated_seconds, rate_source: .rate_source}' "$tables/$board.plan.json")" ||
+      { echo "results: $board: cannot read $tables/$board.plan.json" >&2; exit 1; }
+  fi
   jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" --arg as_of "$as_of" \
-    '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}' \
+    --argjson estimate "$estimate" \
+    '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}
+     + if $estimate != null then {estimate: $estimate} else {} end' \
     >"$answers/$board-k$cols.progress.json"
   echo "results: $board: $line (as of $as_of, $as_of_file)" >&2
 }

@@ -85,6 +85,13 @@ log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> "$dir/run.log"; }
 log "start: $board with $pawntb ($(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)), --memory $memory, nice $nice_level"
 
 if ! grep -q '^generated ' "$dir/$board.out" 2>/dev/null; then
+  if [ ! -s "$dir/$board.plan.json" ]; then
+    # The plan, its time from a sample of the board's own units
+    # (tools/results.sh --running shows it).
+    "$pawntb" generate --rows "$rows" --cols "$cols" --memory "$memory" --threads "$threads" \
+      --work-dir "$dir/work" --plan --sample 20 --json > "$dir/$board.plan.json.tmp" 2>> "$dir/$board.err" &&
+      mv "$dir/$board.plan.json.tmp" "$dir/$board.plan.json" || log "plan failed (going on)"
+  fi
   log "generate"
   /usr/bin/time -v -a -o "$dir/$board.err" "$pawntb" generate --rows "$rows" --cols "$cols" \
     --memory "$memory" --threads "$threads" --work-dir "$dir/work" --output "$table" --force \
