@@ -15,7 +15,6 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/util/atomic_file.hpp"
 #include "pawntb/util/file.hpp"
-#include "pawntb/util/threads.hpp"
 #include "tier_buffer.hpp"
 
 namespace pawntb::generator_detail {
@@ -208,9 +207,8 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
   // was main-thread-only work between the writer's parallel compressions.
   std::uint64_t largest = 0;
   for (const Index::Slice& slice : slices) largest = std::max(largest, slice.size);
-  work.set_readers(threads);
   TierBuffer buffer;
-  std::vector<std::pair<std::size_t, std::span<Plies>>> reads;  // (slice, its values)
+  std::vector<WorkDir::SliceRead> reads;
   while (s < slices.size()) {
     std::uint64_t size = 0;
     std::size_t end = s;
@@ -224,12 +222,10 @@ AssemblyResult assemble_table(const Index& index, const UnitPlan& units, const W
     reads.clear();
     std::uint64_t at = 0;
     for (std::size_t slice = s; slice < end; ++slice) {
-      reads.emplace_back(slice, buffer.span().subspan(at, slices[slice].size));
+      reads.push_back({slice, buffer.span().subspan(at, slices[slice].size)});
       at += slices[slice].size;
     }
-    util::parallel_for("assembly reads", threads, reads.size(), [&](std::uint64_t r, unsigned worker) {
-      work.read_slice(reads[r].first, reads[r].second, worker);
-    });
+    work.read_slices(reads, threads);
     writer.append(buffer.span().first(size).subspan(skip));
     skip = 0;
     s = end;

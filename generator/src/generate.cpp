@@ -38,7 +38,6 @@
 #include "memory.hpp"
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
-#include "pawntb/util/threads.hpp"
 #include "pawntb/util/memory.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
@@ -224,36 +223,35 @@ class UnitRun {
     }
     // The unit's values go into the spare buffer if it is large enough
     // (no page faults on fresh pages), else into a new one. Held besides the
-    // cache: them, the groups to read, and the values being written.
-    if (spare_.size() < unit.entries) spare_ = generator_detail::TierBuffer();
+    // cache: them, the groups to read, and the values being written; when
+    // that does not fit, the write is waited for, which frees its buffer.
     const auto others = [&] {
       return std::max<std::uint64_t>(unit.entries, spare_.size()) + missing + written_.size();
     };
+    if (spare_.size() < unit.entries) spare_ = generator_detail::TierBuffer();
     if (others() + cache_.bytes() > room_for_values()) {
       finish_write();
-      cache_.shrink_to(cache_limit(others()), keep);
-      if (others() + cache_.bytes() > room_for_values()) spare_ = generator_detail::TierBuffer();
+      if (spare_.size() < unit.entries) spare_ = generator_detail::TierBuffer();
     }
     cache_.shrink_to(cache_limit(others()), keep);
+    if (others() + cache_.bytes() > room_for_values() && spare_.size() > unit.entries) {
+      spare_ = generator_detail::TierBuffer();  // larger than the unit, where room is short
+    }
     const std::uint64_t held = others() + cache_.bytes();
     if (held > room_for_values()) notice_over_limit(u, held);
-    // The missing groups' slices, read on the threads (each slice's frame
-    // is decoded on its own: reading was main-thread-only work).
+    // The missing groups, their slices read on the threads.
     std::vector<std::pair<std::uint64_t, generator_detail::TierBuffer>> loaded;
-    std::vector<std::pair<std::size_t, std::span<Plies>>> reads;  // (slice, its values)
+    std::vector<generator_detail::WorkDir::SliceRead> reads;
     for (const generator_detail::Group& g : groups) {
       if (cache_.has(g.first)) continue;
       generator_detail::TierBuffer& values =
           loaded.emplace_back(g.first, generator_detail::TierBuffer(g.size)).second;
       for (std::size_t s = g.first_slice; s < g.first_slice + g.slice_count; ++s) {
         const Index::Slice& slice = index_.slices()[s];
-        reads.emplace_back(s, values.span().subspan(slice.first - g.first, slice.size));
+        reads.push_back({s, values.span().subspan(slice.first - g.first, slice.size)});
       }
     }
-    work_.set_readers(threads_);
-    util::parallel_for("unit reads", threads_, reads.size(), [&](std::uint64_t r, unsigned worker) {
-      work_.read_slice(reads[r].first, reads[r].second, worker);
-    });
+    work_.read_slices(reads, threads_);
     for (auto& [first, values] : loaded) cache_.add(first, std::move(values));
     // Each slice with the groups of its tier and black profile.
     const std::vector<generator_detail::EntryRange> ranges = generator_detail::unit_ranges(

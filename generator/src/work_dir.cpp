@@ -14,6 +14,7 @@
 
 #include "pawntb/generator.hpp"
 #include "pawntb/util/file.hpp"
+#include "pawntb/util/threads.hpp"
 #include "pawntb/util/zstd.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
@@ -307,6 +308,13 @@ void WorkDir::forget(std::size_t unit) const {
     }
   }
   records_[unit] = Records{};
+}
+
+void WorkDir::read_slices(std::span<const SliceRead> reads, unsigned threads) const {
+  set_readers(threads);
+  util::parallel_for("unit reads", threads, reads.size(), [&](std::uint64_t r, unsigned worker) {
+    read_slice(reads[r].slice, reads[r].values, worker);
+  });
 }
 
 void WorkDir::read_slice(std::size_t s, std::span<Plies> out, unsigned reader) const {

@@ -130,6 +130,15 @@ class WorkDir {
   void set_readers(unsigned count) const;
   unsigned readers() const { return static_cast<unsigned>(readers_.size()); }
 
+  // read_slice of each, on `threads` threads (util::parallel_for), a
+  // slice's frame each: reading was main-thread-only work of the solve and
+  // of the assembly.
+  struct SliceRead {
+    std::size_t slice;
+    std::span<Plies> values;
+  };
+  void read_slices(std::span<const SliceRead> reads, unsigned threads) const;
+
   // Throws GenerateError when `dir` has a manifest that is not the one of
   // `index` and `units`: the work of another table, or of another version
   // of pawntb, whose unit files must not be counted or read. Nothing when it

@@ -139,7 +139,7 @@ cg() {
   sed -n "s/^==[0-9]*== $2 *\([0-9,]*\).*/\1/p" "$work/$1.cg" | head -1 | tr -d ,
 }
 commit=$(git -C "$(dirname "$0")" rev-parse --short=7 HEAD 2>/dev/null || echo unknown)
-echo "date $(date -u +%Y-%m-%dT%H:%MZ), commit $commit, $(nproc) cores at $mhz MHz ($clock), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "date $(date -u +%Y-%m-%dT%H:%MZ), pawntb $pawntb (this script at $commit), $(nproc) cores at $mhz MHz ($clock), load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "board ${rows}x${cols} K = $pawns, $entries entries; generate: pawntb $generate_args"
 echo "counters: $([ -n "$counters" ] && echo "perf stat" || echo "none in this machine: cachegrind and CPU time")"
 echo
