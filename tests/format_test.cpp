@@ -10,17 +10,17 @@
 #include <utility>
 #include <variant>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
-#include "pawntb/codec/stored.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/format/stored.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/notation.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
-using codec::Index;
+using format::Index;
 using pawntb_test::parse;
 
 struct Domain {
@@ -71,7 +71,7 @@ INSTANTIATE_TEST_SUITE_P(Geometries, IndexRoundTrip,
                                            Domain{4, 3, 3}, Domain{3, 5, 3}));
 
 TEST(Index, PlacementCountOf4x4IsTheDocumentedOne) {
-  EXPECT_EQ(codec::placement_count(Geometry{4, 4}, 4), 2267253u);
+  EXPECT_EQ(format::placement_count(Geometry{4, 4}, 4), 2267253u);
   EXPECT_EQ(Index(Geometry{4, 4}, 4).size(), 281328u);
 }
 
@@ -270,7 +270,7 @@ TEST(Moves, StartPositionFillsTheHomeRows) {
 // capture: 2 + 3 + 3 + 2.
 TEST(Rules, MostMovesOn4x4WithFourPawnsIsTen) {
   const Geometry g{4, 4};
-  const codec::Index index(g, 4);
+  const format::Index index(g, 4);
   int most = 0;
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
@@ -317,8 +317,8 @@ TEST(Rules, GeneratesPushesAndCaptures) {
   EXPECT_EQ(names, (std::vector<std::string>{"b3a2", "b3b2", "b3c2"}));
 }
 
-codec::Header sample_header() {
-  codec::Header h;
+format::Header sample_header() {
+  format::Header h;
   h.geometry = Geometry{4, 4};
   h.max_pawns = 4;
   h.entry_count = 281328;
@@ -336,12 +336,12 @@ codec::Header sample_header() {
 // Every field comes back as encoded, and the stored header checksum is that
 // of the first 120 bytes.
 TEST(Layout, HeaderRoundTrips) {
-  const codec::Header want = sample_header();
-  const auto bytes = codec::encode_header(want);
-  auto decoded = codec::decode_header(bytes, want.file_size);
-  ASSERT_TRUE(std::holds_alternative<codec::Header>(decoded))
-      << std::get<codec::LayoutError>(decoded).message;
-  const auto& h = std::get<codec::Header>(decoded);
+  const format::Header want = sample_header();
+  const auto bytes = format::encode_header(want);
+  auto decoded = format::decode_header(bytes, want.file_size);
+  ASSERT_TRUE(std::holds_alternative<format::Header>(decoded))
+      << std::get<format::LayoutError>(decoded).message;
+  const auto& h = std::get<format::Header>(decoded);
   EXPECT_EQ(h.geometry, want.geometry);
   EXPECT_EQ(h.max_pawns, want.max_pawns);
   EXPECT_EQ(h.entry_count, want.entry_count);
@@ -353,15 +353,15 @@ TEST(Layout, HeaderRoundTrips) {
   EXPECT_EQ(h.index_checksum, want.index_checksum);
   EXPECT_EQ(h.win_count, want.win_count);
   EXPECT_EQ(h.longest_index, want.longest_index);
-  EXPECT_EQ(h.header_checksum, codec::checksum64(std::span(bytes).first(120)));
+  EXPECT_EQ(h.header_checksum, format::checksum64(std::span(bytes).first(120)));
 }
 
-std::string decode_error(const std::array<std::uint8_t, codec::kHeaderSize>& bytes,
+std::string decode_error(const std::array<std::uint8_t, format::kHeaderSize>& bytes,
                          std::uint64_t size = 1000) {
-  auto decoded = codec::decode_header(bytes, size);
-  if (auto* e = std::get_if<codec::LayoutError>(&decoded)) return e->message;
-  const auto& h = std::get<codec::Header>(decoded);
-  if (auto e = codec::check_entry_count(h, codec::Index(h.geometry, h.max_pawns))) {
+  auto decoded = format::decode_header(bytes, size);
+  if (auto* e = std::get_if<format::LayoutError>(&decoded)) return e->message;
+  const auto& h = std::get<format::Header>(decoded);
+  if (auto e = format::check_entry_count(h, format::Index(h.geometry, h.max_pawns))) {
     return e->message;
   }
   return "";
@@ -369,17 +369,17 @@ std::string decode_error(const std::array<std::uint8_t, codec::kHeaderSize>& byt
 
 // Rewrites a header field and re-seals the checksum, as a table from another
 // build would look.
-std::array<std::uint8_t, codec::kHeaderSize> resealed(
-    std::array<std::uint8_t, codec::kHeaderSize> bytes, std::size_t offset, std::uint8_t value) {
+std::array<std::uint8_t, format::kHeaderSize> resealed(
+    std::array<std::uint8_t, format::kHeaderSize> bytes, std::size_t offset, std::uint8_t value) {
   bytes[offset] = value;
-  const std::uint64_t sum = codec::checksum64(std::span(bytes).first(120));
+  const std::uint64_t sum = format::checksum64(std::span(bytes).first(120));
   for (int i = 0; i < 8; ++i) bytes[120 + i] = static_cast<std::uint8_t>(sum >> (8 * i));
   return bytes;
 }
 
 TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
-  const auto good = codec::encode_header(sample_header());
-  for (std::size_t i = 8; i < codec::kHeaderSize; ++i) {
+  const auto good = format::encode_header(sample_header());
+  for (std::size_t i = 8; i < format::kHeaderSize; ++i) {
     auto bad = good;
     bad[i] ^= 0x01;
     EXPECT_NE(decode_error(bad), "") << "byte " << i;
@@ -398,13 +398,13 @@ TEST(Layout, RefusesDamageAndMismatchesWithReasons) {
 }
 
 TEST(Values, FoldPicksFastestWinOrLongestLoss) {
-  codec::ValueFold none;
+  format::ValueFold none;
   EXPECT_EQ(none.value(), 0);
-  codec::ValueFold losing;
+  format::ValueFold losing;
   losing.add(3);
   losing.add(7);
   EXPECT_EQ(losing.value(), 8);
-  codec::ValueFold winning;
+  format::ValueFold winning;
   winning.add(7);
   winning.add(4);
   winning.add(2);
@@ -513,21 +513,21 @@ namespace {
 // the format's definitions say (is_filler, value_by_rule, is_canonical), each
 // once and in order, over the whole index and over ranges that cut runs.
 TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
-  using codec::EntryKind;
+  using format::EntryKind;
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5},
                            Geometry{5, 4}, Geometry{6, 4}, Geometry{4, 6}}) {
     // 5x4 and 6x4 with K = 2: middle sets span two bytes; 4x6 with K = 2:
     // rows of six squares.
     const int k = g.cols == 5 ? 3 : (g.rows >= 5 || g.cols >= 6) ? 2 : g.cols;
-    const codec::Index index(g, k);
+    const format::Index index(g, k);
     const auto symmetry = std::make_unique<game::BoardSymmetry>(g);
     std::vector<EntryKind> want(index.size());
     for (std::uint64_t i = 0; i < index.size(); ++i) {
       const auto [white, black] = index.unrank(i);
-      const auto rule = codec::value_by_rule(g, white, black);
-      want[i] = !codec::is_filler(g, white, black)      ? EntryKind::stored
+      const auto rule = format::value_by_rule(g, white, black);
+      want[i] = !format::is_filler(g, white, black)      ? EntryKind::stored
                 : rule == 1                             ? EntryKind::win_in_one
-                : !codec::is_canonical(g, white, black) ? EntryKind::mirror_image
+                : !format::is_canonical(g, white, black) ? EntryKind::mirror_image
                                                         : EntryKind::no_move;
     }
     for (const std::uint64_t step : {index.size(), std::uint64_t{4096}, std::uint64_t{7}}) {
@@ -536,7 +536,7 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
       for (std::uint64_t begin = 0; begin < index.size(); begin += step) {
         const std::uint64_t end = std::min(begin + step, index.size());
         std::optional<EntryKind> previous;
-        codec::for_each_span(index, *symmetry, begin, end,
+        format::for_each_span(index, *symmetry, begin, end,
                              [&](std::uint64_t first, std::uint64_t n, EntryKind kind) {
                                ASSERT_EQ(first, got.size());
                                ASSERT_GE(n, 1u);
@@ -548,7 +548,7 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
                              });
       }
       ASSERT_EQ(got, want) << to_string(g) << " step " << step;
-      EXPECT_EQ(stored, codec::stored_count(index, *symmetry, 0, index.size()));
+      EXPECT_EQ(stored, format::stored_count(index, *symmetry, 0, index.size()));
     }
   }
 }
@@ -557,8 +557,8 @@ TEST(Stored, SpansClassifyEveryEntryAsTheRulesSay) {
 // ".ppp/4/.PPP/4 w" are W_2 = {1,2,3} and B'_0 = {1,2,3}, each of rank
 // C(1,1) + C(2,2) + C(3,3) = 3 among C(4,3) = 4 subsets; its mirror image's
 // are {0,1,2}, rank 0.
-static_assert(codec::row_subset_rank(0b1110) == 3 && codec::binomial(4, 3) == 4);
-static_assert(codec::row_subset_rank(0b0111) == 0);
+static_assert(format::row_subset_rank(0b1110) == 3 && format::binomial(4, 3) == 4);
+static_assert(format::row_subset_rank(0b0111) == 0);
 
 // The worked example's tier, slice and indices, as FORMAT.md and the comment
 // at the top of index.hpp give them.
@@ -581,7 +581,7 @@ TEST(Index, WorkedExampleOfFormatMd) {
   EXPECT_EQ(slice.first, 100477u);
   EXPECT_EQ(i, slice.first + 3 * 4 + 3);  // white digits 3; black digits 3 of 4
   // The reader looks up the canonical image, the slice's first entry.
-  const game::Pawns c = codec::canonical(g, p.white, p.black);
+  const game::Pawns c = format::canonical(g, p.white, p.black);
   EXPECT_EQ(c.white, image.white);
   EXPECT_EQ(c.black, image.black);
   EXPECT_EQ(index.rank(c.white, c.black), 100477u);

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <thread>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/format/values.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
@@ -45,7 +45,7 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
     fields >> sum >> name;
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(codec::checksum64(read_bytes(kDataDir / name))));
+                  static_cast<unsigned long long>(format::checksum64(read_bytes(kDataDir / name))));
     EXPECT_EQ(sum, hex) << name;
     ++checked;
   }
@@ -60,11 +60,11 @@ TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
     o.geometry = g;
     o.max_pawns = g.cols == 5 ? 3 : g.cols;
     const SolvedTable table = solve(o);
-    const codec::Index index(g, o.max_pawns);
+    const format::Index index(g, o.max_pawns);
     // The value of white-to-move (white, black) from the solver's entries.
     auto value = [&](std::uint64_t white, std::uint64_t black) -> int {
       if (!white || (black & game::black_goal(g))) return 0;
-      const game::Pawns c = codec::canonical(g, white, black);
+      const game::Pawns c = format::canonical(g, white, black);
       return table.values[index.rank(c.white, c.black)];
     };
     std::uint64_t wins = 0;
@@ -72,17 +72,17 @@ TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
       const auto [white, black] = index.unrank(i);
       const int v = value(white, black);
       wins += v & 1;
-      if (!codec::is_canonical(g, white, black)) continue;
+      if (!format::is_canonical(g, white, black)) continue;
       ASSERT_EQ(v, table.values[i]);
       const Position p{g, white, black, Side::white};
-      codec::ValueFold fold;
+      format::ValueFold fold;
       for (const Move m : legal_moves(p)) {
         const Position next = play(p, m);
         if (classify(next) == Status::over) {
           fold.add(0);  // white reached row 0 or took the last black pawn
           continue;
         }
-        fold.add(static_cast<codec::Plies>(
+        fold.add(static_cast<format::Plies>(
             value(game::flip_rows(g, next.black), game::flip_rows(g, next.white))));
       }
       ASSERT_EQ(table.values[i], fold.value()) << to_string(g) << " " << i;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 
@@ -208,9 +208,9 @@ TEST_F(Locate, FileChecksumReadsInPiecesAsOneWhole) {
   std::ofstream(file, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
-  EXPECT_EQ(file_checksum(file), codec::checksum64(bytes));
+  EXPECT_EQ(file_checksum(file), format::checksum64(bytes));
   std::ofstream(dir_ / "empty.bin").close();
-  EXPECT_EQ(file_checksum(dir_ / "empty.bin"), codec::checksum64({}));
+  EXPECT_EQ(file_checksum(dir_ / "empty.bin"), format::checksum64({}));
 }
 
 TEST_F(Locate, FileChecksumOfAFileThatCannotBeReadNamesIt) {

@@ -11,8 +11,8 @@
 
 #include "oracle/brute_force.hpp"
 #include "pawntb/check.hpp"
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/game/rules.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
@@ -253,7 +253,7 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
     const Table shared = Table::open(kDefaultTable, Table::Load::on_demand, 1, cache);
     EXPECT_EQ(shared.info().cache_bytes,
               std::clamp<std::uint64_t>(cache / block, 1, shared.info().blocks) * block);
-    const codec::Index index(Geometry{4, 4}, 4);
+    const format::Index index(Geometry{4, 4}, 4);
     // A cache too small for the table decodes a block for most probes.
     const std::uint64_t step = cache < reference.info().entries ? 61 : 1;
     auto sweep = [&](const Table& table, std::uint64_t* sum) {
@@ -293,7 +293,7 @@ TEST(Probe, ProbeManyMatchesProbe) {
     for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
       const Table table = Table::open(path, load);
       const TableInfo& info = table.info();
-      const codec::Index index(info.geometry, info.max_pawns);
+      const format::Index index(info.geometry, info.max_pawns);
       std::vector<Position> positions;
       for (std::uint64_t i = 0; i < index.size(); ++i) {
         const auto [white, black] = index.unrank(i);
@@ -345,12 +345,12 @@ TEST(File, RoundTripGivesTheSolvedValues) {
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
   EXPECT_EQ(table.info().longest_game_plies, solved.max_plies);
-  const codec::Index index(o.geometry, o.max_pawns);
+  const format::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
     ASSERT_TRUE(r.ok());
-    const game::Pawns c = codec::canonical(o.geometry, white, black);
+    const game::Pawns c = format::canonical(o.geometry, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(check::verify(table, kVerifyMemory).ok());
@@ -442,7 +442,7 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   write_file(path, bytes);
   const Table table = Table::open(path, Table::Load::on_demand);  // header and index are fine
   bool damaged = false;
-  const codec::Index index(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = table.probe(Position{Geometry{4, 4}, white, black, Side::white});
@@ -471,7 +471,7 @@ std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
 // damaged one the same error, that of the lowest damaged block.
 TEST(File, DecodingOnManyThreadsGivesTheSameTableAndErrors) {
   const Table one = Table::open(kDefaultTable, Table::Load::all, 1);
-  const codec::Index index(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   for (const unsigned threads : {0u, 2u, 3u, 16u}) {
     const Table many = Table::open(kDefaultTable, Table::Load::all, threads);
     for (std::uint64_t i = 0; i < index.size(); ++i) {
@@ -538,11 +538,11 @@ TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path&
   o.geometry = Geometry{4, 4};
   o.max_pawns = 4;
   SolvedTable solved = solve(o);
-  const codec::Index index(o.geometry, o.max_pawns);
+  const format::Index index(o.geometry, o.max_pawns);
   for (std::uint64_t i = from; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (codec::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
+    if (format::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
         !accept(i)) {
       continue;
     }
@@ -626,7 +626,7 @@ TEST(File, VerifyFindsAWrongValueAndResumesFromEveryCheckpoint) {
 // loaded at open needs none. Over the 3x7 table (tiers of many sizes).
 TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
   const fs::path path = kDataDir / "3x7-k7.pawntb";
-  const codec::Index index(Geometry{3, 7}, 7);
+  const format::Index index(Geometry{3, 7}, 7);
   std::uint64_t tiers = 0;
   for (const auto& tier : index.tiers()) tiers += tier.size != 0;
 
@@ -668,7 +668,7 @@ TEST(File, VerifyPlanSaysWhatMemoryChecksEveryTierWhole) {
 // start finds it too.
 TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
   const TempDir dir;
-  const codec::Index index(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   const auto last_of_a_tier = [&](std::uint64_t i) {
     return i + 1 == index.size() || index.tier_of(i + 1) != index.tier_of(i);
   };
@@ -705,9 +705,9 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
   o.geometry = g;
   o.max_pawns = 4;
   const SolvedTable solved = solve(o);
-  const codec::Index index(g, o.max_pawns);
+  const format::Index index(g, o.max_pawns);
   const auto tiers = index.tiers();
-  const codec::Index::Tier& tier = *std::max_element(
+  const format::Index::Tier& tier = *std::max_element(
       tiers.begin(), tiers.end(), [](const auto& a, const auto& b) { return a.size < b.size; });
   constexpr std::uint64_t kPiece = 256;
   // The tier's positions re-derived from their successors: canonical, and
@@ -715,7 +715,7 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
   std::vector<std::uint64_t> derived;
   for (std::uint64_t i = tier.first; i < tier.first + tier.size; ++i) {
     const auto [white, black] = index.unrank(i);
-    if (codec::is_canonical(g, white, black) && !game::wins_in_one(g, white, black)) {
+    if (format::is_canonical(g, white, black) && !game::wins_in_one(g, white, black)) {
       derived.push_back(i);
     }
   }
@@ -730,7 +730,7 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
   int changed = 0;
   for (const std::uint64_t i : wrong) {
     const auto [white, black] = index.unrank(i);
-    if (codec::is_filler(g, white, black)) continue;  // no move: not stored, decided by rule
+    if (format::is_filler(g, white, black)) continue;  // no move: not stored, decided by rule
     SolvedTable bad = solved;
     const int v = solved.values[i];
     const int stored = v + 2 <= solved.max_plies ? v + 2 : v - 2;
@@ -762,13 +762,13 @@ TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
 TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
   const TempDir dir;
   const Table good = Table::open(kDefaultTable);
-  const codec::Index index(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   const Geometry g{4, 4};
   // A parent that wins by exactly one fastest move, and the entry after it.
   std::uint64_t parent = 0, child = 0;
   for (std::uint64_t i = index.size() / 2; i < index.size() && !child; ++i) {
     const auto [white, black] = index.unrank(i);
-    if (codec::is_filler(g, white, black)) continue;
+    if (format::is_filler(g, white, black)) continue;
     const RootResult root = good.probe_root(Position{g, white, black, Side::white});
     const bool unique = root.moves.size() == 1 || root.moves[1].winner != Side::white ||
                         root.moves[1].plies != root.moves[0].plies;
@@ -779,8 +779,8 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
     const Position after = play(Position{g, white, black, Side::white}, root.moves[0].move);
     // Its entry: the white-to-move view, canonical.
     const std::uint64_t w = game::flip_rows(g, after.black), b = game::flip_rows(g, after.white);
-    const game::Pawns c = codec::canonical(g, w, b);
-    if (!index.contains(c.white, c.black) || codec::is_filler(g, c.white, c.black)) continue;
+    const game::Pawns c = format::canonical(g, w, b);
+    if (!index.contains(c.white, c.black) || format::is_filler(g, c.white, c.black)) continue;
     parent = i;
     child = index.rank(c.white, c.black);
   }
@@ -862,14 +862,14 @@ TEST(File, CheckBlocksReportsEveryDamagedBlock) {
 TEST(File, ReadEntriesGivesTheDecodedBlocks) {
   const Table loaded = Table::open(kDefaultTable, Table::Load::all);
   const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
-  const codec::Index index(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   const std::uint64_t n = index.size(), block = lazy.info().block_entries;
   std::vector<std::uint8_t> all(n);
   check::read_entries(lazy, 0, n, all.data());
   for (std::uint64_t i = 0; i < n; ++i) {
     const auto [white, black] = index.unrank(i);
     const ProbeResult r = loaded.probe(Position{Geometry{4, 4}, white, black, Side::white});
-    const game::Pawns c = codec::canonical(Geometry{4, 4}, white, black);
+    const game::Pawns c = format::canonical(Geometry{4, 4}, white, black);
     if (c.white != white || c.black != black) {
       ASSERT_TRUE(all[i] == 0 || all[i] == r.plies) << i;
     } else {

@@ -17,7 +17,7 @@ namespace pawntb {
 namespace {
 
 using namespace pawntb_test;
-using codec::Index;
+using format::Index;
 
 // The number of tier (w, b, sw, sb) of `index`.
 std::size_t number_of_tier(const Index& index, int w, int b, int sw, int sb) {

@@ -29,13 +29,13 @@ std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
 // Feeds entries, in index order, to one checksum per tier.
 class TierChecksummer {
  public:
-  explicit TierChecksummer(const codec::Index& index) : tiers_(index.tiers()) {
+  explicit TierChecksummer(const format::Index& index) : tiers_(index.tiers()) {
     finish_ended_tiers();  // tiers without entries at the start
   }
 
   void add(std::span<const std::uint8_t> entries) {
     while (!entries.empty()) {
-      const codec::Index::Tier& tier = tiers_[out_.size()];
+      const format::Index::Tier& tier = tiers_[out_.size()];
       const std::uint64_t take =
           std::min<std::uint64_t>(entries.size(), tier.first + tier.size - at_);
       stream_.update(entries.first(static_cast<std::size_t>(take)));
@@ -51,17 +51,17 @@ class TierChecksummer {
   void finish_ended_tiers() {
     while (out_.size() < tiers_.size() &&
            at_ == tiers_[out_.size()].first + tiers_[out_.size()].size) {
-      const codec::Index::Tier& tier = tiers_[out_.size()];
+      const format::Index::Tier& tier = tiers_[out_.size()];
       out_.push_back(TierChecksum{static_cast<std::uint32_t>(out_.size()), tier.w, tier.b, tier.sw,
                                   tier.sb, tier.first, tier.size, stream_.value()});
       stream_.reset();
     }
   }
 
-  std::span<const codec::Index::Tier> tiers_;
+  std::span<const format::Index::Tier> tiers_;
   std::vector<TierChecksum> out_;
   std::uint64_t at_ = 0;  // entries added
-  codec::Checksum64Stream stream_;
+  format::Checksum64Stream stream_;
 };
 
 constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksummed in order
@@ -127,7 +127,7 @@ void read_entries(const Table& table, std::uint64_t first, std::uint64_t count, 
   const std::uint64_t end = first + count;
   const auto last = static_cast<std::uint32_t>((end - 1) >> t.block_shift);
   for (auto b = static_cast<std::uint32_t>(first >> t.block_shift); b <= last; ++b) {
-    const codec::Block& block = t.blocks[b];
+    const format::Block& block = t.blocks[b];
     const std::uint64_t block_first = std::uint64_t{b} << t.block_shift;
     const std::uint64_t from = std::max(first, block_first);
     const std::uint64_t to = std::min(end, block_first + block.entries);

@@ -61,7 +61,7 @@ namespace pawntb::check {
 
 namespace {
 
-using codec::Index;
+using format::Index;
 
 // THE RULE, stated here on its own. A byte is the plies to the end of the
 // game with its side to move (FORMAT.md 6.1), which wins exactly when the
@@ -432,7 +432,7 @@ class Checker {
   // batches: enough loads in flight to cover a miss.
   static constexpr std::size_t kBatch = 32;
   // A pawn has at most 3 moves (a step and two captures).
-  static constexpr std::size_t kMaxMoves = 3 * codec::kMaxPawns;
+  static constexpr std::size_t kMaxMoves = 3 * format::kMaxPawns;
 
   // Positions whose successors are ranked and their values' loads started
   // (prefetched), not yet compared with their own. A child value is a random

@@ -3,9 +3,9 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 std::uint64_t checksum64(std::span<const std::uint8_t> bytes) {
   return XXH3_64bits(bytes.data(), bytes.size());
@@ -33,4 +33,4 @@ void Checksum64Stream::reset() noexcept {
   XXH3_64bits_reset(state_);
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

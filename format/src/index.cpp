@@ -1,12 +1,12 @@
-// The tiered index's tables, unrank and cursor (pawntb/codec/index.hpp has
+// The tiered index's tables, unrank and cursor (pawntb/format/index.hpp has
 // the derivation).
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 
 #include <algorithm>
 #include <type_traits>
 #include <utility>
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 using game::board_bytes;
 using game::kByteGatherScatter;
@@ -382,4 +382,4 @@ std::uint64_t Index::heap_bytes() const {
          bytes(slices_) + bytes(slice_firsts_) + bytes(tiers_) + bytes(tier_firsts_);
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

@@ -1,11 +1,11 @@
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 
 #include <bit>
 #include <cstring>
 
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 std::uint64_t rules_fingerprint() {
   return checksum64({reinterpret_cast<const std::uint8_t*>(kRulesText), sizeof(kRulesText) - 1});
@@ -182,4 +182,4 @@ std::variant<std::vector<Block>, LayoutError> decode_block_index(
   return blocks;
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

@@ -19,9 +19,9 @@
 
 namespace pawntb::generator_detail {
 
-using codec::checksum64;
-using codec::DiskBlock;
-using codec::kHeaderSize;
+using format::checksum64;
+using format::DiskBlock;
+using format::kHeaderSize;
 
 namespace {
 

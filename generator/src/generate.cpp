@@ -1,5 +1,5 @@
 // The unit scheduler: solves the work units (units.hpp) in order (tier by
-// tier in index order, a solving order, format/src/pawntb/codec/index.hpp),
+// tier in index order, a solving order, format/src/pawntb/format/index.hpp),
 // each with only the groups of child slices it reads in memory, and keeps
 // every finished unit in the work directory (work_dir.hpp); then assembles
 // the table from the unit files (assemble.hpp).
@@ -51,8 +51,8 @@ namespace pawntb {
 namespace {
 
 namespace fs = std::filesystem;
-using codec::Index;
-using codec::Plies;
+using format::Index;
+using format::Plies;
 
 std::string tier_name(const Index::Tier& t) {
   return "(" + std::to_string(t.w) + ", " + std::to_string(t.b) + ", " + std::to_string(t.sw) +

@@ -86,8 +86,8 @@ std::vector<EntryRange> unit_ranges(
 namespace {
 
 namespace fs = std::filesystem;
-using codec::Index;
-using codec::Plies;
+using format::Index;
+using format::Plies;
 using generator_detail::RunIndex;
 using generator_detail::UnitPlan;
 

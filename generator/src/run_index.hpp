@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 #include "pawntb/generator.hpp"
 #include "tier_solver.hpp"
 #include "units.hpp"

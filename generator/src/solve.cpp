@@ -1,5 +1,5 @@
 // Solving the whole table in memory: the tiers in index order (a solving
-// order, format/src/pawntb/codec/index.hpp), each in one pass over its
+// order, format/src/pawntb/format/index.hpp), each in one pass over its
 // entries (tier_solver.cpp), its children's values read from the same array.
 //
 // MEMORY. One byte per entry and nothing per position besides.
@@ -7,9 +7,9 @@
 #include <atomic>
 
 #include "memory.hpp"
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
 #include "pawntb/util/threads.hpp"
@@ -21,8 +21,8 @@ namespace pawntb {
 
 namespace {
 
-using codec::Index;
-using codec::Plies;
+using format::Index;
+using format::Plies;
 
 std::atomic<std::uint64_t> indexes_built{0};
 

@@ -15,19 +15,19 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/progress.hpp"
 #include "pawntb/util/atomic_file.hpp"
 #include "pawntb/util/zstd.hpp"
 
 namespace pawntb::generator_detail {
 
-using codec::Block;
-using codec::Checksum64Stream;
-using codec::Index;
-using codec::Plies;
+using format::Block;
+using format::Checksum64Stream;
+using format::Index;
+using format::Plies;
 using game::BoardSymmetry;
 
 using util::ByteSink;

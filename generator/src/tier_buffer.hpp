@@ -12,11 +12,11 @@
 #include <span>
 #include <utility>
 
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/values.hpp"
 
 namespace pawntb::generator_detail {
 
-using codec::Plies;
+using format::Plies;
 
 class TierBuffer {
  public:

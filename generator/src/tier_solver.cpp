@@ -9,12 +9,12 @@
 
 namespace pawntb::generator_detail {
 
-using codec::Index;
-using codec::is_canonical;
-using codec::kMaxPawns;
-using codec::mover_wins;
-using codec::Plies;
-using codec::ValueFold;
+using format::Index;
+using format::is_canonical;
+using format::kMaxPawns;
+using format::mover_wins;
+using format::Plies;
+using format::ValueFold;
 using game::board_mask;
 using game::flip_rows;
 using game::geometry_number;

@@ -1,4 +1,4 @@
-// Solving one tier (format/src/pawntb/codec/index.hpp, TIERS): every move
+// Solving one tier (format/src/pawntb/format/index.hpp, TIERS): every move
 // leaves the tier for a tier earlier in the index, so one pass over the tier
 // finds all its successors solved. What a tier needs in memory is its own
 // values and those of its children, the tiers its moves reach.
@@ -10,13 +10,13 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/values.hpp"
 
 namespace pawntb::generator_detail {
 
-using codec::Index;
-using codec::Plies;
+using format::Index;
+using format::Plies;
 
 // The children of a tier, by what a move captures: [0] the tier reached
 // without a capture, [x] the tier reached by capturing a black pawn of

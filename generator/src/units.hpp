@@ -71,7 +71,7 @@
 #include <span>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 #include "tier_solver.hpp"
 
 namespace pawntb::generator_detail {

@@ -21,12 +21,12 @@
 
 namespace pawntb::generator_detail {
 
-using codec::checksum64;
-using codec::EntryKind;
-using codec::for_each_span;
-using codec::Index;
-using codec::Plies;
-using codec::rules_fingerprint;
+using format::checksum64;
+using format::EntryKind;
+using format::for_each_span;
+using format::Index;
+using format::Plies;
+using format::rules_fingerprint;
 
 namespace {
 

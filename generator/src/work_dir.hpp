@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
-#include "pawntb/codec/stored.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/format/stored.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 #include "table_writer.hpp"
@@ -27,12 +27,12 @@
 
 namespace pawntb::generator_detail {
 
-using codec::Index;
-using codec::Le16;
-using codec::Le32;
-using codec::Le64;
-using codec::Plies;
-using codec::rules_fingerprint;
+using format::Index;
+using format::Le16;
+using format::Le32;
+using format::Le64;
+using format::Plies;
+using format::rules_fingerprint;
 
 // The header of a unit file; then one DiskUnitSlice per slice of the unit,
 // in index order; then each slice's stored values (the entries that are not

@@ -6,7 +6,7 @@
 #include <new>
 #include <system_error>
 
-#include "pawntb/codec/stored.hpp"
+#include "pawntb/format/stored.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/threads.hpp"
 #include "pawntb/util/zstd.hpp"
@@ -17,20 +17,20 @@ namespace pawntb {
 
 namespace generator_detail {
 
-using codec::Block;
-using codec::block_count_for;
-using codec::blocks_offset;
-using codec::checksum64;
-using codec::DiskBlock;
-using codec::encode_block_index;
-using codec::encode_header;
-using codec::EntryKind;
-using codec::for_each_span;
-using codec::Header;
-using codec::Index;
-using codec::kHeaderSize;
-using codec::placement_count;
-using codec::Plies;
+using format::Block;
+using format::block_count_for;
+using format::blocks_offset;
+using format::checksum64;
+using format::DiskBlock;
+using format::encode_block_index;
+using format::encode_header;
+using format::EntryKind;
+using format::for_each_span;
+using format::Header;
+using format::Index;
+using format::kHeaderSize;
+using format::placement_count;
+using format::Plies;
 using game::BoardSymmetry;
 
 namespace {
@@ -208,7 +208,7 @@ generator_detail::TableTotals totals_of(const SolvedTable& table) {
 
 std::vector<std::uint8_t> encode_table(const SolvedTable& table, unsigned threads,
                                        const ProgressCallback& on_progress) {
-  const codec::Index index = generator_detail::build_index(table.geometry, table.max_pawns);
+  const format::Index index = generator_detail::build_index(table.geometry, table.max_pawns);
   util::MemorySink sink;
   generator_detail::TableWriter writer(index, sink, util::thread_count(threads), on_progress);
   writer.append(table.values);

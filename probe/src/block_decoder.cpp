@@ -2,15 +2,15 @@
 
 #include <cstring>
 
-#include "pawntb/codec/stored.hpp"
+#include "pawntb/format/stored.hpp"
 
 namespace pawntb::probe_detail {
 
-using codec::Block;
-using codec::checksum64;
-using codec::EntryKind;
-using codec::for_each_span;
-using codec::Index;
+using format::Block;
+using format::checksum64;
+using format::EntryKind;
+using format::for_each_span;
+using format::Index;
 using game::BoardSymmetry;
 
 namespace {

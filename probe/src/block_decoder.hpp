@@ -18,8 +18,8 @@
 
 namespace pawntb::probe_detail {
 
-using codec::Block;
-using codec::Index;
+using format::Block;
+using format::Index;
 using game::BoardSymmetry;
 
 // Checks a block's frame, decompresses its stored values and puts them at

@@ -15,7 +15,7 @@
 #include <variant>
 
 #include "block_decoder.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
 #include "table_impl.hpp"
@@ -94,26 +94,26 @@ std::uint64_t regular_file_size(const std::filesystem::path& path, int fd) {
 }
 
 // The header, read and checked (section 9 of FORMAT.md).
-codec::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
-  std::array<std::uint8_t, codec::kHeaderSize> bytes{};
+format::Header read_header(const std::filesystem::path& path, int fd, std::uint64_t file_size) {
+  std::array<std::uint8_t, format::kHeaderSize> bytes{};
   const std::size_t size =
-      static_cast<std::size_t>(std::min<std::uint64_t>(file_size, codec::kHeaderSize));
+      static_cast<std::size_t>(std::min<std::uint64_t>(file_size, format::kHeaderSize));
   if (!read_at(fd, std::span(bytes).first(size), 0)) fail(path, "cannot read the header");
-  auto decoded = codec::decode_header(std::span(bytes).first(size), file_size);
-  if (auto* e = std::get_if<codec::LayoutError>(&decoded)) fail(path, e->message);
-  return std::get<codec::Header>(decoded);
+  auto decoded = format::decode_header(std::span(bytes).first(size), file_size);
+  if (auto* e = std::get_if<format::LayoutError>(&decoded)) fail(path, e->message);
+  return std::get<format::Header>(decoded);
 }
 
 // The block index, read and checked against the header.
-std::vector<codec::Block> read_block_index(const std::filesystem::path& path, int fd,
-                                           const codec::Header& h) {
-  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(codec::DiskBlock));
-  if (!read_at(fd, bytes, codec::kHeaderSize)) {
+std::vector<format::Block> read_block_index(const std::filesystem::path& path, int fd,
+                                           const format::Header& h) {
+  std::vector<std::uint8_t> bytes(std::size_t{h.block_count} * sizeof(format::DiskBlock));
+  if (!read_at(fd, bytes, format::kHeaderSize)) {
     fail(path, "cannot read the block index: file truncated");
   }
-  auto blocks = codec::decode_block_index(bytes, h);
-  if (auto* e = std::get_if<codec::LayoutError>(&blocks)) fail(path, e->message);
-  return std::move(std::get<std::vector<codec::Block>>(blocks));
+  auto blocks = format::decode_block_index(bytes, h);
+  if (auto* e = std::get_if<format::LayoutError>(&blocks)) fail(path, e->message);
+  return std::move(std::get<std::vector<format::Block>>(blocks));
 }
 
 // Decodes every block into t.entries and closes the file; TableError names
@@ -136,12 +136,12 @@ void load_all(const std::filesystem::path& path, probe_detail::TableData& t, uns
 }
 
 TableInfo table_info(const std::filesystem::path& path, const probe_detail::TableData& t) {
-  const codec::Header& h = t.header;
+  const format::Header& h = t.header;
   TableInfo info;
   info.path = path;
   info.geometry = h.geometry;
   info.max_pawns = h.max_pawns;
-  info.format_version = codec::kFormatVersion;
+  info.format_version = format::kFormatVersion;
   info.entries = h.entry_count;
   info.placements = h.placement_count;
   info.white_wins = h.win_count;
@@ -154,7 +154,7 @@ TableInfo table_info(const std::filesystem::path& path, const probe_detail::Tabl
   info.file_size = h.file_size;
   info.header_checksum = h.header_checksum;
   info.index_checksum = h.index_checksum;
-  info.rules_fingerprint = codec::rules_fingerprint();
+  info.rules_fingerprint = format::rules_fingerprint();
   info.fully_loaded = t.loaded_entries != nullptr;
   info.cache_bytes = info.fully_loaded ? 0 : t.cache.capacity_bytes();
   return info;
@@ -167,9 +167,9 @@ TableInfo table_info(const std::filesystem::path& path, const probe_detail::Tabl
 Table Table::open(const std::filesystem::path& path, Load load, unsigned threads,
                   std::uint64_t cache_bytes) try {
   util::FileDescriptor file = open_file(path);
-  const codec::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
+  const format::Header h = read_header(path, file.get(), regular_file_size(path, file.get()));
   auto data = std::make_shared<probe_detail::TableData>(h.geometry, h.max_pawns);
-  if (auto e = codec::check_entry_count(h, data->index)) fail(path, e->message);
+  if (auto e = format::check_entry_count(h, data->index)) fail(path, e->message);
   data->header = h;
   data->block_shift = static_cast<unsigned>(std::countr_zero(h.block_entries));
   data->blocks = read_block_index(path, file.get(), h);

@@ -4,7 +4,7 @@
 #include <array>
 #include <bit>
 
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/values.hpp"
 #include "table_impl.hpp"
 
 namespace pawntb {
@@ -27,7 +27,7 @@ constexpr std::uint32_t packed_status(ProbeStatus s) {
 // The side to move's result when the entry (or the game) says `plies`.
 constexpr std::uint32_t packed_value(Side mover, std::uint8_t plies) {
   // The winner without a branch: the mover (white 0, black 1) when plies is
-  // odd (codec::mover_wins), else the other side.
+  // odd (format::mover_wins), else the other side.
   const std::uint32_t winner = static_cast<std::uint32_t>(mover) ^ ((plies & 1u) ^ 1u);
   return static_cast<std::uint32_t>(ProbeStatus::ok) | winner << 8 | std::uint32_t{plies} << 16;
 }
@@ -95,7 +95,7 @@ template <class G>
   // The slice comes from the row profiles, which the mirror keeps: its
   // lookup need not wait for the choice of the canonical image.
   const auto& slice = t.index.slice_with<g>(white, black);
-  const game::Pawns c = codec::canonical(
+  const game::Pawns c = format::canonical(
       game::Pawns{white, black},
       game::Pawns{t.symmetry.mirror<bytes>(white), t.symmetry.mirror<bytes>(black)});
   return t.index.rank_with<g>(slice, c.white, c.black);

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb {
@@ -16,7 +16,7 @@ namespace fs = std::filesystem;
 std::uint64_t file_checksum(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw TableError(path.string() + ": cannot open the file");
-  codec::Checksum64Stream sum;
+  format::Checksum64Stream sum;
   // 1 MiB at a time: a table may be far larger than memory.
   std::vector<char> piece(std::size_t{1} << 20);
   while (in) {

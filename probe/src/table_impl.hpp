@@ -5,17 +5,17 @@
 #include <vector>
 
 #include "block_cache.hpp"
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/file.hpp"
 #include "pawntb/util/zstd.hpp"
 
 namespace pawntb::probe_detail {
 
-using codec::Block;
-using codec::Header;
-using codec::Index;
+using format::Block;
+using format::Header;
+using format::Index;
 using game::BoardSymmetry;
 
 struct TableData {

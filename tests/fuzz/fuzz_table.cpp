@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/probe.hpp"
 
 namespace {
@@ -18,7 +18,7 @@ namespace {
 // Recomputes every block checksum, the index checksum and the header checksum
 // in place, as far as the header's fields allow.
 void reseal(std::vector<std::uint8_t>& file) {
-  using namespace pawntb::codec;
+  using namespace pawntb::format;
   if (file.size() < kHeaderSize) return;
   DiskHeader h;
   std::memcpy(&h, file.data(), kHeaderSize);

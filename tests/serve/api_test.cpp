@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "pawntb/codec/layout.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/assets.hpp"
 #include "serve/serve_support.hpp"
@@ -340,7 +340,7 @@ TEST_F(Api, TablesListsEachTableWithItsFileChecksum) {
     const TableInfo& info = table.info();
     char hex[17];
     std::snprintf(hex, sizeof hex, "%016llx",
-                  static_cast<unsigned long long>(codec::checksum64(read_bytes(file))));
+                  static_cast<unsigned long long>(format::checksum64(read_bytes(file))));
     expected.push_back({{"name", to_string(info.geometry) + "-k" + std::to_string(info.max_pawns)},
                         {"path", file.string()},
                         {"geometry",

@@ -9,7 +9,7 @@
 #include <random>
 
 #include "baselines.hpp"
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 
@@ -83,7 +83,7 @@ BENCHMARK(BM_MemoMinimax)->Args({3, 3})->Args({4, 4})->Unit(benchmark::kMillisec
 const std::vector<Position>& random_positions() {
   static const std::vector<Position> positions = [] {
     const Geometry g{4, 4};
-    const codec::Index index(g, 4);
+    const format::Index index(g, 4);
     std::mt19937_64 rng(2026);
     std::vector<Position> out;
     while (out.size() < (1 << 16)) {

@@ -6,14 +6,14 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 #include "pawntb/notation.hpp"
 
 int main(int argc, char** argv) {
   const bool notation = argc > 1 && std::string(argv[1]) == "--positions";
   using namespace pawntb;
   const Geometry g{4, 4};
-  const codec::Index index(g, 4);  // white to move, not terminal by rule
+  const format::Index index(g, 4);  // white to move, not terminal by rule
   std::vector<std::string> boards;
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);

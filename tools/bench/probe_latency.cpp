@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "pawntb/codec/index.hpp"
+#include "pawntb/format/index.hpp"
 #include "pawntb/probe.hpp"
 
 namespace {
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
     const double open_us = microseconds(Clock::now() - opening);
     const pawntb::TableInfo& info = table.info();
     // Random entries, uniformly over the index, as positions.
-    const pawntb::codec::Index index(info.geometry, info.max_pawns);
+    const pawntb::format::Index index(info.geometry, info.max_pawns);
     std::mt19937_64 random(2026);
     std::vector<pawntb::Position> positions;
     for (std::size_t k = 0; k < count; ++k) {

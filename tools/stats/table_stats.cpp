@@ -13,9 +13,9 @@
 #include <tuple>
 
 #include "pawntb/check.hpp"
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/stored.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/stored.hpp"
+#include "pawntb/format/values.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
@@ -66,13 +66,13 @@ namespace pawntb::stats {
 
 namespace {
 
-using codec::Index;
+using format::Index;
 using game::BoardSymmetry;
 using game::board_bytes;
 using game::geometry_number;
 using game::low_bits;
 
-constexpr int kSide = codec::kMaxPawns + 1;  // pawns a side: 0..8
+constexpr int kSide = format::kMaxPawns + 1;  // pawns a side: 0..8
 // Entries a worker takes at a time: a multiple of 64, so that two chunks never
 // share a word of bits.
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 18;
@@ -249,9 +249,9 @@ class Walker {
     constexpr Geometry g = G::value;
     const std::uint64_t run_size = block.run_size();
     const std::uint64_t run = (begin - block.first()) / run_size;
-    std::uint64_t top = codec::subset_unrank(run, block.black_on_row_0(), g.cols);
+    std::uint64_t top = format::subset_unrank(run, block.black_on_row_0(), g.cols);
     // (At a run's first entry after the last entry of the run before.)
-    codec::MiddleRowWalk<G> middle(block);
+    format::MiddleRowWalk<G> middle(block);
     std::uint64_t run_first = block.first() + run * run_size, i = run_first;
     for (; i < begin; ++i) middle.next();
     for (;;) {
@@ -264,7 +264,7 @@ class Walker {
       if (run_end == end) return;
       run_first += run_size;
       i = run_first;
-      codec::advance_row_subset(top, g.cols);
+      format::advance_row_subset(top, g.cols);
     }
   }
   template <class G, class F>
@@ -423,7 +423,7 @@ class Walker {
               // The colour flip, in its canonical form.
               const std::uint64_t fw = sym.flip<bytes>(black);
               if (!fw) return;  // black has no pawn: never a loss for white
-              const game::Pawns f = codec::canonical(
+              const game::Pawns f = format::canonical(
                   game::Pawns{fw, flip_black}, game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
               const std::uint64_t j = w.index_.rank_in<G>(f.white, f.black);
               const std::uint64_t* word = window.word_of(j);

@@ -266,7 +266,7 @@ struct SolvedTable {
   Geometry geometry;
   int max_pawns = 0;
   // Per index: plies 0..2*K*(rows-1), odd = white (to move) wins. Exact for
-  // every canonical position (codec::is_canonical); mirror images hold 0
+  // every canonical position (format::is_canonical); mirror images hold 0
   // unless a rule decides them (their value is their representative's).
   std::vector<std::uint8_t> values;
   std::uint64_t win_count = 0;      // indices whose true value is a win for white, all N

@@ -10,10 +10,10 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "pawntb/codec/index.hpp"
-#include "pawntb/codec/values.hpp"
+#include "pawntb/format/index.hpp"
+#include "pawntb/format/values.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 using game::board_bytes;
 using game::BoardSymmetry;
@@ -234,4 +234,4 @@ inline std::uint64_t stored_count(const Index& index, const BoardSymmetry& symme
   return count;
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

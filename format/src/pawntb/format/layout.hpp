@@ -16,7 +16,7 @@
 
 #include "pawntb/position.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 class Index;
 
@@ -60,7 +60,7 @@ using Le64 = LittleEndian<std::uint64_t>;
 inline constexpr std::array<std::uint8_t, 8> kMagic = {'P', 'A', 'W', 'N', 'T', 'B', 0x1A, '\n'};
 inline constexpr std::uint16_t kFormatVersion = 3;
 inline constexpr std::uint8_t kValueEncodingPlies = 1;  // entry = plies, odd = mover wins
-inline constexpr std::uint8_t kIndexSchemeTiers = 2;    // the tiered index, codec/index.hpp
+inline constexpr std::uint8_t kIndexSchemeTiers = 2;    // the tiered index, format/index.hpp
 inline constexpr std::uint8_t kCompressionZstd = 1;     // each block one zstd frame
 
 // Entries that are filler, left out of the blocks because the reader knows
@@ -205,4 +205,4 @@ constexpr std::uint64_t blocks_offset(std::uint32_t block_count) {
   return kHeaderSize + std::uint64_t{block_count} * sizeof(DiskBlock);
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

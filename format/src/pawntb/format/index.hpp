@@ -97,7 +97,7 @@
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/position.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 using game::black_goal;
 using game::board_bytes;
@@ -728,4 +728,4 @@ class Index {
   std::vector<std::uint64_t> tier_firsts_;   // tiers_[t].first
 };
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format

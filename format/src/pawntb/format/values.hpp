@@ -8,7 +8,7 @@
 
 #include "pawntb/game/rules.hpp"
 
-namespace pawntb::codec {
+namespace pawntb::format {
 
 using game::mirror_files;
 using game::Pawns;
@@ -76,4 +76,4 @@ constexpr bool is_filler(Geometry g, std::uint64_t white, std::uint64_t black) {
   return !is_canonical(g, white, black) || value_by_rule(g, white, black).has_value();
 }
 
-}  // namespace pawntb::codec
+}  // namespace pawntb::format
