@@ -165,7 +165,7 @@ $opening, "",
        "| \($b) | \($rec.max_pawns) | \($rec.info.entries | n) | \(if $rec.start.winner == "white" then "wins" else "loses" end) | \($rec.start.plies) | \($rec.info.longest_game_plies) | \($rec | share) | \($rec | zugzwang_share) |"
      else
        "| \($b) | \($b | split("x")[1]) | " + (projection($b) | orblank("about \(.positions | sci)")) + " | " +
-         (run($b) | if . == null then "not yet run" else "running: \(.progress) (\(.as_of))" end) + " | | | | |"
+         (run($b) | if . == null then "not yet run" else "running: \(.progress) (\(.as_of))\(if .lost then "; lost before: \(.lost)" else "" end)" end) + " | | | | |"
      end),
   "",
   "\"Longest game\" is the table header's longest value over all positions (a win or a loss); \"zugzwangs\" the share of positions (both sides to move) that are zugzwangs, where `pawntb stats` ran.",
@@ -185,7 +185,7 @@ $opening, "",
     "For each, `tools/bench/project_tiers` gives the size of its index, its work units and the most a unit holds with the parts of other tiers it reads (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (\($projections.rate / 1e6 | . * 10 | round / 10) million positions a second: that run's positions over its wall time) and its work directory at that run's \($projections.work_bytes_per_position) bytes a position (`tools/results.sh --project`, which runs `\($projections.command)` for each). These are projections, not measurements.", "",
     (if ($running | length) > 0 then
        "Runs not finished, each resumed by running its command again (it picks up its work directory):", "",
-       ($running[] | select(record(.board) == null) | "- \(.board): \(.progress), as of \(.as_of).\(if .estimate then " Its plan: \(.estimate.seconds / 360 | round / 10) h on one machine (\(.estimate.rate_source))." else "" end) Resume: `\(.resume)`"), ""
+       ($running[] | select(record(.board) == null) | "- \(.board): \(.progress), as of \(.as_of).\(if .estimate then " Its plan: \(.estimate.seconds / 360 | round / 10) h on one machine (\(.estimate.rate_source))." else "" end)\(if .lost then " Lost: \(.lost)." else "" end) Resume: `\(.resume)`"), ""
      else empty end),
     "| board | K | positions | tiers | units | a unit with what it reads, at most | one machine | work directory |",
     "|---|---:|---:|---:|---:|---:|---:|---:|",

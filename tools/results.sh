@@ -15,7 +15,7 @@
 #   tools/results.sh [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
 #                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
 #                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
-#                    [--render-only] [--running BOARD --resume "COMMAND"]
+#                    [--render-only] [--running BOARD --resume "COMMAND" [--lost "TEXT"]]
 #
 # --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
 # --boards   the boards to measure, in this order (default: 3x3 to 8x4 and 6x5,
@@ -66,7 +66,12 @@
 #            BOARD.verify.json has come, and the time of the file read last
 #            go to data/answers/RxC-kK.progress.json with --resume's COMMAND,
 #            and the page shows them until the board is measured (which
-#            removes that file); then the page
+#            removes that file); then the page. A run queued behind another
+#            (tools/run-board.sh --after: BOARD's directory has no log yet
+#            but an `after` file) is recorded as waiting for that board.
+# --lost     with --running: what earlier runs of BOARD did that was lost
+#            (their directory gone), kept in the record and on the page until
+#            the board is measured; given once, kept by later --running calls
 # Each board's statistics document, `pawntb stats --json` as it wrote it, is
 # kept whole in data/stats/RxC-kK.json (the record keeps a summary); the
 # page folds its per-distance and per-material tables into the board's section.
@@ -88,6 +93,7 @@ large=""
 render_only=0
 running=""
 resume=""
+lost=""
 refresh_only=0
 project_only=0
 # The page's boards, by rows then columns: every R x C with 3 <= R, C <= 8 that
@@ -117,6 +123,7 @@ while [ $# -gt 0 ]; do
     --render-only) render_only=1; shift ;;
     --running) running="$2"; shift 2 ;;
     --resume) resume="$2"; shift 2 ;;
+    --lost) lost="$2"; shift 2 ;;
     --refresh) refresh_only=1; shift ;;
     --project) project_only=1; shift ;;
     -h | --help) usage ;;
@@ -353,15 +360,22 @@ record_progress() {
   case "$board" in [3-8]x[3-8]) ;; *) echo "results: bad board '$board'" >&2; exit 2 ;; esac
   log="$tables/$board.err"
   [ -n "$resume" ] || { echo "results: --running needs --resume COMMAND" >&2; exit 2; }
+  local progress_file="$answers/$board-k$cols.progress.json"
+  # What was lost is kept from the record unless given again.
+  [ -n "$lost" ] || [ ! -f "$progress_file" ] || lost="$(jq -r '.lost // ""' "$progress_file")"
   # The progress lines end in \r or \n: the last one whole.
-  line="$(tr '\r' '\n' <"$log" 2>/dev/null | grep '^pawntb generate: solve ' | tail -n 1 |
+  line="$( (tr '\r' '\n' <"$log") 2>/dev/null | grep '^pawntb generate: solve ' | tail -n 1 |
     sed 's/^pawntb generate: //; s/, [0-9,]* positions\/s.*//')" || true
+  local as_of_file="$log"
+  if [ -z "$line" ] && [ ! -s "$log" ] && [ -s "$tables/after" ]; then
+    line="queued: starts when $(basename "$(cat "$tables/after")") is done"
+    as_of_file="$tables/run.log"
+  fi
   [ -n "$line" ] || { echo "results: $board: no progress line in $log" >&2; exit 1; }
   # A generation that has ended (its "generated" line in BOARD.out) still
   # waits for verify and stats, which this page's line needs.
   local generated
   generated="$(sed -n 's/^generated [^:]*: \([0-9,]*\) positions.*/\1/p' "$tables/$board.out" 2>/dev/null)" || true
-  local as_of_file="$log"
   if [ -n "$generated" ]; then
     local stats_done="stats not run yet" verify_done="verify not run yet"
     [ ! -s "$tables/$board.stats.json" ] || stats_done="stats done"
@@ -385,10 +399,11 @@ record_progress() {
       { echo "results: $board: cannot read $tables/$board.plan.json" >&2; exit 1; }
   fi
   jq -n --arg board "$board" --arg progress "$line" --arg resume "$resume" --arg as_of "$as_of" \
-    --argjson estimate "$estimate" \
+    --argjson estimate "$estimate" --arg lost "$lost" \
     '{board: $board, progress: $progress, as_of: $as_of, resume: $resume}
-     + if $estimate != null then {estimate: $estimate} else {} end' \
-    >"$answers/$board-k$cols.progress.json"
+     + if $estimate != null then {estimate: $estimate} else {} end
+     + if $lost != "" then {lost: $lost} else {} end' \
+    >"$progress_file"
   echo "results: $board: $line (as of $as_of, $as_of_file)" >&2
 }
 

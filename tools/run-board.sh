@@ -5,6 +5,7 @@
 # RxC.out, RxC.stats.json, RxC.verify.err, RxC.verify.out, RxC.verify.json).
 #
 #   tools/run-board.sh RxC DIR [--memory SIZE] [--threads N] [--nice N] [--build DIR]
+#                      [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
 # RxC      the board, K = columns
@@ -15,6 +16,10 @@
 #          0 when the machine is free)
 # --build  where the pawntb binary to copy is (default build): only on the
 #          first start
+# --after  another run's directory: that run is resumed and finished first
+#          (or, when it is running already, waited for), then this one. Two
+#          runs on 2 cores at once halve each other's speed, so a queue
+#          finishes the first board as early as it can and the last no later.
 #
 # The first start copies BUILD/tools/pawntb and this script into DIR, and
 # every later start runs that copy: a run is resumed only with the binary that
@@ -34,6 +39,7 @@ memory=
 threads=
 nice_level=
 build=build
+after=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -49,6 +55,7 @@ while [ $# -gt 0 ]; do
     --threads) threads=$2; shift 2 ;;
     --nice) nice_level=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
+    --after) after=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -73,6 +80,7 @@ fi
 [ -z "$memory" ] || echo "$memory" > "$dir/memory"
 [ -z "$threads" ] || echo "$threads" > "$dir/threads"
 [ -z "$nice_level" ] || echo "$nice_level" > "$dir/nice"
+[ -z "$after" ] || (cd "$after" && pwd) > "$dir/after"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -82,6 +90,19 @@ exec 9>"$dir/lock"
 flock -n 9 || { echo "run-board: $board is running already ($dir/lock)" >&2; exit 3; }
 renice -n "$nice_level" $$ >/dev/null 2>&1 || true
 log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> "$dir/run.log"; }
+after=$(cat "$dir/after" 2>/dev/null || true)
+if [ -n "$after" ]; then
+  log "waiting for $after first"
+  status=0
+  "$after/run.sh" || status=$?
+  if [ "$status" -eq 3 ]; then
+    # Running already: wait for its lock, then let it confirm it is done.
+    flock "$after/lock" true
+    status=0
+    "$after/run.sh" || status=$?
+  fi
+  [ "$status" -eq 0 ] || { log "$after failed (status $status): not starting"; exit 1; }
+fi
 log "start: $board with $pawntb ($(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)), --memory $memory, nice $nice_level"
 
 if ! grep -q '^generated ' "$dir/$board.out" 2>/dev/null; then
