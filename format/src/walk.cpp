@@ -96,9 +96,10 @@ std::uint64_t Cursor::run_remaining() const {
 
 void Cursor::next_run() {
   const Index::Slice& s = slice();
+  const int rows = owner_->geometry().rows;
   index_ += run_remaining();
   if (s.run_size > 1) {  // else the run is this one entry: nothing to reset
-    for (int r = 1; r < owner_->geometry().rows - 1; ++r) {
+    for (int r = 1; r < rows - 1; ++r) {
       const auto ur = static_cast<std::size_t>(r);
       if (s.black[ur] == 0) continue;  // the empty set, never moved
       black_rows_[ur] = low_bits(s.black[ur]);
@@ -115,8 +116,9 @@ std::uint64_t Cursor::lane_remaining() const {
 
 void Cursor::next_lane() {
   const Index::Slice& s = slice();
+  const int rows = owner_->geometry().rows;
   index_ += lane_remaining();
-  for (int r = 0; r < owner_->geometry().rows - 1; ++r) {
+  for (int r = 0; r < rows - 1; ++r) {
     const auto ur = static_cast<std::size_t>(r);
     black_rows_[ur] = low_bits(s.black[ur]);
     set_black_row(r);
