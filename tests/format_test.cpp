@@ -14,12 +14,14 @@
 #include "pawntb/format/layout.hpp"
 #include "pawntb/format/stored.hpp"
 #include "pawntb/format/values.hpp"
+#include "pawntb/format/walk.hpp"
 #include "pawntb/notation.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
 namespace {
 
+using format::Cursor;
 using format::Index;
 using pawntb_test::parse;
 
@@ -421,7 +423,7 @@ namespace {
 TEST(Index, CursorWalksTheIndexInOrder) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{3, 5}, Geometry{5, 3}}) {
     const Index index(g, 3);
-    Index::Cursor cursor(index, 0);
+    Cursor cursor(index, 0);
     for (std::uint64_t i = 0;; ++i) {
       const auto [white, black] = index.unrank(i);
       ASSERT_EQ(cursor.index(), i);
@@ -430,7 +432,7 @@ TEST(Index, CursorWalksTheIndexInOrder) {
       if (i + 1 == index.size()) break;
       cursor.next();
     }
-    Index::Cursor middle(index, index.size() / 2);
+    Cursor middle(index, index.size() / 2);
     middle.next();
     EXPECT_EQ(middle.index(), index.size() / 2 + 1);
     EXPECT_EQ(index.rank(middle.white(), middle.black()), middle.index());
@@ -448,12 +450,12 @@ namespace {
 TEST(Index, CursorSkipsRunsConsistently) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{5, 4}}) {
     const Index index(g, 3);
-    Index::Cursor cursor(index, 0);
+    Cursor cursor(index, 0);
     while (true) {
       const std::uint64_t run = cursor.run_remaining();
       ASSERT_GE(run, 1u);
       const bool wins = game::wins_in_one(g, cursor.white(), cursor.black());
-      Index::Cursor walker = cursor;
+      Cursor walker = cursor;
       for (std::uint64_t k = 1; k < run; ++k) {
         walker.next();
         ASSERT_EQ(game::wins_in_one(g, walker.white(), walker.black()), wins);
@@ -468,38 +470,82 @@ TEST(Index, CursorSkipsRunsConsistently) {
   }
 }
 
-// next_block() lands where stepping through the W-block would, and
-// block_remaining() counts the entries that share the slice and W.
-TEST(Index, CursorSkipsWBlocksConsistently) {
+// next_lane() lands where stepping through the lane would, and
+// lane_remaining() counts the entries that share the slice and W.
+TEST(Index, CursorSkipsLanesConsistently) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{5, 4}, Geometry{4, 5}}) {
     const Index index(g, g.cols == 5 ? 4 : 3);
-    Index::Cursor cursor(index, 0);
-    std::uint64_t blocks = 0;
+    Cursor cursor(index, 0);
+    std::uint64_t lanes = 0;
     while (true) {
-      const std::uint64_t block = cursor.block_remaining();
-      ASSERT_GE(block, 1u);
-      Index::Cursor walker = cursor;
-      for (std::uint64_t k = 1; k < block; ++k) {
+      const std::uint64_t lane = cursor.lane_remaining();
+      ASSERT_GE(lane, 1u);
+      Cursor walker = cursor;
+      for (std::uint64_t k = 1; k < lane; ++k) {
         walker.next();
         ASSERT_EQ(walker.white(), cursor.white());
-        ASSERT_EQ(walker.block_remaining(), block - k);
+        ASSERT_EQ(walker.lane_remaining(), lane - k);
       }
-      ++blocks;
-      if (cursor.index() + block == index.size()) break;
-      walker.next();  // the next W-block: another W, or the next slice
-      cursor.next_block();
+      ++lanes;
+      if (cursor.index() + lane == index.size()) break;
+      walker.next();  // the next lane: another W, or the next slice
+      cursor.next_lane();
       ASSERT_EQ(cursor.index(), walker.index());
       ASSERT_EQ(cursor.white(), walker.white());
       ASSERT_EQ(cursor.black(), walker.black());
-      // From the middle of a block too.
-      if (block > 2) {
-        Index::Cursor middle(index, cursor.index() - block + 1);
-        middle.next_block();
+      // From the middle of a lane too.
+      if (lane > 2) {
+        Cursor middle(index, cursor.index() - lane + 1);
+        middle.next_lane();
         ASSERT_EQ(middle.index(), cursor.index());
         ASSERT_EQ(middle.black(), cursor.black());
       }
     }
-    EXPECT_GT(blocks, 10u);
+    EXPECT_GT(lanes, 10u);
+  }
+}
+
+// LaneWalk goes lane by lane where the cursor goes entry by entry: the same
+// first entries, sizes and white pawns; and a group of lanes with one W_1
+// (row_1_group_end, next_row_1) ends where unrank says W_1 or the slice
+// changes.
+TEST(Index, LaneWalkAgreesWithTheCursor) {
+  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{5, 4}, Geometry{4, 5}}) {
+    const Index index(g, g.cols == 5 ? 4 : 3);
+    const std::uint64_t row_0 = game::row_mask(g, 0), row_1 = game::row_mask(g, 1);
+    Cursor cursor(index, 0);
+    format::LaneWalk lane(index, 0);
+    std::uint64_t lanes = 0;
+    while (true) {
+      ASSERT_EQ(lane.first(), cursor.index());
+      ASSERT_EQ(lane.size(), cursor.lane_remaining());
+      ASSERT_EQ(lane.white(), cursor.white());
+      ASSERT_EQ(lane.run_size(), cursor.run_remaining());
+      ASSERT_EQ(lane.black_on_row_0(), std::popcount(cursor.black() & row_0));
+      ASSERT_EQ(lane.black_off_row_0(), cursor.black_off_row_0());
+      // From an entry inside the lane too.
+      const format::LaneWalk inside(index, lane.first() + lane.size() - 1);
+      ASSERT_EQ(inside.first(), lane.first());
+      ASSERT_EQ(inside.white(), lane.white());
+      const std::uint64_t end = lane.row_1_group_end();
+      ASSERT_GT(end, lane.first());
+      const std::size_t slice = index.slice_of(lane.first());
+      ASSERT_EQ(index.slice_of(end - 1), slice);
+      ASSERT_EQ(index.unrank(end - 1).white & row_1, lane.white() & row_1);
+      if (end < index.size()) {
+        format::LaneWalk jump = lane;
+        jump.next_row_1();
+        ASSERT_EQ(jump.first(), end);
+        ASSERT_EQ(jump.white(), index.unrank(end).white);
+        ASSERT_TRUE(index.slice_of(end) != slice ||
+                    (index.unrank(end).white & row_1) != (lane.white() & row_1));
+      }
+      ++lanes;
+      if (lane.first() + lane.size() == index.size()) break;
+      lane.next();
+      cursor.next_lane();
+    }
+    EXPECT_GT(lanes, 10u);
   }
 }
 
@@ -643,7 +689,7 @@ TEST(Index, EveryMoveGoesToAnEarlierTier) {
         std::pair(Geometry{4, 3}, 3), std::pair(Geometry{5, 4}, 4)}) {
     const Index index(g, k);
     const auto tiers = index.tiers();
-    Index::Cursor cursor(index, 0);
+    Cursor cursor(index, 0);
     std::size_t t = 0;
     std::uint64_t moves = 0;
     for (std::uint64_t i = 0;; ++i) {
@@ -668,58 +714,6 @@ TEST(Index, EveryMoveGoesToAnEarlierTier) {
     }
     EXPECT_GT(moves, 0u) << to_string(g);
   }
-}
-
-}  // namespace
-}  // namespace pawntb
-
-namespace pawntb {
-namespace {
-
-// StepRanker::rank_step gives rank() of every position one black step from
-// a base, over every base of the index and every step it has.
-template <class G>
-void expect_steps_rank_as_rank(int max_pawns) {
-  constexpr Geometry g = G::value;
-  const Index index(g, max_pawns);
-  Index::StepRanker<g> ranker(index);
-  Index::Cursor cursor(index, 0);
-  std::uint64_t steps = 0;
-  for (std::uint64_t i = 0;; ++i) {
-    const std::uint64_t white = cursor.white(), black = cursor.black();
-    ranker.reset(white, black);
-    for (int s = 0; s + 1 <= g.rows - 2; ++s) {
-      for (int c = 0; c < g.cols; ++c) {
-        const int from = s * g.cols + c, to = from + g.cols;
-        if (!(black >> from & 1) || ((white | black) >> to & 1)) continue;
-        const std::uint64_t after = black ^ (1ULL << from) ^ (1ULL << to);
-        ASSERT_EQ(ranker.rank_step(s, 1ULL << c), index.rank(white, after))
-            << to_string(g) << " entry " << i << " step " << from << "-" << to;
-        ++steps;
-      }
-    }
-    if (i + 1 == index.size()) break;
-    cursor.next();
-  }
-  EXPECT_GT(steps, index.size() / 4) << to_string(g);
-}
-
-TEST(Index, StepRankerAgreesWithRank) {
-  expect_steps_rank_as_rank<game::FixedGeometry<3, 3>>(3);
-  expect_steps_rank_as_rank<game::FixedGeometry<4, 4>>(4);
-  expect_steps_rank_as_rank<game::FixedGeometry<5, 3>>(3);
-  expect_steps_rank_as_rank<game::FixedGeometry<4, 5>>(4);
-  expect_steps_rank_as_rank<game::FixedGeometry<6, 3>>(3);
-}
-
-// The worked example beside StepRanker (index.hpp).
-TEST(Index, StepRankerWorkedExample) {
-  const Index index(Geometry{4, 4}, 4);
-  Index::StepRanker<Geometry{4, 4}> ranker(index);
-  ranker.reset(0x0E00, 0x000E);
-  const Index::SliceStart& slice = index.slice_with(0x0E00, 0x002C);
-  EXPECT_EQ(ranker.rank_step(0, 1u << 1), slice.first + 3 * 24 + 21);
-  EXPECT_EQ(ranker.rank_step(0, 1u << 1), index.rank(0x0E00, 0x002C));
 }
 
 }  // namespace

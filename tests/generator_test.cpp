@@ -1,5 +1,5 @@
-// Tests of the generator: determinism, the committed table, refusals and the
-// atomic write.
+// Tests of the generator: determinism, the committed table, refusals, the
+// atomic write, and the tier solver's StepRanker.
 #include "pawntb/generator.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,8 @@
 #include "pawntb/format/index.hpp"
 #include "pawntb/format/layout.hpp"
 #include "pawntb/format/values.hpp"
+#include "pawntb/format/walk.hpp"
+#include "step_ranker.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
@@ -243,6 +245,61 @@ TEST(Writer, FailureNamesTheFileAndLeavesNothing) {
   std::filesystem::create_directories(dir / "table.pawntb");
   EXPECT_THROW(write_table(small_table(), dir / "table.pawntb"), GenerateError);
   EXPECT_TRUE(std::filesystem::is_directory(dir / "table.pawntb"));
+}
+
+}  // namespace
+}  // namespace pawntb
+
+namespace pawntb {
+namespace {
+
+using format::Index;
+using generator_detail::StepRanker;
+
+// StepRanker::rank_step gives rank() of every position one black step from
+// a base, over every base of the index and every step it has.
+template <class G>
+void expect_steps_rank_as_rank(int max_pawns) {
+  constexpr Geometry g = G::value;
+  const Index index(g, max_pawns);
+  StepRanker<g> ranker(index);
+  format::Cursor cursor(index, 0);
+  std::uint64_t steps = 0;
+  for (std::uint64_t i = 0;; ++i) {
+    const std::uint64_t white = cursor.white(), black = cursor.black();
+    ranker.reset(white, black);
+    for (int s = 0; s + 1 <= g.rows - 2; ++s) {
+      for (int c = 0; c < g.cols; ++c) {
+        const int from = s * g.cols + c, to = from + g.cols;
+        if (!(black >> from & 1) || ((white | black) >> to & 1)) continue;
+        const std::uint64_t after = black ^ (1ULL << from) ^ (1ULL << to);
+        ASSERT_EQ(ranker.rank_step(s, 1ULL << c), index.rank(white, after))
+            << to_string(g) << " entry " << i << " step " << from << "-" << to;
+        ++steps;
+      }
+    }
+    if (i + 1 == index.size()) break;
+    cursor.next();
+  }
+  EXPECT_GT(steps, index.size() / 4) << to_string(g);
+}
+
+TEST(StepRanker, AgreesWithRank) {
+  expect_steps_rank_as_rank<game::FixedGeometry<3, 3>>(3);
+  expect_steps_rank_as_rank<game::FixedGeometry<4, 4>>(4);
+  expect_steps_rank_as_rank<game::FixedGeometry<5, 3>>(3);
+  expect_steps_rank_as_rank<game::FixedGeometry<4, 5>>(4);
+  expect_steps_rank_as_rank<game::FixedGeometry<6, 3>>(3);
+}
+
+// The worked example of step_ranker.hpp.
+TEST(StepRanker, WorkedExample) {
+  const Index index(Geometry{4, 4}, 4);
+  StepRanker<Geometry{4, 4}> ranker(index);
+  ranker.reset(0x0E00, 0x000E);
+  const Index::SliceStart& slice = index.slice_with(0x0E00, 0x002C);
+  EXPECT_EQ(ranker.rank_step(0, 1u << 1), slice.first + 3 * 24 + 21);
+  EXPECT_EQ(ranker.rank_step(0, 1u << 1), index.rank(0x0E00, 0x002C));
 }
 
 }  // namespace

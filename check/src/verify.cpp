@@ -52,6 +52,7 @@
 
 #include "block_decoder.hpp"
 #include "pawntb/check.hpp"
+#include "pawntb/format/walk.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
@@ -455,13 +456,13 @@ class Checker {
   bool damaged(std::uint64_t i) const { return pass_.damaged[i >> t_.block_shift] != 0; }
 
   // How the walk moves on from an entry: to the next entry, past the run
-  // (the entries sharing W and B's row 0) or past the W-block.
-  enum class Advance : std::uint8_t { entry, run, block };
+  // (the entries sharing W and B's row 0) or past the lane.
+  enum class Advance : std::uint8_t { entry, run, lane };
 
   template <Mode mode>
   void walk(std::uint64_t begin, std::uint64_t end, VerifyTally& tally) const {
     Batch batch;
-    Index::Cursor cursor(index_, begin);
+    format::Cursor cursor(index_, begin);
     for (std::uint64_t i = begin;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
       // White's moves, the rules' bitboard steps (bitboard.hpp): a pawn
@@ -482,19 +483,18 @@ class Checker {
         const std::uint64_t mirror_white = t_.symmetry.mirror<kBytes>(white);
         const std::uint64_t mirror_black = t_.symmetry.mirror<kBytes>(black);
         // With mirror(W) < W the run is all mirror images (the canonical
-        // image has the smaller W), and so is the W-block when W has no
-        // pawn on row 1 (no entry of it wins in one). Unless they hold the
+        // image has the smaller W), and so is the lane when W has no pawn
+        // on row 1 (no entry of it wins in one). Unless they hold the
         // header's longest example, or blocks are damaged, mirror_image
         // only counts them: they are passed at once.
-        const bool whole_block = (white & kRow1) == 0;
+        const bool whole_lane = (white & kRow1) == 0;
         const std::uint64_t passed =
             mode == Mode::careful || mirror_white >= white
                 ? 0
-                : std::min(whole_block ? cursor.block_remaining() : cursor.run_remaining(),
-                           end - i);
+                : std::min(whole_lane ? cursor.lane_remaining() : cursor.run_remaining(), end - i);
         if (passed && t_.header.longest_index - i >= passed) {  // unsigned: not in the span
           step = passed;
-          advance = whole_block ? Advance::block : Advance::run;
+          advance = whole_lane ? Advance::lane : Advance::run;
           if constexpr (mode == Mode::fast) tally.checked += passed;
         } else if (mirror_white < white || (mirror_white == white && mirror_black < black)) {
           mirror_image<mode>(i, mirror_white, mirror_black, tally);
@@ -510,8 +510,8 @@ class Checker {
       }
       i += step;
       if (i >= end) break;
-      if (advance == Advance::block) {
-        cursor.next_block();
+      if (advance == Advance::lane) {
+        cursor.next_lane();
       } else if (advance == Advance::run && step > 1) {
         cursor.next_run();
       } else {

@@ -1,5 +1,5 @@
-// The tiered index's tables, unrank and cursor (pawntb/format/index.hpp has
-// the derivation).
+// The tiered index's tables and unrank (pawntb/format/index.hpp has the
+// derivation).
 #include "pawntb/format/index.hpp"
 
 #include <algorithm>
@@ -129,11 +129,11 @@ bool Index::add_slices(const std::vector<Counts>& profiles,
     Slice slice = c.slice;
     slice.first = total;
     slice.run_size = 1;
-    slice.block_size = 1;
+    slice.lane_size = 1;
     for (int r = 0; r < rows - 1; ++r) {
       const auto ur = static_cast<std::size_t>(r);
       const std::uint64_t radix = binomial(cols - slice.white[ur], slice.black[ur]);
-      slice.block_size *= radix;
+      slice.lane_size *= radix;
       if (r > 0) slice.run_size *= radix;
     }
     if (tiers_.empty() || tiers_.back().w != c.w || tiers_.back().b != c.b ||
@@ -201,14 +201,8 @@ void Index::build_row_tables(const std::vector<Counts>& profiles, std::uint64_t 
   }
 }
 
-namespace {
-
-// The row subsets of entry `local` of a slice (POSITION RANK in index.hpp):
-// white's subsets and black's squeezed ones, row-local bits.
-template <class SliceT>
-void decode_digits(Geometry g, const SliceT& s, std::uint64_t local,
-                   std::array<std::uint64_t, kMaxSide>& white_rows,
-                   std::array<std::uint64_t, kMaxSide>& black_rows) {
+void unrank_in_slice(Geometry g, const Index::Slice& s, std::uint64_t local, RowSubsets& white_rows,
+                     RowSubsets& black_rows) {
   const int rows = g.rows, cols = g.cols;
   for (int r = rows - 2; r >= 0; --r) {
     const auto ur = static_cast<std::size_t>(r);
@@ -227,9 +221,7 @@ void decode_digits(Geometry g, const SliceT& s, std::uint64_t local,
   white_rows[0] = 0;
 }
 
-// The boards of a set of row subsets.
-Pawns boards(Geometry g, const std::array<std::uint64_t, kMaxSide>& white_rows,
-             const std::array<std::uint64_t, kMaxSide>& black_rows) {
+Pawns boards_of(Geometry g, const RowSubsets& white_rows, const RowSubsets& black_rows) {
   const std::uint64_t row = low_bits(g.cols);
   Pawns p{0, 0};
   for (int r = 0; r < g.rows; ++r) {
@@ -242,136 +234,11 @@ Pawns boards(Geometry g, const std::array<std::uint64_t, kMaxSide>& white_rows,
   return p;
 }
 
-}  // namespace
-
 Pawns Index::unrank(std::uint64_t index) const {
-  const auto s =
-      static_cast<std::size_t>(std::upper_bound(slice_firsts_.begin(), slice_firsts_.end(), index) -
-                               slice_firsts_.begin() - 1);
-  std::array<std::uint64_t, kMaxSide> white_rows{}, black_rows{};
-  decode_digits(geometry_, slices_[s], index - slices_[s].first, white_rows, black_rows);
-  return boards(geometry_, white_rows, black_rows);
-}
-
-Index::Cursor::Cursor(const Index& owner, std::uint64_t index) : owner_(&owner), index_(index) {
-  slice_ = static_cast<std::size_t>(
-      std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -
-      owner.slice_firsts_.begin() - 1);
-  const Slice& s = owner.slices_[slice_];
-  decode_digits(owner.geometry_, s, index - s.first, white_rows_, black_rows_);
-  const int rows = owner.geometry_.rows, cols = owner.geometry_.cols;
-  black_off_row_0_ = 0;
-  for (int r = 1; r < rows - 1; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    black_off_row_0_ += s.black[ur];
-    run_done_ =
-        run_done_ * binomial(cols - s.white[ur], s.black[ur]) + row_subset_rank(black_rows_[ur]);
-  }
-  const Pawns p = boards(owner.geometry_, white_rows_, black_rows_);
-  white_ = p.white;
-  black_ = p.black;
-}
-
-void Index::Cursor::enter_slice(std::size_t slice) {
-  slice_ = slice;
-  const Slice& s = owner_->slices_[slice];
-  black_off_row_0_ = 0;
-  for (int r = 0; r < owner_->geometry_.rows; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    white_rows_[ur] = low_bits(s.white[ur]);
-    black_rows_[ur] = low_bits(s.black[ur]);
-    if (r > 0) black_off_row_0_ += s.black[ur];
-  }
-  run_done_ = 0;
-  const Pawns p = boards(owner_->geometry_, white_rows_, black_rows_);
-  white_ = p.white;
-  black_ = p.black;
-}
-
-void Index::Cursor::set_white_row(int r) {
-  const int cols = owner_->geometry_.cols;
-  const std::uint64_t row = low_bits(cols);
-  white_ = (white_ & ~(row << (r * cols))) | white_rows_[static_cast<std::size_t>(r)] << (r * cols);
-  set_black_row(r);  // the squares white leaves free have changed
-}
-
-void Index::Cursor::carry_white() {
-  const Slice& s = owner_->slices_[slice_];
-  const int rows = owner_->geometry_.rows, cols = owner_->geometry_.cols;
-  run_done_ = 0;
-  for (int r = rows - 1; r >= 1; --r) {
-    const auto ur = static_cast<std::size_t>(r);
-    if (advance_subset(white_rows_[ur], cols)) {
-      set_white_row(r);
-      return;
-    }
-    white_rows_[ur] = low_bits(s.white[ur]);
-    set_white_row(r);
-  }
-  enter_slice(slice_ + 1);
-}
-
-std::uint64_t Index::Cursor::run_remaining() const {
-  return owner_->slices_[slice_].run_size - run_done_;
-}
-
-void Index::Cursor::next_run() {
-  const Slice& s = owner_->slices_[slice_];
-  index_ += run_remaining();
-  if (s.run_size > 1) {  // else the run is this one entry: nothing to reset
-    for (int r = 1; r < owner_->geometry_.rows - 1; ++r) {
-      const auto ur = static_cast<std::size_t>(r);
-      if (s.black[ur] == 0) continue;  // the empty set, never moved
-      black_rows_[ur] = low_bits(s.black[ur]);
-      set_black_row(r);
-    }
-  }
-  carry(0);
-}
-
-std::uint64_t Index::Cursor::block_remaining() const {
-  const Slice& s = owner_->slices_[slice_];
-  return s.block_size - row_subset_rank(black_rows_[0]) * s.run_size - run_done_;
-}
-
-void Index::Cursor::next_block() {
-  const Slice& s = owner_->slices_[slice_];
-  index_ += block_remaining();
-  for (int r = 0; r < owner_->geometry_.rows - 1; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    black_rows_[ur] = low_bits(s.black[ur]);
-    set_black_row(r);
-  }
-  carry_white();
-}
-
-Index::BlockWalk::BlockWalk(const Index& owner, std::uint64_t index) : owner_(&owner) {
-  slice_ = &owner.slices_[static_cast<std::size_t>(
-      std::upper_bound(owner.slice_firsts_.begin(), owner.slice_firsts_.end(), index) -
-      owner.slice_firsts_.begin() - 1)];
-  const Slice& s = slice();
-  const std::uint64_t block = (index - s.first) / s.block_size;
-  first_ = s.first + block * s.block_size;
-  std::array<std::uint64_t, kMaxSide> black_rows{};
-  decode_digits(owner.geometry_, s, block * s.block_size, white_rows_, black_rows);
-  white_ = boards(owner.geometry_, white_rows_, black_rows).white;
-  black_off_row_0_ = 0;
-  for (int r = 1; r < owner.geometry_.rows - 1; ++r)
-    black_off_row_0_ += s.black[static_cast<std::size_t>(r)];
-}
-
-void Index::BlockWalk::enter_slice(const Slice* slice) {
-  slice_ = slice;
-  const Slice& s = *slice;
-  const int cols = owner_->geometry_.cols;
-  white_ = 0;
-  black_off_row_0_ = 0;
-  for (int r = 0; r < owner_->geometry_.rows; ++r) {
-    const auto ur = static_cast<std::size_t>(r);
-    white_rows_[ur] = low_bits(s.white[ur]);
-    white_ |= white_rows_[ur] << (r * cols);
-    if (r > 0) black_off_row_0_ += s.black[ur];
-  }
+  const Slice& s = slices_[slice_of(index)];
+  RowSubsets white_rows{}, black_rows{};
+  unrank_in_slice(geometry_, s, index - s.first, white_rows, black_rows);
+  return boards_of(geometry_, white_rows, black_rows);
 }
 
 std::uint64_t Index::heap_bytes() const {

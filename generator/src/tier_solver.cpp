@@ -5,10 +5,13 @@
 #include <map>
 #include <tuple>
 
+#include "pawntb/format/walk.hpp"
 #include "pawntb/util/threads.hpp"
+#include "step_ranker.hpp"
 
 namespace pawntb::generator_detail {
 
+using format::Cursor;
 using format::Index;
 using format::is_canonical;
 using format::kMaxPawns;
@@ -120,7 +123,7 @@ class TierWork {
                    const std::array<TierValues, kMaxSide>& children) const {
     ChunkTally tally;
     Batch batch(index_);
-    Index::Cursor cursor(index_, first);
+    Cursor cursor(index_, first);
     const std::uint64_t end = out.size();
     for (std::uint64_t i = 0;;) {
       const std::uint64_t white = cursor.white(), black = cursor.black();
@@ -134,12 +137,12 @@ class TierWork {
         tally.win_count += done;
       } else if (mirror_files(g_, white) < white) {
         // canonical() compares W first: with mirror(W) < W every entry of
-        // the W-block is a mirror image (0), about half of a board's
-        // entries. The run at once; the rest of the W-block at once when W
+        // the lane is a mirror image (0), about half of a board's
+        // entries. The run at once; the rest of the lane at once when W
         // has no pawn on row 1, so that no entry of it wins in one.
-        const bool whole_block = (white & kRow1) == 0;
-        done = std::min(whole_block ? cursor.block_remaining() : cursor.run_remaining(), end - i);
-        advance = whole_block ? Advance::block : Advance::run;
+        const bool whole_lane = (white & kRow1) == 0;
+        done = std::min(whole_lane ? cursor.lane_remaining() : cursor.run_remaining(), end - i);
+        advance = whole_lane ? Advance::lane : Advance::run;
         std::fill_n(out.begin() + static_cast<std::ptrdiff_t>(i), done, Plies{0});
       } else if (!is_canonical(g_, white, black) || !white_can_move(g_, white, black)) {
         out[i] = 0;  // a mirror image (never read) or no legal move (lost)
@@ -149,8 +152,8 @@ class TierWork {
       }
       i += done;
       if (i >= end) break;
-      if (advance == Advance::block) {
-        cursor.next_block();
+      if (advance == Advance::lane) {
+        cursor.next_lane();
       } else if (done > 1) {
         cursor.next_run();
       } else {
@@ -167,8 +170,8 @@ class TierWork {
 
  private:
   // How the cursor moves on from an entry: to the next entry, past the run
-  // (the entries sharing W and B's row 0) or past the W-block.
-  enum class Advance : std::uint8_t { entry, run, block };
+  // (the entries sharing W and B's row 0) or past the lane.
+  enum class Advance : std::uint8_t { entry, run, lane };
   static constexpr std::uint64_t kRow1 = game::row_mask(G::value, 1);
 
   // Positions per batch: enough loads in flight to cover a miss, few enough
@@ -219,7 +222,7 @@ class TierWork {
     std::array<std::uint8_t, kBatch> moves_{};
     std::array<bool, kBatch> symmetric_{};
     std::array<const Plies*, kBatch * kMaxMoves> values_{};
-    Index::StepRanker<G::value> ranker_;  // successors()'s scratch
+    StepRanker<G::value> ranker_;  // successors()'s scratch
   };
   static_assert(kChunkEntries <= UINT32_MAX && kMaxMoves <= UINT8_MAX);
 
@@ -228,7 +231,7 @@ class TierWork {
   // (lost in 0) points to a zero.
   const Plies** successors(std::uint64_t white, std::uint64_t black,
                            const std::array<TierValues, kMaxSide>& children,
-                           Index::StepRanker<G::value>& ranker, const Plies** to) const {
+                           StepRanker<G::value>& ranker, const Plies** to) const {
     static constexpr Plies kLost = 0;
     const std::uint64_t empty = board_mask(g_) & ~(white | black);
     // The successor (black to move) seen from black: colour-flipped boards,
@@ -240,7 +243,7 @@ class TierWork {
     // Every step (a move without a capture) has the successor's white pawns
     // flip_black, so unless black is symmetric, the same image of it is
     // canonical for all steps, and they differ from one base by a step of
-    // the successor's black: StepRanker (index.hpp) ranks them.
+    // the successor's black: StepRanker (step_ranker.hpp) ranks them.
     const bool steps_ranked = mirror_black != flip_black;  // else ranked one by one below
     const bool steps_mirrored = mirror_black < flip_black;
     bool ranker_ready = false;

@@ -16,6 +16,7 @@
 #include "pawntb/format/index.hpp"
 #include "pawntb/format/stored.hpp"
 #include "pawntb/format/values.hpp"
+#include "pawntb/format/walk.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
@@ -28,7 +29,7 @@
 // mirror (mW, mB) is the smaller pair, W compared first; its value is its
 // mirror's. So only the other entries, the CANONICAL ones, are counted, each
 // twice when its mirror is another entry (mW, mB) != (W, B), once when it is
-// its own mirror. In a W-block (the entries sharing W, consecutive) with
+// its own mirror. In a lane (the entries sharing W, consecutive) with
 // mW > W every entry is canonical and its mirror another; with mW < W none
 // is; with mW = W the walk looks at each B.
 //
@@ -239,20 +240,20 @@ class Walker {
     return p.materials[static_cast<std::size_t>(w * kSide + b)];
   }
 
-  // Calls f(i, black) for the entries i of [begin, end) in the W-block
-  // `block`, black's pawns of each: an odometer over black's row 0 (no white
+  // Calls f(i, black) for the entries i of [begin, end) in the lane
+  // `lane`, black's pawns of each: an odometer over black's row 0 (no white
   // pawn there, so its subset is not squeezed) and its middle rows. Passes
   // over a whole run [first, end) at once where wanted(first, end) is false.
   template <class G, class F, class Wanted>
-  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
-                             std::uint64_t end, F&& f, Wanted&& wanted) {
+  static void for_each_entry(const format::LaneWalk& lane, std::uint64_t begin, std::uint64_t end,
+                             F&& f, Wanted&& wanted) {
     constexpr Geometry g = G::value;
-    const std::uint64_t run_size = block.run_size();
-    const std::uint64_t run = (begin - block.first()) / run_size;
-    std::uint64_t top = format::subset_unrank(run, block.black_on_row_0(), g.cols);
+    const std::uint64_t run_size = lane.run_size();
+    const std::uint64_t run = (begin - lane.first()) / run_size;
+    std::uint64_t top = format::subset_unrank(run, lane.black_on_row_0(), g.cols);
     // (At a run's first entry after the last entry of the run before.)
-    format::MiddleRowWalk<G> middle(block);
-    std::uint64_t run_first = block.first() + run * run_size, i = run_first;
+    format::MiddleRowWalk<G> middle(lane);
+    std::uint64_t run_first = lane.first() + run * run_size, i = run_first;
     for (; i < begin; ++i) middle.next();
     for (;;) {
       const std::uint64_t run_end = std::min(run_first + run_size, end);
@@ -268,9 +269,9 @@ class Walker {
     }
   }
   template <class G, class F>
-  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
-                             std::uint64_t end, F&& f) {
-    for_each_entry<G>(block, begin, end, f, [](std::uint64_t, std::uint64_t) { return true; });
+  static void for_each_entry(const format::LaneWalk& lane, std::uint64_t begin, std::uint64_t end,
+                             F&& f) {
+    for_each_entry<G>(lane, begin, end, f, [](std::uint64_t, std::uint64_t) { return true; });
   }
 
   // Keeps entry i, or its mirror image m (the same value), in the examples of
@@ -296,17 +297,17 @@ class Walker {
     const auto slices = w.index_.slices();
     std::size_t s = w.slice_of(chunk.first);
     EntryMaterial* m = &material(p, slices[s]);
-    Index::BlockWalk block(w.index_, chunk.first);
+    format::LaneWalk lane(w.index_, chunk.first);
     for (;;) {
-      while (block.first() >= slices[s].first + slices[s].size) m = &material(p, slices[++s]);
+      while (lane.first() >= slices[s].first + slices[s].size) m = &material(p, slices[++s]);
       const std::uint64_t slice_first = slices[s].first;
-      const std::uint64_t begin = std::max(block.first(), chunk.first);
-      const std::uint64_t end = std::min(block.first() + block.size(), chunk.end);
-      const std::uint64_t white = block.white();
+      const std::uint64_t begin = std::max(lane.first(), chunk.first);
+      const std::uint64_t end = std::min(lane.first() + lane.size(), chunk.end);
+      const std::uint64_t white = lane.white();
       const std::uint64_t mirror_white = w.symmetry_.mirror<bytes>(white);
       if (mirror_white > white) {
         // Every entry canonical, its mirror another entry of a later or an
-        // earlier W-block (that of mW, in the order of flipped boards).
+        // earlier lane (that of mW, in the order of flipped boards).
         std::uint64_t odd = 0;
         int top = 0;  // the longest win
         for (std::uint64_t i = begin; i < end; ++i) {
@@ -330,7 +331,7 @@ class Walker {
           }
         }
       } else if (mirror_white == white) {
-        for_each_entry<G>(block, begin, end, [&](std::uint64_t i, std::uint64_t black) {
+        for_each_entry<G>(lane, begin, end, [&](std::uint64_t i, std::uint64_t black) {
           const std::uint64_t mirror_black = w.symmetry_.mirror<bytes>(black);
           if (mirror_black < black) return;  // a mirror image
           const int v = values[i - chunk.first];
@@ -346,8 +347,8 @@ class Walker {
           }
         });
       }
-      if (block.first() + block.size() >= chunk.end) return;
-      block.next<g>();
+      if (lane.first() + lane.size() >= chunk.end) return;
+      lane.next<g>();
     }
   }
 
@@ -401,23 +402,23 @@ class Walker {
       }
       count = 0;
     };
-    Index::BlockWalk block(w.index_, chunk.first);
+    format::LaneWalk lane(w.index_, chunk.first);
     for (;;) {
-      if (block.first() >= slices[s].first + slices[s].size) {
+      if (lane.first() >= slices[s].first + slices[s].size) {
         flush();
-        while (block.first() >= slices[s].first + slices[s].size) ++s;
+        while (lane.first() >= slices[s].first + slices[s].size) ++s;
       }
-      const std::uint64_t begin = std::max(block.first(), chunk.first);
-      const std::uint64_t end = std::min(block.first() + block.size(), chunk.end);
+      const std::uint64_t begin = std::max(lane.first(), chunk.first);
+      const std::uint64_t end = std::min(lane.first() + lane.size(), chunk.end);
       if (w.flip_[s] >= s && bits.any(begin, end)) {
-        const std::uint64_t white = block.white();
+        const std::uint64_t white = lane.white();
         const std::uint64_t flip_black = sym.flip<bytes>(white);
         const std::uint64_t mirror_flip_black = sym.mirror<bytes>(flip_black);
         const auto wanted = [&](std::uint64_t first, std::uint64_t last) {
           return bits.any(first, last);
         };
         for_each_entry<G>(
-            block, begin, end,
+            lane, begin, end,
             [&](std::uint64_t i, std::uint64_t black) {
               if (!bits.test(i)) return;
               // The colour flip, in its canonical form.
@@ -433,8 +434,8 @@ class Walker {
             },
             wanted);
       }
-      if (block.first() + block.size() >= chunk.end) break;
-      block.next<g>();
+      if (lane.first() + lane.size() >= chunk.end) break;
+      lane.next<g>();
     }
     flush();
   }

@@ -12,6 +12,7 @@
 
 #include "pawntb/format/index.hpp"
 #include "pawntb/format/values.hpp"
+#include "pawntb/format/walk.hpp"
 
 namespace pawntb::format {
 
@@ -37,7 +38,7 @@ enum class EntryKind : std::uint8_t {
 };
 
 // Whether some entry of a run may leave white without a legal move, for the
-// runs of a W-block (white fixed, and black's middle-row pawns any d-subset
+// runs of a lane (white fixed, and black's middle-row pawns any d-subset
 // of the middle squares white leaves free) without a win in one. False only
 // if none does.
 //
@@ -65,15 +66,15 @@ constexpr bool run_may_have_no_move(Geometry g, std::uint64_t white, int d) {
 template <class G>
 class MiddleRowWalk {
  public:
-  // At the run's first entry, for the W-block's white pawns and black's
-  // counts per row.
-  MiddleRowWalk(const Index::BlockWalk& block) {
+  // At the run's first entry, for the lane's white pawns and black's counts
+  // per row.
+  MiddleRowWalk(const LaneWalk& lane) {
     for (int r = 1; r < g_.rows - 1; ++r) {
       const auto ur = static_cast<std::size_t>(r);
-      const auto free = static_cast<std::uint8_t>(~(block.white() >> (r * g_.cols)) & kRow);
+      const auto free = static_cast<std::uint8_t>(~(lane.white() >> (r * g_.cols)) & kRow);
       scatter_[ur] = kByteGatherScatter.scatter[free];
       next_[ur] = kNextRowSubset.of[std::popcount(free)];
-      squeezed_[ur] = low_bits(block.black_on_row(r));
+      squeezed_[ur] = low_bits(lane.black_on_row(r));
       bits_[ur] = scatter_[ur][squeezed_[ur]];
       black_ |= bits_[ur] << (r * g_.cols);
     }
@@ -111,10 +112,10 @@ class MiddleRowWalk {
 // FixedGeometry<rows, cols> of the index's geometry; `symmetry` must be of it
 // too. for_each_span below picks G.
 //
-// The walk goes W-block by W-block and run by run (index.hpp: a W-block
-// shares the slice and W, a run also black's row 0). When W_1 (white's row
-// 1) and the slice make every run a win in one, they do so up to the next
-// W_1, and the walk passes those W-blocks at once. Otherwise it visits only
+// The walk goes lane by lane and run by run (index.hpp: a lane shares the
+// slice and W, a run also black's row 0). When W_1 (white's row 1) and the
+// slice make every run a win in one, they do so up to the next W_1, and the
+// walk passes those lanes at once. Otherwise it visits only
 // the runs that are not wins in one, in index order, and walks black's
 // other rows with a MiddleRowWalk only for a run it walks entry by entry.
 // A win in one depends on W and B_0 only, so a run is all win_in_one or
@@ -139,11 +140,11 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
     span_begin = first;
     span_kind = kind;
   };
-  Index::BlockWalk block(index, begin);
-  std::uint64_t first = begin;  // the first entry of this W-block in [begin, end)
+  LaneWalk lane(index, begin);
+  std::uint64_t first = begin;  // the first entry of this lane in [begin, end)
   for (;;) {
-    const std::uint64_t block_end = std::min(block.first() + block.size(), end);
-    const std::uint64_t white = block.white();
+    const std::uint64_t lane_end = std::min(lane.first() + lane.size(), end);
+    const std::uint64_t white = lane.white();
     const std::uint64_t row_1_pawns = white & row_1;
     const std::uint64_t steps = white_pushes(g, row_1_pawns);
     const std::uint64_t captures =
@@ -154,21 +155,21 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
     constexpr std::uint64_t row_0 = row_mask(g, 0);
     const std::uint64_t open = row_0 & ~(steps | captures);
     const int open_count = std::popcount(open);
-    const int extra = block.black_on_row_0() - std::popcount(steps);
+    const int extra = lane.black_on_row_0() - std::popcount(steps);
     if ((steps & captures) || extra < 0 || extra > open_count) {
-      // Every run is a win in one, the most common case of a W-block with
-      // pawns on row 1. W_1 and the slice say so, so the same holds up to
-      // the next W_1: those W-blocks are passed at once.
+      // Every run is a win in one, the most common case of a lane with pawns
+      // on row 1. W_1 and the slice say so, so the same holds up to the next
+      // W_1: those lanes are passed at once.
       mark(first, EntryKind::win_in_one);
-      if (block.row_1_group_end<g>() >= end) break;
-      block.next_row_1<g>();
-      first = block.first();
+      if (lane.row_1_group_end<g>() >= end) break;
+      lane.next_row_1<g>();
+      first = lane.first();
       continue;
     }
     const std::uint64_t mirror_white = symmetry.mirror<bytes>(white);
     // (Not needed when W is a mirror image: every run is a win in one or one.)
     const bool may_have_no_move =
-        mirror_white >= white && run_may_have_no_move(g, white, block.black_off_row_0());
+        mirror_white >= white && run_may_have_no_move(g, white, lane.black_off_row_0());
     if (!steps && !captures &&
         (mirror_white < white || (mirror_white > white && !may_have_no_move))) {
       // No win in one whatever B_0, and W alone decides: one kind.
@@ -177,13 +178,13 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
       // The runs that are not wins in one, in index order (X in colex
       // order, which is B_0's order too, as steps is fixed); the runs
       // between them are wins in one.
-      const std::uint64_t run_size = block.run_size();
+      const std::uint64_t run_size = lane.run_size();
       std::uint64_t squeezed = low_bits(extra);
       do {
         const std::uint64_t b_top = steps | kByteGatherScatter.scatter[open][squeezed];
-        const std::uint64_t run_first = block.first() + row_subset_rank(b_top) * run_size;
-        if (run_first >= block_end) break;
-        const std::uint64_t run_end = std::min(run_first + run_size, block_end);
+        const std::uint64_t run_first = lane.first() + row_subset_rank(b_top) * run_size;
+        if (run_first >= lane_end) break;
+        const std::uint64_t run_end = std::min(run_first + run_size, lane_end);
         if (run_end <= first) continue;  // before [begin, end)
         if (run_first > first) mark(first, EntryKind::win_in_one);
         first = std::max(first, run_first);
@@ -192,7 +193,7 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
         } else if (mirror_white != white && !may_have_no_move) {
           mark(first, EntryKind::stored);
         } else {
-          MiddleRowWalk<G> middle(block);
+          MiddleRowWalk<G> middle(lane);
           const bool symmetric = mirror_white == white;
           for (std::uint64_t i = run_first; i < run_end; ++i, middle.next()) {
             const std::uint64_t b = b_top | middle.black();
@@ -204,11 +205,11 @@ void for_each_span_in(const Index& index, const BoardSymmetry& symmetry, std::ui
         }
         first = run_end;
       } while (!advance_row_subset(squeezed, open_count));
-      if (first < block_end) mark(first, EntryKind::win_in_one);
+      if (first < lane_end) mark(first, EntryKind::win_in_one);
     }
-    if (block_end == end) break;
-    block.next<g>();
-    first = block.first();
+    if (lane_end == end) break;
+    lane.next<g>();
+    first = lane.first();
   }
   on_span(span_begin, end - span_begin, span_kind);
 }
