@@ -15,7 +15,7 @@
 #include "pawntb/probe.hpp"
 #include "pawntb/util/threads.hpp"
 #include "serve/api.hpp"
-#include "stats/table_stats.hpp"
+#include "pawntb/analysis.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
@@ -122,9 +122,9 @@ TEST(ParallelStages, TableWrite) {
 
 TEST(ParallelStages, Stats) {
   const Table table = Table::open(kDefaultTable, Table::Load::all, 2);
-  stats::StatsOptions options;
+  analysis::StatsOptions options;
   options.threads = 2;
-  expect_helper_fault("stats", [&] { stats::compute_stats(table, options); });
+  expect_helper_fault("stats", [&] { analysis::compute_stats(table, options); });
 }
 
 // A damaged block makes a stats worker throw by itself: TableError reaches
@@ -135,9 +135,9 @@ TEST(ParallelStages, StatsOnADamagedTable) {
   bytes[bytes.size() - 100] ^= 0x40;  // in the last block's frame
   write_file(dir / "damaged.pawntb", bytes);
   const Table table = Table::open(dir / "damaged.pawntb", Table::Load::on_demand);
-  stats::StatsOptions options;
+  analysis::StatsOptions options;
   options.threads = 2;
-  EXPECT_THROW(stats::compute_stats(table, options), TableError);
+  EXPECT_THROW(analysis::compute_stats(table, options), TableError);
 }
 
 // A batch from 32 KiB on is answered on two threads.

@@ -12,16 +12,17 @@
 
 #include "pawntb/probe.hpp"
 #include "stats/stats_svg.hpp"
-#include "stats/table_stats.hpp"
+#include "pawntb/analysis.hpp"
+#include "stats/stats_json.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
 
 using namespace pawntb_test;
 
-const pawntb::stats::TableStats& default_stats() {
-  static const pawntb::stats::TableStats s =
-      pawntb::stats::compute_stats(pawntb::Table::open(kDefaultTable));
+const pawntb::analysis::TableStats& default_stats() {
+  static const pawntb::analysis::TableStats s =
+      pawntb::analysis::compute_stats(pawntb::Table::open(kDefaultTable));
   return s;
 }
 
