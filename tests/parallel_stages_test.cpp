@@ -1,6 +1,6 @@
 // Every parallel stage passes a helper thread's exception to its caller as
-// an error (util/src/pawntb/util/threads.hpp): probe decode, verify, tier
-// solve, table write, stats and the web API's batches. The failure is
+// an error (util/src/pawntb/util/threads.hpp): probe decode, check decode,
+// verify, tier solve, table write, stats and the web API's batches. The failure is
 // injected through util's fault hook on a helper thread (never the caller's),
 // and the stage is then called as its users call it.
 #include <gtest/gtest.h>
@@ -80,8 +80,8 @@ void expect_helper_fault(const char* pool, Call call) {
 TEST(ParallelStages, ProbeDecode) {
   expect_helper_fault("probe decode", [] { Table::open(kDefaultTable, Table::Load::all, 2); });
   const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
-  expect_helper_fault("probe decode", [&] { check::check_blocks(lazy, 2); });
-  expect_helper_fault("probe decode", [&] { check::tier_checksums(lazy, 2); });
+  expect_helper_fault("check decode", [&] { check::check_blocks(lazy, 2); });
+  expect_helper_fault("check decode", [&] { check::tier_checksums(lazy, 2); });
   EXPECT_TRUE(check::check_blocks(lazy, 2).empty()) << "the table works after the failure";
 }
 

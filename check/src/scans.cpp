@@ -71,7 +71,7 @@ std::vector<BlockDamage> check_blocks(const Table& table, unsigned threads) {
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
       t, util::thread_count(threads),
-      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
+      [&](std::uint32_t, std::vector<std::uint8_t>& scratch) {
         scratch.resize(t.header.block_entries);
         return scratch.data();
       },
