@@ -10,12 +10,12 @@
 #include <string>
 #include <thread>
 
+#include "pawntb/analysis.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/threads.hpp"
 #include "serve/api.hpp"
-#include "pawntb/analysis.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {

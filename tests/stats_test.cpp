@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "oracle/brute_force.hpp"
+#include "pawntb/analysis.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
-#include "stats/stats_svg.hpp"
-#include "pawntb/analysis.hpp"
 #include "stats/stats_json.hpp"
+#include "stats/stats_svg.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -246,7 +246,8 @@ TEST(TableStats, ResultDoesNotDependOnThreadsOrChunks) {
 TEST(TableStats, ZugzwangExamplesAreLimited) {
   analysis::StatsOptions none;
   none.zugzwang_examples = 0;
-  const analysis::TableStats s = analysis::compute_stats(Table::open(pawntb_test::kDefaultTable), none);
+  const analysis::TableStats s =
+      analysis::compute_stats(Table::open(pawntb_test::kDefaultTable), none);
   EXPECT_GT(s.zugzwangs, 0u);
   for (const analysis::MaterialStats& m : s.materials) EXPECT_TRUE(m.zugzwang_examples.empty());
 }
@@ -376,16 +377,17 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
 // 0 px tall).
 TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
   const std::string svg = histogram_of(5, 1, 3, 123456789012);
-  const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
-                       "height=\"([0-9.]+)\"");
+  const std::regex bar(
+      "<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
+      "height=\"([0-9.]+)\"");
   std::vector<double> heights;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator();
        ++it) {
     heights.push_back(std::stod((*it)[1]));
   }
   ASSERT_EQ(heights.size(), 3u) << svg;
-  EXPECT_GE(heights[0], 10.0);           // a count of 1
-  EXPECT_GT(heights[1], heights[0]);     // 3 stands higher than 1
+  EXPECT_GE(heights[0], 10.0);        // a count of 1
+  EXPECT_GT(heights[1], heights[0]);  // 3 stands higher than 1
   EXPECT_GT(heights[2], heights[1]);
   EXPECT_NE(svg.find("log scale"), std::string::npos);
 }

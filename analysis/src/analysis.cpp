@@ -66,8 +66,8 @@ namespace pawntb::analysis {
 namespace {
 
 using format::Index;
-using game::BoardSymmetry;
 using game::board_bytes;
+using game::BoardSymmetry;
 using game::geometry_number;
 using game::low_bits;
 
@@ -152,8 +152,9 @@ class WindowBits {
   // The word that holds the bit of an entry of the window.
   const std::uint64_t* word_of(std::uint64_t i) const {
     if (ranges_.size() == 1) return &of(ranges_.front()).word(i);
-    const auto after = std::upper_bound(ranges_.begin(), ranges_.end(), i,
-                                        [](std::uint64_t x, const Range& r) { return x < r.first; });
+    const auto after =
+        std::upper_bound(ranges_.begin(), ranges_.end(), i,
+                         [](std::uint64_t x, const Range& r) { return x < r.first; });
     return &of(*(after - 1)).word(i);
   }
 
@@ -238,8 +239,8 @@ class Walker {
   // pawn there, so its subset is not squeezed) and its middle rows. Passes
   // over a whole run [first, end) at once where wanted(first, end) is false.
   template <class G, class F, class Wanted>
-  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
-                             std::uint64_t end, F&& f, Wanted&& wanted) {
+  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin, std::uint64_t end,
+                             F&& f, Wanted&& wanted) {
     constexpr Geometry g = G::value;
     const std::uint64_t run_size = block.run_size();
     const std::uint64_t run = (begin - block.first()) / run_size;
@@ -262,8 +263,8 @@ class Walker {
     }
   }
   template <class G, class F>
-  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin,
-                             std::uint64_t end, F&& f) {
+  static void for_each_entry(const Index::BlockWalk& block, std::uint64_t begin, std::uint64_t end,
+                             F&& f) {
     for_each_entry<G>(block, begin, end, f, [](std::uint64_t, std::uint64_t) { return true; });
   }
 
@@ -417,8 +418,9 @@ class Walker {
               // The colour flip, in its canonical form.
               const std::uint64_t fw = sym.flip<bytes>(black);
               if (!fw) return;  // black has no pawn: never a loss for white
-              const game::Pawns f = format::canonical(
-                  game::Pawns{fw, flip_black}, game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
+              const game::Pawns f =
+                  format::canonical(game::Pawns{fw, flip_black},
+                                    game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
               const std::uint64_t j = w.index_.rank_in<G>(f.white, f.black);
               const std::uint64_t* word = window.word_of(j);
               __builtin_prefetch(word);
@@ -438,8 +440,8 @@ class Walker {
   using CountZugzwangs = void (*)(const Walker&, const Chunk&, Partial&, const WindowBits&);
   static constexpr auto kCountValues =
       game::per_geometry([](auto g) -> CountValues { return &count_values_in<decltype(g)>; });
-  static constexpr auto kCountZugzwangs = game::per_geometry(
-      [](auto g) -> CountZugzwangs { return &count_zugzwangs_in<decltype(g)>; });
+  static constexpr auto kCountZugzwangs =
+      game::per_geometry([](auto g) -> CountZugzwangs { return &count_zugzwangs_in<decltype(g)>; });
 
   const Table& table_;
   Index index_;
@@ -609,8 +611,8 @@ std::vector<bool> done_slices(const Walker& walker, const std::vector<EntryRange
   for (const EntryRange& r : done) {
     if (r.first < after || r.first >= r.end || r.end > walker.index().size()) throw refuse();
     after = r.end;
-    for (std::size_t s = walker.slice_of(r.first);
-         s < slices.size() && slices[s].first < r.end; ++s) {
+    for (std::size_t s = walker.slice_of(r.first); s < slices.size() && slices[s].first < r.end;
+         ++s) {
       if (slices[s].first < r.first || slices[s].first + slices[s].size > r.end) throw refuse();
       marked[s] = true;
     }
@@ -650,10 +652,9 @@ std::vector<bool> checked_done(const Table& table, const Walker& walker,
       throw std::invalid_argument("the stats state is of another table");
     }
     if (from.zugzwang_examples != options.zugzwang_examples) {
-      throw std::invalid_argument("the stats state keeps " +
-                                  std::to_string(from.zugzwang_examples) +
-                                  " zugzwang examples a material, not " +
-                                  std::to_string(options.zugzwang_examples));
+      throw std::invalid_argument(
+          "the stats state keeps " + std::to_string(from.zugzwang_examples) +
+          " zugzwang examples a material, not " + std::to_string(options.zugzwang_examples));
     }
     const bool begun = !from.plies.empty();
     if (begun != !from.materials.empty() || (begun && from.plies.size() != 256) ||

@@ -180,7 +180,7 @@ unsigned image_page_shift(const TableView& t) {
 // The pages of 2^page_shift entries holding the entry ranges, sorted and
 // merged, and their number.
 std::vector<IndexRange> pages_holding(std::vector<IndexRange> entry_ranges, unsigned page_shift,
-                                     std::uint64_t& count) {
+                                      std::uint64_t& count) {
   std::vector<IndexRange> out;
   for (IndexRange& r : entry_ranges)
     r = IndexRange{r.begin >> page_shift, ((r.end - 1) >> page_shift) + 1};
@@ -795,11 +795,11 @@ VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
     // The tier and its children do not fit: pieces (A TIER THAT DOES NOT FIT).
     if (!marks) marks.emplace(image.pages(), image.page_shift());
     const std::uint64_t tier_bytes = tier_end - at;
-    std::uint64_t piece = std::clamp<std::uint64_t>(
-        static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
-                                   static_cast<double>(image.budget()) /
-                                   static_cast<double>(2 * hold.bytes)),
-        kMinPiece, segment);
+    std::uint64_t piece =
+        std::clamp<std::uint64_t>(static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
+                                                             static_cast<double>(image.budget()) /
+                                                             static_cast<double>(2 * hold.bytes)),
+                                  kMinPiece, segment);
     while (at < tier_end) {
       const std::uint64_t end = std::min(tier_end, at + piece);
       marks->clear();

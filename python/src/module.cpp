@@ -503,7 +503,8 @@ py::dict info_of(PyTable& self) {
   const TableInfo& i = table.info();
   const std::uint64_t checksum = self.file_checksum();
   py::dict d;
-  for (const InfoField& field : info_fields(i, checksum, pawntb::check::checksum_listing(i.path, checksum))) {
+  for (const InfoField& field :
+       info_fields(i, checksum, pawntb::check::checksum_listing(i.path, checksum))) {
     d[field.key] = std::visit(
         [](const auto& value) -> py::object {
           if constexpr (std::is_same_v<std::decay_t<decltype(value)>, InfoObject>) {

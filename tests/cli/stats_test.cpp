@@ -96,9 +96,9 @@ TEST(CliStats, ResumesAfterAKill) {
   ASSERT_EQ(run_cli({"generate", "--rows", "6", "--cols", "4", "-o", table.string()}).status, 0);
   const RunResult whole = run_cli({"stats", "--json", table.string()});
   ASSERT_EQ(whole.status, 0) << whole;
-  const std::vector<std::string> args{"stats",   "--json",         "--memory",     "400K",
-                                      "--threads", "1",            "--resume",     state.string(),
-                                      table.string()};
+  const std::vector<std::string> args{"stats",    "--json",       "--memory",
+                                      "400K",     "--threads",    "1",
+                                      "--resume", state.string(), table.string()};
   const pid_t child = ::fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -127,8 +127,8 @@ TEST(CliStats, ResumesAfterAKill) {
     ::kill(child, SIGKILL);
     ::waitpid(child, &status, 0);
   }
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the walk ended before it was killed: "
-                                   << read_file(dir / "err.txt");
+  ASSERT_TRUE(WIFSIGNALED(status))
+      << "the walk ended before it was killed: " << read_file(dir / "err.txt");
   const auto [done, entries] = walked(state);
   ASSERT_GT(done, 0u);
   ASSERT_LT(done, entries) << "the state says the walk was over when it was killed";

@@ -95,7 +95,7 @@ struct EntryRange {
 // back carries on from there, with any memory budget and threads, to the
 // same statistics (`pawntb stats --resume FILE` keeps it in a file).
 struct StatsState {
-  static constexpr int kSide = 9;  // pawns a side: 0..8
+  static constexpr int kSide = 9;     // pawns a side: 0..8
   std::uint64_t header_checksum = 0;  // TableInfo::header_checksum of its table; 0: not begun
   std::size_t zugzwang_examples = 0;  // StatsOptions::zugzwang_examples of its walk
   // Sorted, disjoint and merged: whole slices of the index, each with its
