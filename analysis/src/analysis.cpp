@@ -60,6 +60,14 @@
 // smallest zugzwangs, must count the mirror images too: the index of a
 // canonical entry's mirror is computed when it could be smaller than what is
 // kept.
+//
+// RESUME. After each window the workers' tallies join the total, and the
+// window's ranges the walked entries: a StatsState. Every tally is a sum, a
+// maximum with the smallest index, or the smallest indices, so the total
+// does not depend on the order of the windows nor on how the table was cut:
+// a walk resumed under another memory budget plans its windows over the
+// slices not walked yet (whole flip pairs, as every window holds) and ends
+// with the same figures.
 
 namespace pawntb::analysis {
 
