@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "pawntb/check.hpp"
 #include "pawntb/format/layout.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
@@ -196,7 +197,7 @@ TEST_F(Locate, FileChecksumIsTheOneDataChecksumsTxtLists) {
     if (line.size() > 18 && line.substr(18) == "4x4-k4.pawntb") listed = line.substr(0, 16);
   }
   ASSERT_EQ(listed.size(), 16u) << "data/checksums.txt has no line for 4x4-k4.pawntb";
-  EXPECT_EQ(file_checksum(kTable), std::stoull(listed, nullptr, 16));
+  EXPECT_EQ(check::file_checksum(kTable), std::stoull(listed, nullptr, 16));
 }
 
 TEST_F(Locate, FileChecksumReadsInPiecesAsOneWhole) {
@@ -208,15 +209,15 @@ TEST_F(Locate, FileChecksumReadsInPiecesAsOneWhole) {
   std::ofstream(file, std::ios::binary)
       .write(reinterpret_cast<const char*>(bytes.data()),
              static_cast<std::streamsize>(bytes.size()));
-  EXPECT_EQ(file_checksum(file), format::checksum64(bytes));
+  EXPECT_EQ(check::file_checksum(file), format::checksum64(bytes));
   std::ofstream(dir_ / "empty.bin").close();
-  EXPECT_EQ(file_checksum(dir_ / "empty.bin"), format::checksum64({}));
+  EXPECT_EQ(check::file_checksum(dir_ / "empty.bin"), format::checksum64({}));
 }
 
 TEST_F(Locate, FileChecksumOfAFileThatCannotBeReadNamesIt) {
   for (const fs::path& bad : {dir_ / "no-such.pawntb", dir_}) {
     try {
-      (void)file_checksum(bad);
+      (void)check::file_checksum(bad);
       FAIL() << "a checksum of " << bad;
     } catch (const TableError& e) {
       EXPECT_EQ(std::string(e.what()).rfind(bad.string() + ": ", 0), 0u) << e.what();
@@ -226,19 +227,19 @@ TEST_F(Locate, FileChecksumOfAFileThatCannotBeReadNamesIt) {
 
 TEST_F(Locate, ChecksumListingNextToTheTableThenOnTheSearchPath) {
   const fs::path table = table_named("tables/mine.pawntb");  // no list in data/ names it
-  const std::uint64_t sum = file_checksum(table);
+  const std::uint64_t sum = check::file_checksum(table);
   const std::string line = "0123456789abcdef  mine.pawntb\n";
   char digits[17];
   std::snprintf(digits, sizeof digits, "%016llx", static_cast<unsigned long long>(sum));
-  EXPECT_EQ(checksum_listing(table, sum), fs::path());
+  EXPECT_EQ(check::checksum_listing(table, sum), fs::path());
   // A list in the current directory, which is on the search path.
   std::ofstream(dir_ / "checksums.txt") << line << digits << "  mine.pawntb\n";
-  EXPECT_EQ(checksum_listing(table, sum), fs::path(".") / "checksums.txt");
+  EXPECT_EQ(check::checksum_listing(table, sum), fs::path(".") / "checksums.txt");
   // One next to the table comes first; a line for another checksum is no listing.
   std::ofstream(dir_ / "tables" / "checksums.txt") << digits << "  mine.pawntb\n";
-  EXPECT_EQ(checksum_listing(table, sum), dir_ / "tables" / "checksums.txt");
-  EXPECT_EQ(checksum_listing(table, sum ^ 1), fs::path());
-  EXPECT_EQ(checksum_listing(table, 0x0123456789abcdefULL), fs::path(".") / "checksums.txt");
+  EXPECT_EQ(check::checksum_listing(table, sum), dir_ / "tables" / "checksums.txt");
+  EXPECT_EQ(check::checksum_listing(table, sum ^ 1), fs::path());
+  EXPECT_EQ(check::checksum_listing(table, 0x0123456789abcdefULL), fs::path(".") / "checksums.txt");
 }
 
 TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {

@@ -1,6 +1,6 @@
 // Every parallel stage passes a helper thread's exception to its caller as
-// an error (util/src/pawntb/util/threads.hpp): probe decode, verify, tier
-// solve, table write, stats and the web API's batches. The failure is
+// an error (util/src/pawntb/util/threads.hpp): probe decode, check decode,
+// verify, tier solve, table write, stats and the web API's batches. The failure is
 // injected through util's fault hook on a helper thread (never the caller's),
 // and the stage is then called as its users call it.
 #include <gtest/gtest.h>
@@ -10,12 +10,12 @@
 #include <string>
 #include <thread>
 
+#include "pawntb/analysis.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/threads.hpp"
 #include "serve/api.hpp"
-#include "stats/table_stats.hpp"
 #include "support/test_support.hpp"
 
 namespace pawntb {
@@ -80,8 +80,8 @@ void expect_helper_fault(const char* pool, Call call) {
 TEST(ParallelStages, ProbeDecode) {
   expect_helper_fault("probe decode", [] { Table::open(kDefaultTable, Table::Load::all, 2); });
   const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
-  expect_helper_fault("probe decode", [&] { check::check_blocks(lazy, 2); });
-  expect_helper_fault("probe decode", [&] { check::tier_checksums(lazy, 2); });
+  expect_helper_fault("check decode", [&] { check::check_blocks(lazy, 2); });
+  expect_helper_fault("check decode", [&] { check::tier_checksums(lazy, 2); });
   EXPECT_TRUE(check::check_blocks(lazy, 2).empty()) << "the table works after the failure";
 }
 
@@ -122,9 +122,9 @@ TEST(ParallelStages, TableWrite) {
 
 TEST(ParallelStages, Stats) {
   const Table table = Table::open(kDefaultTable, Table::Load::all, 2);
-  stats::StatsOptions options;
+  analysis::StatsOptions options;
   options.threads = 2;
-  expect_helper_fault("stats", [&] { stats::compute_stats(table, options); });
+  expect_helper_fault("stats", [&] { analysis::compute_stats(table, options); });
 }
 
 // A damaged block makes a stats worker throw by itself: TableError reaches
@@ -135,9 +135,9 @@ TEST(ParallelStages, StatsOnADamagedTable) {
   bytes[bytes.size() - 100] ^= 0x40;  // in the last block's frame
   write_file(dir / "damaged.pawntb", bytes);
   const Table table = Table::open(dir / "damaged.pawntb", Table::Load::on_demand);
-  stats::StatsOptions options;
+  analysis::StatsOptions options;
   options.threads = 2;
-  EXPECT_THROW(stats::compute_stats(table, options), TableError);
+  EXPECT_THROW(analysis::compute_stats(table, options), TableError);
 }
 
 // A batch from 32 KiB on is answered on two threads.

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "oracle/brute_force.hpp"
+#include "pawntb/block_reader.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/format/index.hpp"
 #include "pawntb/format/values.hpp"
@@ -900,6 +901,42 @@ TEST(File, ReadEntriesGivesTheDecodedBlocks) {
   } catch (const TableError& e) {
     EXPECT_EQ(std::string(e.what()), path.string() + ": block 1: checksum mismatch");
   }
+}
+
+// BlockReader, the whole-table walks' door to the blocks: its ranges cover
+// the entries in order, each block reads as read_entries gives it (loaded at
+// open or not), a damaged block says so, and a block past the last throws.
+TEST(File, BlockReaderReadsEveryBlock) {
+  const Table loaded = Table::open(kDefaultTable, Table::Load::all);
+  const Table lazy = Table::open(kDefaultTable, Table::Load::on_demand);
+  const std::uint64_t n = lazy.info().entries;
+  std::vector<std::uint8_t> all(n);
+  check::read_entries(loaded, 0, n, all.data());
+  for (const Table* table : {&loaded, &lazy}) {
+    BlockReader reader(*table);
+    EXPECT_EQ(reader.loaded_entries() != nullptr, table == &loaded);
+    ASSERT_EQ(reader.blocks(), table->info().blocks);
+    std::uint64_t next = 0;
+    for (std::uint32_t b = 0; b < reader.blocks(); ++b) {
+      const BlockRange range = reader.range(b);
+      EXPECT_EQ(range.first, next) << b;
+      std::vector<std::uint8_t> block(range.count + 1, 0xEE);
+      EXPECT_EQ(reader.read(b, block.data()), nullptr) << b;
+      EXPECT_TRUE(std::equal(block.begin(), block.end() - 1, all.begin() + range.first)) << b;
+      EXPECT_EQ(block.back(), 0xEE) << "written past the block";
+      next += range.count;
+    }
+    EXPECT_EQ(next, n);
+    EXPECT_THROW(reader.range(reader.blocks()), std::out_of_range);
+    EXPECT_THROW(reader.read(reader.blocks(), all.data()), std::out_of_range);
+  }
+  const TempDir dir;
+  const auto path = dir / "damaged.pawntb";
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
+  BlockReader damaged(Table::open(path, Table::Load::on_demand));  // keeps the table alive
+  std::vector<std::uint8_t> block(damaged.range(0).count);  // the largest: a whole block
+  EXPECT_EQ(damaged.read(0, block.data()), nullptr);
+  EXPECT_STREQ(damaged.read(1, block.data()), "checksum mismatch");
 }
 
 TEST(File, MissingAndForeignFilesAreRefused) {

@@ -12,10 +12,11 @@
 #include <vector>
 
 #include "oracle/brute_force.hpp"
+#include "pawntb/analysis.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
+#include "stats/stats_json.hpp"
 #include "stats/stats_svg.hpp"
-#include "stats/table_stats.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -25,7 +26,7 @@ using pawntb_test::parse;
 using pawntb_test::TempDir;
 
 // ---------------------------------------------------------------------------
-// The oracle's count, from the definition in table_stats.hpp: every placement
+// The oracle's count, from the definition in pawntb/analysis.hpp: every placement
 // of at most K pawns a side with no white pawn on the top row and no black
 // pawn on the bottom row, either side to move, the side to move having a pawn.
 
@@ -91,10 +92,10 @@ std::string oracle_board(const Position& p) {
   return board;
 }
 
-void expect_matches_oracle(const Table& table, const stats::StatsOptions& options = {}) {
+void expect_matches_oracle(const Table& table, const analysis::StatsOptions& options = {}) {
   const TableInfo& info = table.info();
   const Expected want = oracle_stats(info.geometry.rows, info.geometry.cols, info.max_pawns);
-  const stats::TableStats got = stats::compute_stats(table, options);
+  const analysis::TableStats got = analysis::compute_stats(table, options);
 
   EXPECT_EQ(got.geometry, info.geometry);
   EXPECT_EQ(got.max_pawns, info.max_pawns);
@@ -116,7 +117,7 @@ void expect_matches_oracle(const Table& table, const stats::StatsOptions& option
   pawntb_oracle::Solver solver(info.geometry.rows, info.geometry.cols);
   ASSERT_EQ(got.materials.size(), want.materials.size());
   auto expected = want.materials.begin();
-  for (const stats::MaterialStats& m : got.materials) {
+  for (const analysis::MaterialStats& m : got.materials) {
     const std::string name =
         std::to_string(m.white_pawns) + "P " + std::to_string(m.black_pawns) + "p";
     ASSERT_EQ(std::make_pair(m.white_pawns, m.black_pawns), expected->first) << name;
@@ -182,23 +183,23 @@ TEST(TableStats, SmallerTablesMatchTheOracle) {
   }
 }
 
-// The least memory cuts the table into the most windows (table_stats.cpp):
+// The least memory cuts the table into the most windows (analysis/src/analysis.cpp):
 // its groups of tiers into pairs of flipped tiers, and the largest of those
 // into pairs of flipped slices, whose bits lie in many ranges. The figures
 // are still the oracle's.
 TEST(TableStats, LeastMemoryMatchesTheOracle) {
   const Table table = Table::open(pawntb_test::kDefaultTable);
   for (const unsigned threads : {1u, 2u}) {
-    stats::StatsOptions least;
+    analysis::StatsOptions least;
     least.threads = threads;
-    least.memory_bytes = stats::least_memory(table, least);
+    least.memory_bytes = analysis::least_memory(table, least);
     SCOPED_TRACE(std::to_string(least.memory_bytes) + " bytes");
     expect_matches_oracle(table, least);
   }
   for (const auto& [g, k] : std::vector<std::pair<Geometry, int>>{{{3, 4}, 3}, {{4, 3}, 2}}) {
     SCOPED_TRACE(to_string(g) + " K=" + std::to_string(k));
-    stats::StatsOptions least;
-    least.memory_bytes = stats::least_memory(generated_table(g, k), least);
+    analysis::StatsOptions least;
+    least.memory_bytes = analysis::least_memory(generated_table(g, k), least);
     expect_matches_oracle(generated_table(g, k), least);
   }
 }
@@ -207,51 +208,52 @@ TEST(TableStats, LeastMemoryMatchesTheOracle) {
 // window give the same document.
 TEST(TableStats, ResultDoesNotDependOnMemory) {
   const Table& table = generated_table({5, 4}, 4);
-  stats::StatsOptions least;
+  analysis::StatsOptions least;
   least.threads = 2;
-  least.memory_bytes = stats::least_memory(table, least);
-  stats::StatsOptions plenty;
+  least.memory_bytes = analysis::least_memory(table, least);
+  analysis::StatsOptions plenty;
   plenty.threads = 2;
-  EXPECT_EQ(stats::to_json(stats::compute_stats(table, least)),
-            stats::to_json(stats::compute_stats(table, plenty)));
+  EXPECT_EQ(stats::to_json(analysis::compute_stats(table, least)),
+            stats::to_json(analysis::compute_stats(table, plenty)));
 }
 
 TEST(TableStats, LessThanTheLeastMemoryIsRefused) {
   const Table table = Table::open(pawntb_test::kDefaultTable);
-  stats::StatsOptions options;
+  analysis::StatsOptions options;
   options.threads = 1;
-  options.memory_bytes = stats::least_memory(table, options) - 1;
-  EXPECT_THROW(stats::compute_stats(table, options), std::invalid_argument);
+  options.memory_bytes = analysis::least_memory(table, options) - 1;
+  EXPECT_THROW(analysis::compute_stats(table, options), std::invalid_argument);
 }
 
 TEST(TableStats, ResultDoesNotDependOnThreadsOrChunks) {
   const Table table = Table::open(pawntb_test::kDefaultTable);
-  stats::StatsOptions one;
+  analysis::StatsOptions one;
   one.threads = 1;
-  stats::StatsOptions three;
+  analysis::StatsOptions three;
   three.threads = 3;
   std::vector<double> progress;
   three.on_progress = [&](const Progress& p) {
     EXPECT_STREQ(p.stage, "stats");
     progress.push_back(p.fraction_done);
   };
-  EXPECT_EQ(stats::to_json(stats::compute_stats(table, one)),
-            stats::to_json(stats::compute_stats(table, three)));
+  EXPECT_EQ(stats::to_json(analysis::compute_stats(table, one)),
+            stats::to_json(analysis::compute_stats(table, three)));
   ASSERT_FALSE(progress.empty());
   EXPECT_EQ(progress.back(), 1.0);
   EXPECT_TRUE(std::is_sorted(progress.begin(), progress.end()));
 }
 
 TEST(TableStats, ZugzwangExamplesAreLimited) {
-  stats::StatsOptions none;
+  analysis::StatsOptions none;
   none.zugzwang_examples = 0;
-  const stats::TableStats s = stats::compute_stats(Table::open(pawntb_test::kDefaultTable), none);
+  const analysis::TableStats s =
+      analysis::compute_stats(Table::open(pawntb_test::kDefaultTable), none);
   EXPECT_GT(s.zugzwangs, 0u);
-  for (const stats::MaterialStats& m : s.materials) EXPECT_TRUE(m.zugzwang_examples.empty());
+  for (const analysis::MaterialStats& m : s.materials) EXPECT_TRUE(m.zugzwang_examples.empty());
 }
 
 TEST(TableStats, JsonCarriesEveryFigure) {
-  const stats::TableStats s = stats::compute_stats(generated_table({3, 3}, 3));
+  const analysis::TableStats s = analysis::compute_stats(generated_table({3, 3}, 3));
   const nlohmann::ordered_json j = stats::to_json(s);
   // One convention: the geometry is the object of probe --json and the API.
   EXPECT_EQ(j["geometry"], nlohmann::ordered_json::parse(R"({"rows":3,"cols":3,"max_pawns":3})"));
@@ -268,7 +270,7 @@ TEST(TableStats, JsonCarriesEveryFigure) {
   ASSERT_EQ(j["materials"].size(), s.materials.size());
   for (std::size_t i = 0; i < s.materials.size(); ++i) {
     const auto& jm = j["materials"][i];
-    const stats::MaterialStats& m = s.materials[i];
+    const analysis::MaterialStats& m = s.materials[i];
     EXPECT_EQ(jm["white_pawns"], m.white_pawns);
     EXPECT_EQ(jm["black_pawns"], m.black_pawns);
     EXPECT_EQ(jm["positions"], m.positions);
@@ -324,11 +326,11 @@ std::string xml_problem(const std::string& svg) {
 }
 
 TEST(StatsSvg, DistanceHistogram) {
-  const stats::TableStats s = stats::compute_stats(Table::open(pawntb_test::kDefaultTable));
+  const analysis::TableStats s = analysis::compute_stats(Table::open(pawntb_test::kDefaultTable));
   const std::string svg = stats::distance_histogram_svg(s);
   EXPECT_EQ(xml_problem(svg), "");
   std::size_t wins = 0, losses = 0;
-  for (const stats::DistanceCount& d : s.distances) {
+  for (const analysis::DistanceCount& d : s.distances) {
     wins += d.wins > 0;
     losses += d.losses > 0;
   }
@@ -350,7 +352,7 @@ TEST(StatsSvg, DistanceHistogram) {
 // empty but these three: wins in 1 ply, losses in 2, wins in 3.
 std::string histogram_of(std::size_t distances, std::uint64_t wins_in_1, std::uint64_t losses_in_2,
                          std::uint64_t wins_in_3) {
-  stats::TableStats s;
+  analysis::TableStats s;
   s.geometry = {6, 6};
   s.max_pawns = 6;
   s.distances.resize(distances);
@@ -375,22 +377,23 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
 // 0 px tall).
 TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
   const std::string svg = histogram_of(5, 1, 3, 123456789012);
-  const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
-                       "height=\"([0-9.]+)\"");
+  const std::regex bar(
+      "<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
+      "height=\"([0-9.]+)\"");
   std::vector<double> heights;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator();
        ++it) {
     heights.push_back(std::stod((*it)[1]));
   }
   ASSERT_EQ(heights.size(), 3u) << svg;
-  EXPECT_GE(heights[0], 10.0);           // a count of 1
-  EXPECT_GT(heights[1], heights[0]);     // 3 stands higher than 1
+  EXPECT_GE(heights[0], 10.0);        // a count of 1
+  EXPECT_GT(heights[1], heights[0]);  // 3 stands higher than 1
   EXPECT_GT(heights[2], heights[1]);
   EXPECT_NE(svg.find("log scale"), std::string::npos);
 }
 
 TEST(StatsSvg, MaterialHeatMap) {
-  const stats::TableStats s = stats::compute_stats(Table::open(pawntb_test::kDefaultTable));
+  const analysis::TableStats s = analysis::compute_stats(Table::open(pawntb_test::kDefaultTable));
   const std::string svg = stats::material_heatmap_svg(s);
   EXPECT_EQ(xml_problem(svg), "");
   EXPECT_EQ(occurrences(svg, "<rect class=\"cell\""), s.materials.size());
@@ -398,14 +401,14 @@ TEST(StatsSvg, MaterialHeatMap) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;
   }
   // Each cell shows its count and its share.
-  for (const stats::MaterialStats& m : s.materials) {
+  for (const analysis::MaterialStats& m : s.materials) {
     char share[16];
     std::snprintf(
         share, sizeof share, "%.1f%%",
         100.0 * static_cast<double>(m.side_to_move_wins) / static_cast<double>(m.positions));
     EXPECT_NE(svg.find(std::string(">") + share + "<"), std::string::npos) << share;
   }
-  for (const stats::MaterialStats& m : s.materials) {
+  for (const analysis::MaterialStats& m : s.materials) {
     EXPECT_NE(svg.find(">" + grouped(m.positions) + "<"), std::string::npos) << m.positions;
   }
 }

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Solves one large board in the background, resumably: generate unit by unit,
-# then `pawntb stats`, then `pawntb verify --resume`, each step skipped once
-# done, with the logs that `tools/results.sh --tables DIR` reads (RxC.err,
-# RxC.out, RxC.stats.json, RxC.verify.err, RxC.verify.out, RxC.verify.json).
+# then `pawntb stats --resume`, then `pawntb verify --resume`, each step
+# skipped once done, with the logs that `tools/results.sh --tables DIR` reads
+# (RxC.err, RxC.out, RxC.stats.json, RxC.verify.err, RxC.verify.out,
+# RxC.verify.json); RxC.stats.resume.json keeps the walk of stats.
 #
 #   tools/run-board.sh RxC DIR [--memory SIZE] [--threads N] [--nice N] [--build DIR]
 #                      [--after OTHER]
@@ -120,7 +121,8 @@ if ! grep -q '^generated ' "$dir/$board.out" 2>/dev/null; then
 fi
 if [ ! -s "$dir/$board.stats.json" ]; then
   log "stats"
-  "$pawntb" stats --json --memory "$memory" --threads "$threads" "$table" \
+  "$pawntb" stats --json --memory "$memory" --threads "$threads" \
+    --resume "$dir/$board.stats.resume.json" "$table" \
     > "$dir/$board.stats.json.tmp" 2>> "$dir/$board.stats.err" || { log "stats failed"; exit 1; }
   mv "$dir/$board.stats.json.tmp" "$dir/$board.stats.json"
 fi

@@ -6,22 +6,20 @@
 #include <stdexcept>
 #include <string>
 
-#include "block_decoder.hpp"
+#include "pawntb/block_reader.hpp"
 #include "pawntb/check.hpp"
+#include "pawntb/format/layout.hpp"
 #include "pawntb/util/threads.hpp"
+#include "table_view.hpp"
 
 namespace pawntb::check {
 
 namespace {
 
-using probe_detail::BlockFailure;
-using probe_detail::decode_blocks;
-
 std::vector<BlockDamage> damage_of(const std::vector<BlockFailure>& failures) {
   std::vector<BlockDamage> damage;
   for (const BlockFailure& failure : failures) {
-    damage.push_back(
-        BlockDamage{failure.block, failure.error ? failure.error : "cannot read the block"});
+    damage.push_back(BlockDamage{failure.block, failure.error});
   }
   return damage;
 }
@@ -69,19 +67,19 @@ constexpr std::uint32_t kBlocksAtOnce = 32;  // decoded together, then checksumm
 }  // namespace
 
 std::vector<BlockDamage> check_blocks(const Table& table, unsigned threads) {
-  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const TableView t(table);
   if (t.loaded_entries) return {};
   return damage_of(decode_blocks(
       t, util::thread_count(threads),
-      [&](std::uint32_t b, std::vector<std::uint8_t>& scratch) {
-        scratch.resize(t.blocks[b].entries);
+      [&](std::uint32_t, std::vector<std::uint8_t>& scratch) {
+        scratch.resize(t.header.block_entries);
         return scratch.data();
       },
       0, t.header.block_count));
 }
 
 TierChecksums tier_checksums(const Table& table, unsigned threads) {
-  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const TableView t(table);
   TierChecksummer checksummer(t.index);
   if (t.loaded_entries) {
     checksummer.add(std::span(t.loaded_entries, t.header.entry_count));
@@ -110,41 +108,35 @@ TierChecksums tier_checksums(const Table& table, unsigned threads) {
 }
 
 void read_entries(const Table& table, std::uint64_t first, std::uint64_t count, std::uint8_t* out) {
-  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
-  const std::uint64_t n = t.header.entry_count;
+  // No TableView: a walk calls this for every chunk, and needs no index.
+  const TableInfo& info = table.info();
+  const std::uint64_t n = info.entries;
   if (first > n || count > n - first) {
     throw std::out_of_range("read_entries: entries " + std::to_string(first) + " + " +
                             std::to_string(count) + " pass the table's " + std::to_string(n));
   }
   if (count == 0) return;
-  if (t.loaded_entries) {
-    std::memcpy(out, t.loaded_entries + first, count);
+  BlockReader reader(table);
+  if (const std::uint8_t* loaded = reader.loaded_entries()) {
+    std::memcpy(out, loaded + first, count);
     return;
   }
-  const util::ZstdDecompressor zstd(ZSTD_createDCtx());
-  if (!zstd) throw std::bad_alloc();
-  std::vector<std::uint8_t> frame, scratch;
+  std::vector<std::uint8_t> scratch;
   const std::uint64_t end = first + count;
-  const auto last = static_cast<std::uint32_t>((end - 1) >> t.block_shift);
-  for (auto b = static_cast<std::uint32_t>(first >> t.block_shift); b <= last; ++b) {
-    const format::Block& block = t.blocks[b];
-    const std::uint64_t block_first = std::uint64_t{b} << t.block_shift;
-    const std::uint64_t from = std::max(first, block_first);
-    const std::uint64_t to = std::min(end, block_first + block.entries);
+  const std::uint64_t block_entries = info.block_entries;
+  for (auto b = static_cast<std::uint32_t>(first / block_entries); b <= (end - 1) / block_entries;
+       ++b) {
+    const BlockRange block = reader.range(b);
+    const std::uint64_t from = std::max(first, block.first);
+    const std::uint64_t to = std::min(end, block.first + block.count);
     // A whole block is decoded in place, one cut by the range beside it.
-    const bool whole = from == block_first && to == block_first + block.entries;
-    if (!whole) scratch.resize(block.entries);
+    const bool whole = from == block.first && to == block.first + block.count;
+    if (!whole) scratch.resize(block.count);
     std::uint8_t* into = whole ? out + (from - first) : scratch.data();
-    frame.resize(block.compressed_size);
-    const std::string at = t.info.path.string() + ": block " + std::to_string(b) + ": ";
-    if (!util::read_at(t.file.get(), frame, block.offset)) {
-      throw TableError(at + "cannot read the block");
+    if (const char* error = reader.read(b, into)) {
+      throw TableError(info.path.string() + ": block " + std::to_string(b) + ": " + error);
     }
-    if (const char* error = probe_detail::decode_block(zstd.get(), t.index, t.symmetry,
-                                                       block_first, block, frame, into)) {
-      throw TableError(at + error);
-    }
-    if (!whole) std::memcpy(out + (from - first), into + (from - block_first), to - from);
+    if (!whole) std::memcpy(out + (from - first), into + (from - block.first), to - from);
   }
 }
 

@@ -50,13 +50,12 @@
 #include <stdexcept>
 #include <tuple>
 
-#include "block_decoder.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/format/walk.hpp"
 #include "pawntb/game/bitboard.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/util/threads.hpp"
-#include "table_impl.hpp"
+#include "table_view.hpp"
 
 namespace pawntb::check {
 
@@ -174,7 +173,7 @@ class PageMarks {
 };
 
 // log2 of the entries in a page of the image: max(block, 64 Ki entries, system page).
-unsigned image_page_shift(const probe_detail::TableData& t) {
+unsigned image_page_shift(const TableView& t) {
   const auto system_page = static_cast<std::uint64_t>(std::max(::sysconf(_SC_PAGESIZE), 1L));
   return std::max({t.block_shift, 16u, static_cast<unsigned>(std::bit_width(system_page) - 1)});
 }
@@ -182,7 +181,7 @@ unsigned image_page_shift(const probe_detail::TableData& t) {
 // The pages of 2^page_shift entries holding the entry ranges, sorted and
 // merged, and their number.
 std::vector<IndexRange> pages_holding(std::vector<IndexRange> entry_ranges, unsigned page_shift,
-                                     std::uint64_t& count) {
+                                      std::uint64_t& count) {
   std::vector<IndexRange> out;
   for (IndexRange& r : entry_ranges)
     r = IndexRange{r.begin >> page_shift, ((r.end - 1) >> page_shift) + 1};
@@ -204,7 +203,7 @@ std::vector<IndexRange> pages_holding(std::vector<IndexRange> entry_ranges, unsi
 // holding at most `budget` bytes of pages.
 class ValueImage {
  public:
-  ValueImage(const probe_detail::TableData& t, unsigned threads, std::uint64_t budget)
+  ValueImage(const TableView& t, unsigned threads, std::uint64_t budget)
       : t_(t), threads_(threads) {
     if (t.loaded_entries) {
       values_ = t.loaded_entries;
@@ -265,15 +264,15 @@ class ValueImage {
     }
     held_ += adding;
     if (blocks.empty()) return;
-    const auto failures = probe_detail::decode_block_list(
+    const auto failures = decode_block_list(
         t_, threads_,
         [&](std::uint32_t b, auto&) { return image_ + (std::uint64_t{b} << t_.block_shift); },
         static_cast<std::uint32_t>(blocks.size()), [&](std::uint64_t i) { return blocks[i]; });
-    for (const probe_detail::BlockFailure& f : failures) {
+    for (const BlockFailure& f : failures) {
       if (damaged_.empty()) damaged_.assign(t_.header.block_count, 0);
       if (damaged_[f.block]) continue;
       damaged_[f.block] = 1;
-      damage.push_back(BlockDamage{f.block, f.error ? f.error : "cannot read the block"});
+      damage.push_back(BlockDamage{f.block, f.error});
     }
   }
 
@@ -302,7 +301,7 @@ class ValueImage {
     flush(use.pages.end);
   }
 
-  const probe_detail::TableData& t_;
+  const TableView& t_;
   unsigned threads_;
   const std::uint8_t* values_ = nullptr;
   std::uint8_t* image_ = nullptr;  // the mapping of a table not loaded at open
@@ -316,7 +315,7 @@ class ValueImage {
 
 // The bytes of decoded values verify() holds at most: memory_bytes in whole
 // blocks, at least one and at most the table's.
-std::uint64_t budget_bytes(const probe_detail::TableData& t, std::uint64_t memory_bytes) {
+std::uint64_t budget_bytes(const TableView& t, std::uint64_t memory_bytes) {
   const std::uint64_t block = t.header.block_entries;
   return std::clamp<std::uint64_t>(memory_bytes / block, 1, t.header.block_count) * block;
 }
@@ -359,7 +358,7 @@ class TierMoves {
 struct TierHold {
   std::vector<IndexRange> pages;
   std::uint64_t bytes = 0;
-  bool fits(const probe_detail::TableData& t, std::uint64_t budget) const {
+  bool fits(const TableView& t, std::uint64_t budget) const {
     return t.loaded_entries || bytes <= budget;
   }
 };
@@ -375,7 +374,7 @@ TierHold tier_hold(const TierMoves& moves, std::size_t k, unsigned page_shift) {
 // What a pass over a piece reads, and where it marks instead when `marks` is
 // set (the first pass over a piece of a tier that does not fit).
 struct Pass {
-  const probe_detail::TableData& t;
+  const TableView& t;
   const std::uint8_t* values;
   const std::uint8_t* damaged;  // per block; nullptr if none is
   PageMarks* marks;
@@ -671,7 +670,7 @@ class Checker {
   }
 
   const Pass& pass_;
-  const probe_detail::TableData& t_;
+  const TableView& t_;
   const Index& index_;
   SquareImages squares_;
 };
@@ -737,7 +736,7 @@ void add_damage(std::vector<BlockDamage>& found, VerifyState& state) {
 VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
                     const ProgressCallback& on_progress, unsigned threads, const VerifyState& from,
                     const VerifyCheckpoint& on_checkpoint) {
-  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const TableView t(table);
   const std::uint64_t budget = budget_bytes(t, memory_bytes);
   const std::uint64_t n = t.header.entry_count;
   if (from.header_checksum != 0 && from.header_checksum != t.header.header_checksum) {
@@ -796,11 +795,11 @@ VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
     // The tier and its children do not fit: pieces (A TIER THAT DOES NOT FIT).
     if (!marks) marks.emplace(image.pages(), image.page_shift());
     const std::uint64_t tier_bytes = tier_end - at;
-    std::uint64_t piece = std::clamp<std::uint64_t>(
-        static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
-                                   static_cast<double>(image.budget()) /
-                                   static_cast<double>(2 * hold.bytes)),
-        kMinPiece, segment);
+    std::uint64_t piece =
+        std::clamp<std::uint64_t>(static_cast<std::uint64_t>(static_cast<double>(tier_bytes) *
+                                                             static_cast<double>(image.budget()) /
+                                                             static_cast<double>(2 * hold.bytes)),
+                                  kMinPiece, segment);
     while (at < tier_end) {
       const std::uint64_t end = std::min(tier_end, at + piece);
       marks->clear();
@@ -841,7 +840,7 @@ VerifyReport verify(const Table& table, std::uint64_t memory_bytes,
 }
 
 VerifyPlan verify_plan(const Table& table, std::uint64_t memory_bytes) {
-  const probe_detail::TableData& t = probe_detail::TableAccess::data(table);
+  const TableView t(table);
   const std::uint64_t budget = budget_bytes(t, memory_bytes);
   VerifyPlan plan;
   plan.memory_bytes = t.loaded_entries ? 0 : budget;

@@ -1,32 +1,14 @@
-// A table file's checksum, the checksums.txt that lists it, and the facts
-// `pawntb info` shows.
+// The facts `pawntb info` shows.
 #include <cinttypes>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include "pawntb/format/layout.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb {
 
 namespace fs = std::filesystem;
-
-std::uint64_t file_checksum(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw TableError(path.string() + ": cannot open the file");
-  format::Checksum64Stream sum;
-  // 1 MiB at a time: a table may be far larger than memory.
-  std::vector<char> piece(std::size_t{1} << 20);
-  while (in) {
-    in.read(piece.data(), static_cast<std::streamsize>(piece.size()));
-    const auto got = static_cast<std::size_t>(in.gcount());
-    sum.update({reinterpret_cast<const std::uint8_t*>(piece.data()), got});
-  }
-  if (!in.eof()) throw TableError(path.string() + ": read error");
-  return sum.value();
-}
 
 namespace {
 
@@ -38,19 +20,6 @@ std::string hex(std::uint64_t v) {
 }
 
 }  // namespace
-
-fs::path checksum_listing(const fs::path& table, std::uint64_t checksum) {
-  std::vector<fs::path> lists{table.parent_path() / "checksums.txt"};
-  for (const fs::path& place : Table::search_path()) lists.push_back(place / "checksums.txt");
-  const std::string wanted = hex(checksum) + "  " + table.filename().string();
-  for (const fs::path& list : lists) {
-    std::ifstream in(list);
-    for (std::string line; std::getline(in, line);) {
-      if (line == wanted) return list;
-    }
-  }
-  return {};
-}
 
 std::vector<InfoField> info_fields(const TableInfo& i, std::uint64_t file_checksum,
                                    const fs::path& listed_in) {

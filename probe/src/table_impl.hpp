@@ -1,5 +1,6 @@
-// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp, ...)
-// and the whole-table checks (check/src).
+// Internals of pawntb::Table, shared by its sources (open.cpp, probe.cpp,
+// block_reader.cpp, ...). Nothing outside probe/src sees them: the
+// whole-table walks read blocks through pawntb/block_reader.hpp.
 #pragma once
 
 #include <vector>
@@ -50,10 +51,12 @@ struct TableData {
   [[gnu::noinline]] int cached_entry(std::uint64_t i) const noexcept { return cache.value(i); }
 };
 
-// The opened table behind a Table, for the whole-table checks (check/src),
-// which are not Table's members so that a program that only probes links none.
+// The opened table behind a Table, for BlockReader, which is not Table's
+// member so that a program that only probes links none of it.
 struct TableAccess {
-  static const TableData& data(const Table& table) noexcept { return *table.impl_; }
+  static std::shared_ptr<const TableData> shared(const Table& table) noexcept {
+    return table.impl_;
+  }
 };
 
 }  // namespace pawntb::probe_detail

@@ -406,7 +406,7 @@ class PyTable {
       {
         py::gil_scoped_release release;
         try {
-          sum = pawntb::file_checksum(table.info().path);
+          sum = pawntb::check::file_checksum(table.info().path);
         } catch (const TableError& e) {
           failed = e;
         }
@@ -503,7 +503,8 @@ py::dict info_of(PyTable& self) {
   const TableInfo& i = table.info();
   const std::uint64_t checksum = self.file_checksum();
   py::dict d;
-  for (const InfoField& field : info_fields(i, checksum, checksum_listing(i.path, checksum))) {
+  for (const InfoField& field :
+       info_fields(i, checksum, pawntb::check::checksum_listing(i.path, checksum))) {
     d[field.key] = std::visit(
         [](const auto& value) -> py::object {
           if constexpr (std::is_same_v<std::decay_t<decltype(value)>, InfoObject>) {

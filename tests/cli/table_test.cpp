@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "cli/command_support.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "support/cli_support.hpp"
 
@@ -456,7 +457,8 @@ TEST(CliTable, TablesListsWhatTheSearchPathFinds) {
   EXPECT_EQ(good["ok"], true);
   EXPECT_EQ(good["geometry"], json::parse(R"({"rows":3,"cols":3,"max_pawns":3})"));
   EXPECT_EQ(good["entries"], 1028);
-  EXPECT_EQ(good["checksum"], pawntb::cli::hex(pawntb::file_checksum(kDataDir / "3x3-k3.pawntb")));
+  EXPECT_EQ(good["checksum"],
+            pawntb::cli::hex(pawntb::check::file_checksum(kDataDir / "3x3-k3.pawntb")));
   const json& bad = j["tables"][2];
   EXPECT_EQ(bad["ok"], false);
   EXPECT_TRUE(contains(bad["error"].get<std::string>(), "3x4-k4.pawntb")) << bad.dump();
@@ -540,8 +542,9 @@ TEST(CliTable, TablesTextKeepsItsColumnsWithLongPaths) {
     EXPECT_EQ(line.find_first_not_of(' ', header.find("board")), header.find("board")) << r;
   }
   EXPECT_EQ(lines[1].find("3x3"), header.find("board")) << r;
-  EXPECT_EQ(lines[1].find(pawntb::cli::hex(pawntb::file_checksum(kDataDir / "3x3-k3.pawntb"))),
-            header.find("checksum"))
+  EXPECT_EQ(
+      lines[1].find(pawntb::cli::hex(pawntb::check::file_checksum(kDataDir / "3x3-k3.pawntb"))),
+      header.find("checksum"))
       << r;
 }
 

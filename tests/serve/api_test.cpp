@@ -11,7 +11,8 @@
 #include "pawntb/notation.hpp"
 #include "serve/assets.hpp"
 #include "serve/serve_support.hpp"
-#include "stats/table_stats.hpp"
+#include "pawntb/analysis.hpp"
+#include "stats/stats_json.hpp"
 
 namespace pawntb_test {
 namespace {
@@ -365,7 +366,7 @@ TEST_F(Api, StatsIsTheStatsDocumentOfTheTable) {
     const auto [status, body] = get(*client, std::string("/api/v1/stats?table=") + name);
     ASSERT_EQ(status, 200) << name;
     const Table& table = server_->tables().named(name)->table;
-    EXPECT_EQ(body, json::parse(stats::to_json(stats::compute_stats(table)).dump())) << name;
+    EXPECT_EQ(body, json::parse(stats::to_json(analysis::compute_stats(table)).dump())) << name;
   }
 }
 

@@ -88,6 +88,7 @@ struct PlayArgs : CommandArgs {
 struct StatsArgs : CommandArgs {
   bool json = false;
   std::string svg_dir;  // empty: no plots
+  std::string resume;   // the progress file; empty: none
   MemoryArg memory;
   unsigned threads = 0;
 };

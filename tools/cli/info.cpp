@@ -122,8 +122,8 @@ int run_info_tiers(const InfoArgs& o, const Table& table, std::uint64_t checksum
 int run_info(const InfoArgs& o) {
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
-  const std::uint64_t checksum = file_checksum(info.path);
-  const fs::path listed_in = checksum_listing(info.path, checksum);
+  const std::uint64_t checksum = check::file_checksum(info.path);
+  const fs::path listed_in = check::checksum_listing(info.path, checksum);
   if (o.tiers) return run_info_tiers(o, table, checksum, listed_in);
   if (o.json) {
     std::printf("%s\n", describe(info, checksum, listed_in)

@@ -6,12 +6,12 @@
 
 #include "command_support.hpp"
 #include "commands.hpp"
+#include "pawntb/analysis.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
-#include "pawntb/util/memory.hpp"
 #include "pawntb/util/threads.hpp"
+#include "stats/stats_json.hpp"
 #include "stats/stats_svg.hpp"
-#include "stats/table_stats.hpp"
 
 namespace pawntb::cli {
 
@@ -28,7 +28,7 @@ std::string percent(std::uint64_t part, std::uint64_t whole) {
   return text;
 }
 
-void print_text(const Table& table, const stats::TableStats& s) {
+void print_text(const Table& table, const analysis::TableStats& s) {
   std::printf("table:             %s (%s, up to %s a side)\n", table.info().path.c_str(),
               to_string(s.geometry).c_str(), count_of(s.max_pawns, "pawn", "pawns").c_str());
   std::printf("positions:         %s, either side to move\n", with_commas(s.positions).c_str());
@@ -43,7 +43,7 @@ void print_text(const Table& table, const stats::TableStats& s) {
   }
   std::printf("\n%-8s  %13s  %6s  %-30s  %s\n", "material", "positions", "won", "longest win",
               "zugzwangs");
-  for (const stats::MaterialStats& m : s.materials) {
+  for (const analysis::MaterialStats& m : s.materials) {
     const std::string material =
         std::to_string(m.white_pawns) + "P " + std::to_string(m.black_pawns) + "p";
     const std::string longest =
@@ -53,7 +53,7 @@ void print_text(const Table& table, const stats::TableStats& s) {
                 with_commas(m.zugzwangs).c_str());
   }
   bool any = false;
-  for (const stats::MaterialStats& m : s.materials) {
+  for (const analysis::MaterialStats& m : s.materials) {
     if (m.zugzwang_examples.empty()) continue;
     if (!any) std::printf("\nzugzwang examples:\n");
     any = true;
@@ -63,7 +63,7 @@ void print_text(const Table& table, const stats::TableStats& s) {
   }
 }
 
-void write_plots(const fs::path& dir, const stats::TableStats& s) {
+void write_plots(const fs::path& dir, const analysis::TableStats& s) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
@@ -78,12 +78,38 @@ int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
   // The walk reads the blocks itself, in order: the table keeps none.
   const Table table = open_default_table(o.table, Table::Load::on_demand, threads, 0);
-  util::ProgressLine progress = progress_line("stats");
-  stats::StatsOptions options;
+  const TableInfo& info = table.info();
+  analysis::StatsOptions options;
   options.threads = threads;
-  options.memory_bytes = o.memory.bytes ? o.memory.bytes : util::default_memory_limit();
+  options.memory_bytes = o.memory.bytes;  // 0: check::default_memory_bytes()
+  analysis::StatsState from;
+  analysis::StatsCheckpoint save;
+  if (!o.resume.empty()) {
+    try {
+      if (auto saved = stats::read_state(o.resume, info)) {
+        from = std::move(*saved);
+        analysis::check_state(table, from, options);
+      }
+    } catch (const std::invalid_argument& e) {
+      const std::string what = e.what();
+      const bool named = what.rfind(o.resume + ": ", 0) == 0;
+      std::fprintf(stderr, "pawntb stats: %s%s\n", named ? "" : (o.resume + ": ").c_str(),
+                   e.what());
+      return kUsageError;
+    }
+    if (from.header_checksum != 0) {
+      std::fprintf(stderr, "pawntb stats: resuming from %s: %s of %s positions walked\n",
+                   o.resume.c_str(), with_commas(2 * from.entries_done()).c_str(),
+                   with_commas(2 * info.entries).c_str());
+    }
+    // After every window: a kill loses at most the window in flight.
+    save = [&](const analysis::StatsState& s) {
+      util::write_file_atomically(o.resume, stats::state_json(s, info).dump(1) + "\n");
+    };
+  }
+  util::ProgressLine progress = progress_line("stats");
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
-  const stats::TableStats s = stats::compute_stats(table, options);
+  const analysis::TableStats s = analysis::compute_stats(table, options, from, save);
   if (!o.svg_dir.empty()) write_plots(o.svg_dir, s);
   if (o.json) {
     std::printf("%s\n", stats::to_json(s).dump(2).c_str());
@@ -96,7 +122,10 @@ int run_stats(const StatsArgs& o) {
 void stats_options(po::options_description& desc, StatsArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
       "svg", po::value(&o.svg_dir)->value_name("DIR"),
-      "also write DIR/distances.svg and DIR/material.svg");
+      "also write DIR/distances.svg and DIR/material.svg")(
+      "resume", po::value(&o.resume)->value_name("FILE"),
+      "keep the progress in FILE (JSON, rewritten after every part of the table) and carry "
+      "on from it if it exists");
   add_memory_option(desc, o.memory, "the positions' bits and the decoded entries");
   add_threads_option(desc, o.threads);
 }
@@ -104,6 +133,7 @@ void stats_options(po::options_description& desc, StatsArgs& o) {
 std::string validate_stats(const po::variables_map& given, const std::vector<std::string>& operands,
                            StatsArgs& o) {
   if (given.count("svg") && o.svg_dir.empty()) return "--svg needs a directory";
+  if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
   if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
@@ -113,7 +143,8 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
 
 extern const Command kStats = command_entry<StatsArgs, stats_options, validate_stats, run_stats>(
     "stats", "a table's positions by distance and material, and its zugzwangs",
-    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]",
+    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N] "
+    "[--resume FILE]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
     "    losses (wins take an odd number of plies, losses an even one);\n"
@@ -131,7 +162,11 @@ extern const Command kStats = command_entry<StatsArgs, stats_options, validate_s
     "--svg DIR writes a histogram of the distances and a heat map of the win share\n"
     "by material. The table is read block by block, in order, keeping a bit for\n"
     "each position of the part at hand: the less --memory, the more parts, with the\n"
-    "same results. Progress is shown on a terminal.",
+    "same results (by default three quarters of the memory available, as verify).\n"
+    "With --resume FILE, a walk that is stopped loses at most the part in hand: run\n"
+    "the same command again to carry on (with any --memory and --threads). FILE\n"
+    "belongs to its table: another table's is refused. Progress is shown on a\n"
+    "terminal.",
     DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

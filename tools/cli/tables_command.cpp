@@ -45,7 +45,7 @@ Found examine(const fs::path& path) {
       }
       return f;
     }
-    f.checksum = file_checksum(path);
+    f.checksum = check::file_checksum(path);
     f.info = table.info();
   } catch (const TableError& e) {
     f.error = e.what();

@@ -12,7 +12,6 @@
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"
-#include "pawntb/util/memory.hpp"
 
 namespace pawntb::cli {
 
@@ -146,7 +145,7 @@ std::string plan_text(const VerifyPlan& plan) {
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
 int run_verify(const VerifyArgs& o) {
-  const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : util::default_memory_limit();
+  const std::uint64_t memory = o.memory.bytes ? o.memory.bytes : check::default_memory_bytes();
   const Table table = open_default_table(o.table, Table::Load::on_demand);
   const TableInfo& info = table.info();
   const char* path = info.path.c_str();

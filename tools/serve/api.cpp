@@ -7,7 +7,7 @@
 
 #include "common/answers.hpp"
 #include "pawntb/notation.hpp"
-#include "stats/table_stats.hpp"
+#include "stats/stats_json.hpp"
 
 namespace pawntb::serve {
 
@@ -227,7 +227,7 @@ ApiResponse Api::stats(std::string_view table_name) const {
   }
   StatsCache& cache = *stats_[static_cast<std::size_t>(table - tables_.tables().data())];
   std::call_once(cache.once,
-                 [&] { cache.json = dump(stats::to_json(stats::compute_stats(table->table))); });
+                 [&] { cache.json = dump(stats::to_json(analysis::compute_stats(table->table))); });
   return {200, cache.json};
 }
 

@@ -5,6 +5,8 @@
 #include <system_error>
 #include <tuple>
 
+#include "pawntb/check.hpp"
+
 namespace pawntb::serve {
 
 namespace fs = std::filesystem;
@@ -29,7 +31,7 @@ void add(std::map<Key, LoadedTable>& found, const fs::path& file, bool duplicate
                      " (the first is " + it->second.table.info().path.string() + ")");
   }
   std::string name = table_name(info);
-  const std::uint64_t checksum = file_checksum(file);
+  const std::uint64_t checksum = check::file_checksum(file);
   found.emplace(key_of(info), LoadedTable{std::move(name), std::move(table), checksum});
 }
 

@@ -3,9 +3,13 @@
 
 #include <string>
 
-#include "stats/table_stats.hpp"
+#include "pawntb/analysis.hpp"
 
 namespace pawntb::stats {
+
+using analysis::DistanceCount;
+using analysis::MaterialStats;
+using analysis::TableStats;
 
 // A histogram of the distances to the end: one bar per distance in plies,
 // made of a rect of class "win" or "loss" (the side to move's result) for

@@ -1,8 +1,10 @@
 // pawntb check: whole-table checks of a pawntb::Table, apart from probing:
 // verify (every value re-derived from its successors), its plan, the block
-// checks, the tier checksums and reading entries in bulk. For `pawntb
-// verify`, `pawntb info` and `pawntb stats`; a program that only probes
-// links none of it.
+// checks, the tier checksums, reading entries in bulk and the table file's
+// checksum. For `pawntb verify`, `pawntb info`, `pawntb tables` and the
+// statistics (pawntb::analysis); a program that only probes links none of
+// it. It sees a table through probe.hpp and block_reader.hpp alone
+// (tests/check/links.cmake).
 //
 // THREADS. Every function may run on the same Table at once, and beside its
 // probes. A `threads` parameter counts the caller's thread; 0 means one per
@@ -11,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
@@ -126,5 +129,23 @@ void read_entries(const Table& table, std::uint64_t first, std::uint64_t count, 
 // damaged, returns the damage and no tiers. For `pawntb info --tiers`.
 // Throws only std::bad_alloc.
 TierChecksums tier_checksums(const Table& table, unsigned threads = 1);
+
+// The memory budget of the walks over a whole table when the caller gives
+// none: verify(), the statistics (pawntb::analysis) and the web explorer's
+// statistics. Three quarters of the memory available now, at least 48 MiB,
+// as `pawntb generate` takes by default. Reads /proc; thread-safe.
+std::uint64_t default_memory_bytes();
+
+// XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
+// committed tables), read in pieces. Throws TableError naming the file if it
+// cannot be read. Thread-safe. For `pawntb info`, `pawntb tables`, the web
+// explorer and the Python package.
+std::uint64_t file_checksum(const std::filesystem::path& path);
+
+// The checksums.txt that lists the table file `table` with `checksum`, in a
+// line "<16 hex digits>  <file name>" as data/checksums.txt: the one next to
+// the table, else the first in a directory of Table::search_path(). Empty if
+// none does. Thread-safe as Table::search_path().
+std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
 
 }  // namespace pawntb::check

@@ -33,7 +33,7 @@ namespace pawntb {
 
 namespace probe_detail {
 struct TableData;    // the opened table (probe/src/table_impl.hpp)
-struct TableAccess;  // its door for the whole-table checks (pawntb/check.hpp)
+struct TableAccess;  // its door for BlockReader (pawntb/block_reader.hpp)
 }
 
 // A table that cannot be used: missing, unreadable, not a pawntb table,
@@ -207,17 +207,6 @@ class Table {
 // table. Empty when r.ok(). Thread-safe; throws only std::bad_alloc.
 std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
 
-// XXH3-64 of the whole file at `path` (data/checksums.txt lists those of the
-// committed tables), read in pieces. Throws TableError naming the file if it
-// cannot be read. Thread-safe.
-std::uint64_t file_checksum(const std::filesystem::path& path);
-
-// The checksums.txt that lists the table file `table` with `checksum`, in a
-// line "<16 hex digits>  <file name>" as data/checksums.txt: the one next to
-// the table, else the first in a directory of Table::search_path(). Empty if
-// none does. Thread-safe as Table::search_path().
-std::filesystem::path checksum_listing(const std::filesystem::path& table, std::uint64_t checksum);
-
 // An object of numbers, its keys in order: the geometry {"rows", "cols",
 // "max_pawns"}, as every JSON answer of pawntb gives it.
 using InfoObject = std::vector<std::pair<std::string, std::uint64_t>>;
@@ -234,8 +223,9 @@ struct InfoField {
 // longest_game_example, file_size, blocks, block_entries, header_checksum,
 // index_checksum, rules_fingerprint, file_checksum (16 hex digits each) and
 // file_checksum_listed_in (null when `listed_in` is empty). `file_checksum`
-// and `listed_in` are file_checksum() and checksum_listing() of the table's
-// file. Thread-safe.
+// and `listed_in` are the XXH3-64 of the table's file and the checksums.txt
+// that lists it (check::file_checksum and check::checksum_listing, for
+// `pawntb info`). Thread-safe.
 std::vector<InfoField> info_fields(const TableInfo& info, std::uint64_t file_checksum,
                                    const std::filesystem::path& listed_in);
 

@@ -1,7 +1,7 @@
 // The one thread pool: parallel_for hands items to the calling thread and
 // helper threads. Every parallel stage of pawntb runs on it (probe decode,
-// verify, tier solve, table write, stats, the web API's batches), so that all
-// follow the same two rules:
+// check decode, verify, tier solve, table write, stats, the web API's
+// batches), so that all follow the same two rules:
 //
 // - A helper thread that cannot start (std::thread throws, for whatever
 //   reason) is left out, and so are the helpers after it: the work runs on

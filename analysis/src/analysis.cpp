@@ -1,4 +1,4 @@
-#include "stats/table_stats.hpp"
+#include "pawntb/analysis.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,6 @@
 #include <bit>
 #include <map>
 #include <memory>
-#include <nlohmann/json.hpp>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -62,31 +61,34 @@
 // smallest zugzwangs, must count the mirror images too: the index of a
 // canonical entry's mirror is computed when it could be smaller than what is
 // kept.
+//
+// RESUME. After each window the workers' tallies join the total, and the
+// window's ranges the walked entries: a StatsState. Every tally is a sum, a
+// maximum with the smallest index, or the smallest indices, so the total
+// does not depend on the order of the windows nor on how the table was cut:
+// a walk resumed under another memory budget plans its windows over the
+// slices not walked yet (whole flip pairs, as every window holds) and ends
+// with the same figures.
 
-namespace pawntb::stats {
+namespace pawntb::analysis {
 
 namespace {
 
 using format::Index;
-using game::BoardSymmetry;
 using game::board_bytes;
+using game::BoardSymmetry;
 using game::geometry_number;
 using game::low_bits;
 
-constexpr int kSide = format::kMaxPawns + 1;  // pawns a side: 0..8
+constexpr int kSide = StatsState::kSide;  // pawns a side: 0..8
+static_assert(kSide == format::kMaxPawns + 1);
 // Entries a worker takes at a time: a multiple of 64, so that two chunks never
 // share a word of bits.
 constexpr std::uint64_t kChunk = std::uint64_t{1} << 18;
 static_assert(kChunk % 64 == 0);
 
-// What one worker learns about the white-to-move entries of one material;
-// the black-to-move positions are their colour flips, folded in at the end.
-struct EntryMaterial {
-  std::uint64_t positions = 0, wins = 0, zugzwangs = 0;
-  int longest_win = -1;
-  std::uint64_t longest_index = 0;            // the smallest index with longest_win
-  std::vector<std::uint64_t> zugzwang_first;  // the smallest indices, at most `examples`
-};
+// What one worker learns about the white-to-move entries of one material.
+using EntryMaterial = MaterialTally;
 
 struct Partial {
   std::array<std::uint64_t, 256> plies{};                // entries by their value
@@ -159,8 +161,9 @@ class WindowBits {
   // The word that holds the bit of an entry of the window.
   const std::uint64_t* word_of(std::uint64_t i) const {
     if (ranges_.size() == 1) return &of(ranges_.front()).word(i);
-    const auto after = std::upper_bound(ranges_.begin(), ranges_.end(), i,
-                                        [](std::uint64_t x, const Range& r) { return x < r.first; });
+    const auto after =
+        std::upper_bound(ranges_.begin(), ranges_.end(), i,
+                         [](std::uint64_t x, const Range& r) { return x < r.first; });
     return &of(*(after - 1)).word(i);
   }
 
@@ -424,8 +427,9 @@ class Walker {
               // The colour flip, in its canonical form.
               const std::uint64_t fw = sym.flip<bytes>(black);
               if (!fw) return;  // black has no pawn: never a loss for white
-              const game::Pawns f = format::canonical(
-                  game::Pawns{fw, flip_black}, game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
+              const game::Pawns f =
+                  format::canonical(game::Pawns{fw, flip_black},
+                                    game::Pawns{sym.mirror<bytes>(fw), mirror_flip_black});
               const std::uint64_t j = w.index_.rank_in<G>(f.white, f.black);
               const std::uint64_t* word = window.word_of(j);
               __builtin_prefetch(word);
@@ -445,8 +449,8 @@ class Walker {
   using CountZugzwangs = void (*)(const Walker&, const Chunk&, Partial&, const WindowBits&);
   static constexpr auto kCountValues =
       game::per_geometry([](auto g) -> CountValues { return &count_values_in<decltype(g)>; });
-  static constexpr auto kCountZugzwangs = game::per_geometry(
-      [](auto g) -> CountZugzwangs { return &count_zugzwangs_in<decltype(g)>; });
+  static constexpr auto kCountZugzwangs =
+      game::per_geometry([](auto g) -> CountZugzwangs { return &count_zugzwangs_in<decltype(g)>; });
 
   const Table& table_;
   Index index_;
@@ -494,8 +498,10 @@ std::uint64_t workspace_bytes(const Table& table, const StatsOptions& options) {
 // The windows (HOW THE WALK GOES): each a list of ranges of entries, in order,
 // with at most `limit` entries. Throws std::invalid_argument if a pair of
 // flipped slices has more.
+// Slices already walked (`done`, slice_done) are left out.
 std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t limit,
-                                             std::uint64_t workspace) {
+                                             std::uint64_t workspace,
+                                             std::vector<bool> slice_done) {
   const Index& index = walker.index();
   const auto tiers = index.tiers();
   const auto slices = index.slices();
@@ -534,10 +540,18 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
   const auto add_tier = [&](std::size_t t) {
     for (std::size_t s = tiers[t].first_slice; s < tiers[t].first_slice + tiers[t].slice_count;
          ++s) {
-      window.push_back(s);
+      if (!slice_done[s]) window.push_back(s);
     }
   };
-  std::vector<bool> slice_done(slices.size());
+  // The entries of tier t not walked yet.
+  const auto tier_size = [&](std::size_t t) {
+    std::uint64_t size = 0;
+    for (std::size_t s = tiers[t].first_slice; s < tiers[t].first_slice + tiers[t].slice_count;
+         ++s) {
+      if (!slice_done[s]) size += slices[s].size;
+    }
+    return size;
+  };
   for (std::size_t layer = 0; layer < tiers.size();) {
     const int pawns = tiers[layer].w + tiers[layer].b;
     const int advance = tiers[layer].sw + tiers[layer].sb;
@@ -545,7 +559,7 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
     std::uint64_t entries = 0;
     while (layer_end < tiers.size() && tiers[layer_end].w + tiers[layer_end].b == pawns &&
            tiers[layer_end].sw + tiers[layer_end].sb == advance) {
-      entries += tiers[layer_end++].size;
+      entries += tier_size(layer_end++);
     }
     const bool fits = add_item(entries, [&] {
       for (std::size_t t = layer; t < layer_end; ++t) add_tier(t);
@@ -555,7 +569,7 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
       const auto found = tier_of_key.find({tier.b, tier.w, tier.sb, tier.sw});
       const std::size_t flip = found == tier_of_key.end() ? t : found->second;
       if (flip < t) continue;  // done with its pair
-      const std::uint64_t pair = tier.size + (flip == t ? 0 : tiers[flip].size);
+      const std::uint64_t pair = tier_size(t) + (flip == t ? 0 : tier_size(flip));
       if (add_item(pair, [&] {
             add_tier(t);
             if (flip != t) add_tier(flip);
@@ -585,20 +599,111 @@ std::vector<std::vector<Range>> plan_windows(const Walker& walker, std::uint64_t
   return windows;
 }
 
-// Walks every entry on `threads` threads (util::parallel_for, "stats").
-Partial walk_all(const Table& table, const Walker& walker, const StatsOptions& options) {
+// The tallies of a state, as one Partial.
+Partial partial_of(const StatsState& state) {
+  Partial p;
+  if (state.plies.empty()) return p;
+  std::copy(state.plies.begin(), state.plies.end(), p.plies.begin());
+  std::copy(state.materials.begin(), state.materials.end(), p.materials.begin());
+  return p;
+}
+
+// The slices of `done`, a state's ranges, marked; throws std::invalid_argument
+// unless they are whole slices, each with its flip slice.
+std::vector<bool> done_slices(const Walker& walker, const std::vector<EntryRange>& done) {
+  const auto slices = walker.index().slices();
+  std::vector<bool> marked(slices.size());
+  const auto refuse = [] {
+    return std::invalid_argument("the stats state's walked entries are not a walk's");
+  };
+  std::uint64_t after = 0;  // the end of the range before
+  for (const EntryRange& r : done) {
+    if (r.first < after || r.first >= r.end || r.end > walker.index().size()) throw refuse();
+    after = r.end;
+    for (std::size_t s = walker.slice_of(r.first); s < slices.size() && slices[s].first < r.end;
+         ++s) {
+      if (slices[s].first < r.first || slices[s].first + slices[s].size > r.end) throw refuse();
+      marked[s] = true;
+    }
+  }
+  for (std::size_t s = 0; s < slices.size(); ++s) {
+    if (marked[s] != marked[walker.flip(s)]) throw refuse();
+  }
+  return marked;
+}
+
+// Adds the ranges of a walked window to `done`, keeping it sorted and merged.
+void add_done(std::vector<EntryRange>& done, std::span<const Range> window) {
+  for (const Range& r : window) done.push_back(EntryRange{r.first, r.end});
+  std::sort(done.begin(), done.end(),
+            [](const EntryRange& a, const EntryRange& b) { return a.first < b.first; });
+  std::vector<EntryRange> merged;
+  for (const EntryRange& r : done) {
+    if (!merged.empty() && merged.back().end == r.first) {
+      merged.back().end = r.end;
+    } else {
+      merged.push_back(r);
+    }
+  }
+  done = std::move(merged);
+}
+
+// The slices `from` has walked (done_slices), once `from` is checked
+// (check_state).
+std::vector<bool> checked_done(const Table& table, const Walker& walker,
+                               const StatsOptions& options, const StatsState& from) {
+  const TableInfo& info = table.info();
+  if (from.header_checksum == 0 && (!from.done.empty() || !from.plies.empty())) {
+    throw std::invalid_argument("the stats state names no table");
+  }
+  if (from.header_checksum != 0) {
+    if (from.header_checksum != info.header_checksum) {
+      throw std::invalid_argument("the stats state is of another table");
+    }
+    if (from.zugzwang_examples != options.zugzwang_examples) {
+      throw std::invalid_argument(
+          "the stats state keeps " + std::to_string(from.zugzwang_examples) +
+          " zugzwang examples a material, not " + std::to_string(options.zugzwang_examples));
+    }
+    const bool begun = !from.plies.empty();
+    if (begun != !from.materials.empty() || (begun && from.plies.size() != 256) ||
+        (begun && from.materials.size() != std::size_t{kSide * kSide}) ||
+        (!begun && !from.done.empty())) {
+      throw std::invalid_argument("the stats state's tallies are not a walk's");
+    }
+    for (const MaterialTally& m : from.materials) {
+      if (m.longest_win < -1 || m.longest_win > 255 || m.longest_index >= info.entries ||
+          m.zugzwang_first.size() > from.zugzwang_examples ||
+          std::any_of(m.zugzwang_first.begin(), m.zugzwang_first.end(),
+                      [&](std::uint64_t i) { return i >= info.entries; })) {
+        throw std::invalid_argument("the stats state's tallies are not a walk's");
+      }
+    }
+  }
+  return done_slices(walker, from.done);
+}
+
+// Walks every entry not walked in `state` on `threads` threads
+// (util::parallel_for, "stats"), window by window, each added to `state`
+// and then passed to on_checkpoint.
+void walk_all(const Table& table, const Walker& walker, const StatsOptions& options,
+              std::vector<bool> done_slices, StatsState& state,
+              const StatsCheckpoint& on_checkpoint) {
   const std::uint64_t size = walker.index().size();
   const unsigned threads = util::thread_count(options.threads);
   const std::uint64_t chunk = std::max<std::uint64_t>(kChunk, table.info().block_entries);
   const std::uint64_t workspace = workspace_bytes(table, options);
-  const std::uint64_t limit =
-      options.memory_bytes > workspace ? (options.memory_bytes - workspace) * 8 : 0;
-  const std::vector<std::vector<Range>> windows = plan_windows(walker, limit, workspace);
+  const std::uint64_t memory =
+      options.memory_bytes ? options.memory_bytes : check::default_memory_bytes();
+  const std::uint64_t limit = memory > workspace ? (memory - workspace) * 8 : 0;
+  const std::vector<std::vector<Range>> windows =
+      plan_windows(walker, limit, workspace, std::move(done_slices));
 
+  auto total = std::make_unique<Partial>(partial_of(state));
   std::vector<std::unique_ptr<Partial>> partials(threads);
   std::vector<std::vector<std::uint8_t>> values(threads);
   WindowBits bits;
-  std::uint64_t done = 0;  // entries passed, twice each
+  std::uint64_t done = 2 * state.entries_done();  // entries passed, twice each
   for (const std::vector<Range>& ranges : windows) {
     bits.reset(ranges);
     std::vector<Chunk> chunks;
@@ -627,13 +732,23 @@ Partial walk_all(const Table& table, const Walker& walker, const StatsOptions& o
       });
       done = passed;
     }
+    // The window is whole: its tallies join the state's.
+    for (auto& partial : partials) {
+      if (!partial) continue;
+      add(*total, *partial, options.zugzwang_examples);
+      *partial = Partial{};
+    }
+    add_done(state.done, ranges);
+    state.plies.assign(total->plies.begin(), total->plies.end());
+    state.materials.assign(total->materials.begin(), total->materials.end());
+    if (on_checkpoint) on_checkpoint(state);
   }
-  Partial total;
-  for (const auto& partial : partials) {
-    if (partial) add(total, *partial, options.zugzwang_examples);
+  if (windows.empty()) {  // nothing left to walk: a finished state (or an empty table)
+    state.plies.assign(total->plies.begin(), total->plies.end());
+    state.materials.assign(total->materials.begin(), total->materials.end());
+    if (on_checkpoint) on_checkpoint(state);
   }
   if (options.on_progress) options.on_progress(Progress{"stats", 1.0});
-  return total;
 }
 
 }  // namespace
@@ -643,11 +758,27 @@ std::uint64_t least_memory(const Table& table, const StatsOptions& options) {
   return workspace_bytes(table, options) + (largest_pair(walker) + 7) / 8;
 }
 
-TableStats compute_stats(const Table& table, const StatsOptions& options) {
+void check_state(const Table& table, const StatsState& state, const StatsOptions& options) {
+  checked_done(table, Walker(table, options), options, state);
+}
+
+std::uint64_t StatsState::entries_done() const {
+  std::uint64_t n = 0;
+  for (const EntryRange& r : done) n += r.end - r.first;
+  return n;
+}
+
+TableStats compute_stats(const Table& table, const StatsOptions& options, const StatsState& from,
+                         const StatsCheckpoint& on_checkpoint) {
   const Walker walker(table, options);
   const Index& index = walker.index();
   const Geometry g = index.geometry();
-  const auto total = std::make_unique<Partial>(walk_all(table, walker, options));
+  std::vector<bool> done = checked_done(table, walker, options, from);
+  StatsState state = from;
+  state.header_checksum = table.info().header_checksum;
+  state.zugzwang_examples = options.zugzwang_examples;
+  walk_all(table, walker, options, std::move(done), state, on_checkpoint);
+  const auto total = std::make_unique<Partial>(partial_of(state));
 
   // The position with key 2 * index (white to move) or 2 * index + 1 (the
   // colour flip of that entry: black to move).
@@ -707,34 +838,4 @@ TableStats compute_stats(const Table& table, const StatsOptions& options) {
   return s;
 }
 
-nlohmann::ordered_json to_json(const TableStats& s) {
-  nlohmann::ordered_json distances = nlohmann::ordered_json::array();
-  for (std::size_t d = 0; d < s.distances.size(); ++d) {
-    distances.push_back(
-        {{"plies", d}, {"wins", s.distances[d].wins}, {"losses", s.distances[d].losses}});
-  }
-  nlohmann::ordered_json materials = nlohmann::ordered_json::array();
-  for (const MaterialStats& m : s.materials) {
-    nlohmann::ordered_json longest = nullptr;
-    if (m.longest_win >= 0) {
-      longest = {{"plies", m.longest_win}, {"example", m.longest_win_example}};
-    }
-    materials.push_back({{"white_pawns", m.white_pawns},
-                         {"black_pawns", m.black_pawns},
-                         {"positions", m.positions},
-                         {"side_to_move_wins", m.side_to_move_wins},
-                         {"longest_win", longest},
-                         {"zugzwangs", m.zugzwangs},
-                         {"zugzwang_examples", m.zugzwang_examples}});
-  }
-  // The geometry as every JSON answer of pawntb gives it.
-  return {{"geometry",
-           {{"rows", s.geometry.rows}, {"cols", s.geometry.cols}, {"max_pawns", s.max_pawns}}},
-          {"positions", s.positions},
-          {"side_to_move_wins", s.side_to_move_wins},
-          {"zugzwangs", s.zugzwangs},
-          {"distances", std::move(distances)},
-          {"materials", std::move(materials)}};
-}
-
-}  // namespace pawntb::stats
+}  // namespace pawntb::analysis
