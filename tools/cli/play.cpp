@@ -1,3 +1,5 @@
+#include "play.hpp"
+
 // pawntb play: a game against perfect play in the terminal.
 #include <unistd.h>
 
@@ -16,7 +18,6 @@
 #include <vector>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"

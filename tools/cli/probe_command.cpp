@@ -1,3 +1,5 @@
+#include "probe_command.hpp"
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <map>
@@ -8,7 +10,6 @@
 #include <variant>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
