@@ -171,7 +171,7 @@ TEST(Probe, ProblemWordsAFailedProbe) {
   EXPECT_EQ(problem(".ppp/4/.PPP/4 w"), "");
   const Position p = parse("pppp/4/4/PPPP w");
   EXPECT_EQ(probe_problem(table, p, ProbeResult{ProbeStatus::damaged_table, Side::white, 0}),
-            describe(ProbeStatus::damaged_table));
+            path + ": " + describe(ProbeStatus::damaged_table));
 }
 
 // value_for(): the lichess API's signed dtm and category, for either side.
@@ -452,20 +452,6 @@ TEST(File, DamagedBlockIsReportedWhenLoadedOnDemand) {
   }
   EXPECT_TRUE(damaged);
   EXPECT_NE(open_error(path), "");
-}
-
-// The default table with a byte changed in the frames of blocks 3 and 1
-// (offsets from the block index: u64 little-endian at 128 + 24 * block).
-std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
-  auto bytes = read_bytes(kDefaultTable);
-  const auto frame_offset = [&](int block) {
-    std::uint64_t offset = 0;
-    for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
-    return offset;
-  };
-  bytes[frame_offset(3) + 10] ^= 0x10;
-  bytes[frame_offset(1) + 10] ^= 0x10;
-  return bytes;
 }
 
 // Blocks decoded at open on several threads: the same table, and for a

@@ -39,6 +39,7 @@
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
+#include "pawntb/util/text.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
@@ -365,11 +366,10 @@ class UnitRun {
   void notice_over_limit(std::size_t u, std::uint64_t values) {
     if (over_limit_noticed_ || !options_.on_notice) return;
     over_limit_noticed_ = true;
-    options_.on_notice(
-        "unit " + name(u) + " and the slices it reads need " + generator_detail::mib(values) +
-        " of values, and the rest of the process holds " +
-        generator_detail::mib(rest_of_process()) + ": more than the " +
-        generator_detail::mib(plan_.memory_limit) + " memory limit; going on above it");
+    options_.on_notice("unit " + name(u) + " and the slices it reads need " +
+                       util::size_text(values) + " of values, and the rest of the process holds " +
+                       util::size_text(rest_of_process()) + ": more than the " +
+                       util::size_text(plan_.memory_limit) + " memory limit; going on above it");
   }
 
   // Counts unit u as finished, `solved_now` by this run.

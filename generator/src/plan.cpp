@@ -28,6 +28,7 @@
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
+#include "pawntb/util/text.hpp"
 #include "pawntb/util/threads.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
@@ -39,11 +40,6 @@ namespace pawntb {
 namespace generator_detail {
 
 namespace fs = std::filesystem;
-
-std::string mib(std::uint64_t bytes) {
-  constexpr std::uint64_t kMiB = 1 << 20;
-  return std::to_string((bytes + kMiB - 1) / kMiB) + " MiB";
-}
 
 UnitMemory unit_memory(const Index& index, const TierGraph& graph, const UnitPlan& units,
                        unsigned threads) {
@@ -191,7 +187,7 @@ void measure_sample(GenerationPlan& plan, const RunIndex& run, std::size_t count
     for (std::size_t d = 1; !fits(u); ++d) {
       if (d > units.size()) {
         throw GenerateError("--sample: no unit fits the memory limit of " +
-                            generator_detail::mib(plan.memory_limit) + " with what it reads");
+                            util::size_text(plan.memory_limit) + " with what it reads");
       }
       if (picked >= d && fits(picked - d)) {
         u = picked - d;
@@ -388,23 +384,21 @@ void check_plan(const GenerationPlan& plan) {
   const std::string board =
       to_string(plan.geometry) + " with K = " + std::to_string(plan.max_pawns);
   if (plan.in_memory && !plan.fits_memory()) {
-    throw GenerateError(board + " needs " + generator_detail::mib(plan.memory_needed) +
-                        " in memory, more than the limit of " +
-                        generator_detail::mib(plan.memory_limit) +
+    throw GenerateError(board + " needs " + util::size_text(plan.memory_needed) +
+                        " in memory, more than the limit of " + util::size_text(plan.memory_limit) +
                         "; give a work directory to solve it unit by unit");
   }
   if (!plan.fits_memory()) {
     throw GenerateError("not enough memory: the largest unit and the slices it reads need " +
-                        generator_detail::mib(plan.memory_needed) +
+                        util::size_text(plan.memory_needed) +
                         " with the overhead, more than the limit of " +
-                        generator_detail::mib(plan.memory_limit));
+                        util::size_text(plan.memory_limit));
   }
   if (!plan.fits_disk()) {
-    throw GenerateError("not enough disk space: " + board + " needs about " +
-                        generator_detail::mib(plan.disk_needed) +
-                        " for the work directory and the table at the peak, and " +
-                        plan.work_dir.string() + " has " + generator_detail::mib(plan.disk_free) +
-                        " (free space and its own files)");
+    throw GenerateError(
+        "not enough disk space: " + board + " needs about " + util::size_text(plan.disk_needed) +
+        " for the work directory and the table at the peak, and " + plan.work_dir.string() +
+        " has " + util::size_text(plan.disk_free) + " (free space and its own files)");
   }
 }
 

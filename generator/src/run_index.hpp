@@ -78,7 +78,4 @@ std::vector<EntryRange> unit_ranges(
     const Index& index, const UnitPlan& units, std::size_t u,
     const std::function<std::span<const Plies>(std::uint64_t first)>& group_values);
 
-// "N MiB", rounded up.
-std::string mib(std::uint64_t bytes);
-
 }  // namespace pawntb::generator_detail

@@ -81,16 +81,13 @@ pawntb_status parse(const char* text, pawntb::Position& p, std::string& message)
 }
 
 // The status and message of a probe of p that failed (r not ok), in the
-// words of pawntb::probe_problem(); a damaged table is named.
+// words of pawntb::probe_problem().
 pawntb_status probe_problem(const pawntb::Table& table, const pawntb::Position& p,
                             const pawntb::ProbeResult& r, std::string& message) {
   if (r.ok()) return PAWNTB_OK;
-  if (r.status == pawntb::ProbeStatus::damaged_table) {
-    message = table.info().path.string() + ": " + pawntb::describe(r.status);
-    return PAWNTB_ERROR_TABLE;
-  }
   message = pawntb::probe_problem(table, p, r);
-  return PAWNTB_ERROR_POSITION;
+  return r.status == pawntb::ProbeStatus::damaged_table ? PAWNTB_ERROR_TABLE
+                                                        : PAWNTB_ERROR_POSITION;
 }
 
 pawntb_result failed_result(pawntb_status status) {
@@ -201,18 +198,16 @@ pawntb_status pawntb_open_for(int rows, int cols, const char* search_path, pawnt
           *out = new pawntb_table{pawntb::Table::open_for(g)};
           return PAWNTB_OK;
         }
-        // Directories separated by ':'; empty ones (as in "a::b") are skipped.
-        std::string places;
+        // Directories separated by ':' (empty ones, as in "a::b", are skipped
+        // by the search).
+        std::vector<fs::path> directories;
         for (std::string_view rest = search_path; !rest.empty();) {
           const std::size_t colon = std::min(rest.find(':'), rest.size());
-          const fs::path directory(rest.substr(0, colon));
+          directories.emplace_back(rest.substr(0, colon));
           rest.remove_prefix(std::min(colon + 1, rest.size()));
-          if (directory.empty()) continue;
-          if (const auto file = pawntb::Table::find_in(directory, g)) return open_into(out, *file);
-          places += (places.empty() ? "" : ", ") + directory.string();
         }
-        throw pawntb::TableError("no table for " + pawntb::to_string(g) + " (looked in: " +
-                                 places + ")");
+        *out = new pawntb_table{pawntb::Table::open_for(g, directories)};
+        return PAWNTB_OK;
       },
       err, err_size);
 }

@@ -66,16 +66,33 @@ bool may_hold(const fs::path& file, Geometry g) {
   }
 }
 
+// " (looked in: ., data)": the places a search went through, for no_table_for().
+std::string looked_in(const std::vector<fs::path>& places) {
+  std::string out;
+  for (const auto& place : places) {
+    if (!place.empty()) out += (out.empty() ? "" : ", ") + place.string();
+  }
+  return " (looked in: " + out + ")";
+}
+
 fs::path find_or_throw(Geometry g) {
   if (auto found = Table::find(g)) return *std::move(found);
-  std::string places;
-  for (const auto& place : Table::search_path()) {
-    places += (places.empty() ? "" : ", ") + place.string();
-  }
-  throw TableError("no table for " + to_string(g) + " (looked in: " + places + ")");
+  throw TableError(no_table_for(g, looked_in(Table::search_path())));
 }
 
 }  // namespace
+
+std::string no_table_for(Geometry g, std::string_view where) {
+  return "no table for " + to_string(g) + std::string(where);
+}
+
+Table Table::open_for(Geometry g, const std::vector<fs::path>& directories, Load load) {
+  for (const fs::path& directory : directories) {
+    if (directory.empty()) continue;
+    if (auto file = find_in(directory, g)) return open(*file, load);
+  }
+  throw TableError(no_table_for(g, looked_in(directories)));
+}
 
 std::vector<fs::path> Table::search_path() {
   // The binary does not move while it runs.

@@ -70,7 +70,7 @@ std::string probe_problem(const Table& table, const Position& p, ProbeResult r) 
     case ProbeStatus::too_many_pawns:
       return "more than " + std::to_string(info.max_pawns) + " pawns a side, the table's limit";
     case ProbeStatus::damaged_table:
-      break;
+      return info.path.string() + ": " + describe(r.status);
   }
   return describe(r.status);
 }

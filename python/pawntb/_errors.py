@@ -7,7 +7,7 @@ class Error(Exception):
 
 
 class MissingTableError(Error, KeyError):
-    """No table where one was looked for: no such file, or no table for that
+    """No table where one was looked for: no such file, or none of that
     board size on the search path (a KeyError, as python-chess's
     MissingTableError). The message names the file or the places looked in."""
 

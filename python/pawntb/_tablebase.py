@@ -5,7 +5,7 @@ import os
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Union
 
 from ._errors import InvalidPositionError, MissingTableError
-from ._pawntb import Result, Table, _board_size, _tables_in, open_table
+from ._pawntb import Result, Table, _board_size, _no_table_for, _tables_in, open_table
 
 _Path = Union[str, "os.PathLike[str]"]
 
@@ -13,7 +13,7 @@ _Path = Union[str, "os.PathLike[str]"]
 class Tablebase:
     """The tables of one or more directories, by board size; from
     open_tablebase(). Each probe goes to the table of its position's board
-    size; a size it has no table for raises MissingTableError (a KeyError).
+    size; a size without a table raises MissingTableError (a KeyError).
     It is a context manager: ``with pawntb.open_tablebase("data") as tb:``
     closes its tables at the end of the block."""
 
@@ -152,7 +152,7 @@ class Tablebase:
 
     def _missing(self, rows: int, cols: int) -> str:
         places = ", ".join(self._directories) or "no directory"
-        return f"no table for {rows}x{cols} in the tablebase (looked in: {places})"
+        return _no_table_for(rows, cols, f" in the tablebase (looked in: {places})")
 
     def _table_for(self, position: str) -> Table:
         self._check_open()

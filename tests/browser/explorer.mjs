@@ -140,7 +140,7 @@ async function apiError(position) {
 // The status line the issue asks for: "White to move: white wins in 7 plies".
 function expectedStatus(v) {
   const side = v.to_move.charAt(0).toUpperCase() + v.to_move.slice(1);
-  if (v.plies === 0) return `${side} to move: ${v.winner} wins, game over`;
+  if (v.plies === 0) return `${side} to move: ${v.winner} has won`;
   return `${side} to move: ${v.winner} wins in ${v.plies} ${v.plies === 1 ? 'ply' : 'plies'}`;
 }
 
@@ -278,7 +278,7 @@ async function run(page, tables) {
     }
     check(
         plies === start.plies, `the game took ${plies} plies, the start's value is ${start.plies}`);
-    check(/, game over$/.test(await status(page)), `the end reads "${await status(page)}"`);
+    check(/ has won$/.test(await status(page)), `the end reads "${await status(page)}"`);
     const bars = await page.locator('[data-testid="chart"] .bar').count();
     check(bars === plies + 1, `the chart has ${bars} bars for ${plies + 1} positions`);
     const colours = await page.$$eval(

@@ -43,10 +43,11 @@ pawntb_oracle::Result oracle_value(const pawntb::Position& p) {
   return r;
 }
 
-// "white wins in 7", as play writes a value.
+// "white wins in 7 plies", as play writes a value.
 std::string oracle_text(const pawntb::Position& p) {
   const pawntb_oracle::Result r = oracle_value(p);
-  return std::string(r.white_wins ? "white" : "black") + " wins in " + std::to_string(r.plies);
+  return std::string(r.white_wins ? "white" : "black") + " wins in " + std::to_string(r.plies) +
+         (r.plies == 1 ? " ply" : " plies");
 }
 
 // Whether `m` keeps the oracle's value of `p`: the same winner, one ply sooner.
@@ -193,7 +194,7 @@ TEST(CliPlay, MovesListsEveryMoveWithItsValueBestFirst) {
   const pawntb::Position p = parse(".ppp/4/.PPP/4 w");
   const RunResult r = play({"--position", ".ppp/4/.PPP/4 w"}, "moves\n");
   ASSERT_EQ(r.status, 0) << r;
-  std::vector<std::string> listed;  // "  c2c3  white wins in 6", not the file letters "  abcd"
+  std::vector<std::string> listed;  // "  c2c3  white wins in 6 plies", not "  abcd"
   for (const std::string& line : lines_after(r.out, "  ")) {
     if (std::regex_match(line, std::regex("[a-d][1-4][a-d][1-4]  .*"))) listed.push_back(line);
   }

@@ -95,7 +95,7 @@ TEST(CliProbe, HumanAnswer) {
 TEST(CliProbe, HumanAnswerForAFinishedGame) {
   const RunResult r = run_cli({"probe", "4/4/4/pppp w"});
   EXPECT_EQ(r.status, 0) << r;
-  EXPECT_TRUE(contains(r.out, "white to move: black wins, game over\n")) << r;
+  EXPECT_TRUE(contains(r.out, "white to move: black has won\n")) << r;
   EXPECT_FALSE(contains(r.out, "best move:")) << r;
 }
 

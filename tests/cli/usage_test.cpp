@@ -18,6 +18,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/command_support.hpp"
+#include "cli/generate.hpp"
+#include "cli/info.hpp"
+#include "cli/probe_command.hpp"
+#include "cli/verify.hpp"
 #include "support/cli_support.hpp"
 
 namespace {

@@ -13,8 +13,8 @@ import oracle
 import pawntb
 from conftest import REPO, TABLE_3X3, TABLE_4X4, run_cli
 
-ANSWER = re.compile(r"^(white|black) to move: (white|black) wins"
-                    r"(?: in (\d+) pl(?:y|ies)|, game over)$", re.M)
+ANSWER = re.compile(r"^(white|black) to move: (white|black)(?: wins)?"
+                    r"(?: in (\d+) pl(?:y|ies)| has won)$", re.M)
 
 
 def cli_answers(cli, table_path, texts):

@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
+#include <utility>
+#include <vector>
 
+#include "common/answers.hpp"
 #include "pawntb/format/layout.hpp"
 #include "pawntb/notation.hpp"
 #include "serve/assets.hpp"
@@ -398,6 +402,38 @@ TEST(ContentType, ByExtension) {
   EXPECT_STREQ(serve::content_type("favicon.svg"), "image/svg+xml");
   EXPECT_STREQ(serve::content_type("explorer.png"), "image/png");
   EXPECT_STREQ(serve::content_type("README"), "application/octet-stream");
+}
+
+// The explorer words a value as the CLI does: app.js's valueText() (and the
+// pliesText() it uses), run by node, against common::value_text(). The
+// words themselves are checked here too. Skipped without node.
+TEST(ExplorerWords, ValueTextAgreesWithTheCli) {
+  EXPECT_EQ(common::value_text(Side::white, 7), "white wins in 7 plies");
+  EXPECT_EQ(common::value_text(Side::black, 1), "black wins in 1 ply");
+  EXPECT_EQ(common::value_text(Side::black, 0), "black has won");
+  if (std::system("node --version >/dev/null 2>&1") != 0) GTEST_SKIP() << "no node";
+  const std::string app = read_file(kSourceDir / "tools/serve/web/app.js");
+  const auto piece = [&](const std::string& first, const std::string& last) {
+    const std::size_t begin = app.find(first);
+    const std::size_t end = app.find(last, begin);
+    EXPECT_NE(end, std::string::npos) << first;
+    return end == std::string::npos ? std::string() : app.substr(begin, end + last.size() - begin);
+  };
+  const TempDir dir;
+  const fs::path script = dir / "words.js";
+  std::string js = piece("const pliesText", ";\n") + piece("function valueText", "\n}\n");
+  const std::vector<std::pair<Side, int>> values = {
+      {Side::white, 0}, {Side::black, 0}, {Side::white, 1}, {Side::black, 2}, {Side::white, 33}};
+  std::string expected;
+  for (const auto& [winner, plies] : values) {
+    js += "console.log(valueText({winner: '" + std::string(side_name(winner)) +
+          "', plies: " + std::to_string(plies) + "}));\n";
+    expected += common::value_text(winner, plies) + "\n";
+  }
+  write_file(script, js);
+  const fs::path out = dir / "out.txt";
+  ASSERT_EQ(std::system(("node " + script.string() + " >" + out.string()).c_str()), 0) << js;
+  EXPECT_EQ(read_file(out), expected) << js;
 }
 
 }  // namespace

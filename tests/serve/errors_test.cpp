@@ -11,8 +11,11 @@
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <vector>
 
 #include "pawntb/notation.hpp"
+#include "serve/api.hpp"
 #include "serve/serve_support.hpp"
 #include "support/hang_guard.hpp"
 
@@ -252,6 +255,34 @@ TEST_F(BadRequests, BatchBodies) {
   EXPECT_EQ(json::parse(ok->body).size(), serve::kMaxBatch);
   const json over(std::vector<std::string>(serve::kMaxBatch + 1, "ppp/3/PPP w"));
   EXPECT_EQ(post(over.dump()), Expected(400, "array of 10001 positions, over the limit of 10000"));
+}
+
+// A damaged block is the server's fault, not the request's: 500, in
+// probe_problem()'s words, which name the file, from /position and from
+// /positions (the whole batch). The table is opened on demand so that it
+// opens at all; the position is found by walking games from the start.
+TEST(DamagedTable, IsAServerErrorNamingTheFile) {
+  const TempDir dir;
+  const fs::path path = dir / "4x4-k4.pawntb";
+  write_file(path, default_table_with_blocks_1_and_3_damaged());
+  const serve::Api api(serve::TableSet::open({path}, Table::Load::on_demand));
+  const Table table = Table::open(path, Table::Load::on_demand);
+  std::vector<Position> todo{table.start_position()};
+  std::optional<Position> damaged;
+  for (std::size_t i = 0; i < todo.size() && !damaged && i < 100000; ++i) {
+    if (table.probe(todo[i]).status == ProbeStatus::damaged_table) damaged = todo[i];
+    for (const Move m : legal_moves(todo[i])) todo.push_back(play(todo[i], m));
+  }
+  ASSERT_TRUE(damaged) << "no position meets a damaged block";
+  const std::string text = format_position(*damaged);
+  const json expected = {
+      {"error", path.string() + ": the table is damaged: a block failed its check"}};
+  const serve::ApiResponse one = api.position(text);
+  EXPECT_EQ(one.status, 500);
+  EXPECT_EQ(json::parse(one.body), expected);
+  const serve::ApiResponse batch = api.positions(json({"ppp/3/PPP w", text}).dump());
+  EXPECT_EQ(batch.status, 500);
+  EXPECT_EQ(json::parse(batch.body), expected);
 }
 
 // One answer read from fd: its status line, once its headers and its

@@ -33,6 +33,18 @@ void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
   write_file(path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
 }
 
+std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged() {
+  auto bytes = read_bytes(kDefaultTable);
+  const auto frame_offset = [&](int block) {
+    std::uint64_t offset = 0;
+    for (int i = 7; i >= 0; --i) offset = offset << 8 | bytes[128 + 24 * block + i];
+    return offset;
+  };
+  bytes[frame_offset(3) + 10] ^= 0x10;
+  bytes[frame_offset(1) + 10] ^= 0x10;
+  return bytes;
+}
+
 pawntb::Position parse(std::string_view text) {
   auto parsed = pawntb::parse_position(text);
   if (auto* e = std::get_if<pawntb::ParseError>(&parsed)) {

@@ -27,6 +27,11 @@ std::vector<std::uint8_t> read_bytes(const fs::path& path);
 void write_file(const fs::path& path, std::string_view bytes);
 void write_file(const fs::path& path, const std::vector<std::uint8_t>& bytes);
 
+// The bytes of the default table with a byte changed in the zstd frames of
+// blocks 1 and 3 (found from the block index: u64 little-endian offsets at
+// 128 + 24 * block): opened on demand, probes that need those blocks fail.
+std::vector<std::uint8_t> default_table_with_blocks_1_and_3_damaged();
+
 // The position that `text` denotes; a parse error fails the test and gives a
 // default Position.
 pawntb::Position parse(std::string_view text);

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
         const pawntb::ProbeResult r = table.probe(p);
         us.push_back(microseconds(Clock::now() - start));
         if (!r.ok()) {
-          std::fprintf(stderr, "probe_latency: %s: %s\n", path, pawntb::describe(r.status));
+          std::fprintf(stderr, "probe_latency: %s\n", pawntb::probe_problem(table, p, r).c_str());
           return 1;
         }
         sink += r.plies;

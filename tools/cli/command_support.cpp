@@ -13,7 +13,7 @@ namespace po = boost::program_options;
 
 namespace {
 
-// The library's "no table for RxC (looked in: ...)" with the CLI's advice.
+// The library's no_table_for() message with the CLI's advice.
 TableError no_table(const TableError& e, Geometry g) {
   return TableError(std::string(e.what()) + "; make one with `pawntb generate --rows " +
                     std::to_string(g.rows) + " --cols " + std::to_string(g.cols) + "`");
@@ -26,8 +26,7 @@ Table open_table(const std::string& given, Geometry g, Table::Load load, unsigne
   if (!given.empty()) return Table::open(given, load, threads, cache_bytes);
   if (const auto found = Table::find(g)) return Table::open(*found, load, threads, cache_bytes);
   try {
-    return Table::open_for(g, load, threads,
-                           cache_bytes);  // throws "no table for RxC (looked in: ...)"
+    return Table::open_for(g, load, threads, cache_bytes);  // throws no_table_for()'s words
   } catch (const TableError& e) {
     throw no_table(e, g);
   }
@@ -120,16 +119,6 @@ std::string check_memory(const po::variables_map& given, MemoryArg& memory,
     return "--memory " + memory.given + " is below the minimum, " + least;
   }
   return {};
-}
-
-std::string size_text(std::uint64_t bytes) {
-  char text[32];
-  if (bytes >= (std::uint64_t{10} << 30)) {
-    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
-  } else {
-    std::snprintf(text, sizeof text, "%s MiB", with_commas((bytes + (1 << 20) - 1) >> 20).c_str());
-  }
-  return text;
 }
 
 std::uint64_t parse_size(const std::string& text) {

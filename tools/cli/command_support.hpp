@@ -61,8 +61,10 @@ Table open_default_table(const std::string& given, Table::Load load = Table::Loa
 // command's thread, once.
 util::ProgressLine progress_line(const char* command);
 
-// Numbers and durations as pawntb prints them: "1,234,567", "4 min 5 s".
+// Numbers, durations and sizes as pawntb prints them: "1,234,567",
+// "4 min 5 s", "12,345 MiB".
 using util::duration_text;
+using util::size_text;
 using util::with_commas;
 
 // Sixteen lowercase hex digits.
@@ -70,9 +72,6 @@ std::string hex(std::uint64_t v);
 
 // "1 block", "1,024 blocks".
 std::string count_of(std::uint64_t n, const char* singular, const char* plural);
-
-// "12,345 MiB" / "1.5 GiB".
-std::string size_text(std::uint64_t bytes);
 
 // "8G", "512M", "2GiB", "1000000": bytes; 0 when not a size.
 std::uint64_t parse_size(const std::string& text);

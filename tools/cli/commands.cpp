@@ -1,6 +1,15 @@
 #include "commands.hpp"
 
 #include "command_support.hpp"
+#include "generate.hpp"
+#include "info.hpp"
+#include "play.hpp"
+#include "probe_command.hpp"
+#include "serve.hpp"
+#include "stats.hpp"
+#include "tables_command.hpp"
+#include "uva_command.hpp"
+#include "verify.hpp"
 
 namespace pawntb::cli {
 

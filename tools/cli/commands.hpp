@@ -5,7 +5,6 @@
 #include <cstdint>
 #include <iosfwd>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -27,8 +26,9 @@ using common::kOk;
 using common::kRuntimeFailure;
 using common::kUsageError;
 
-// What the command line sets for one command: a struct of the command's own
-// (GenerateArgs, ...), derived from this. Named Args, not Options: the
+// What the command line sets for one command: a struct of the command's own,
+// derived from this, declared in the command's header with its entry
+// (GenerateArgs and kGenerate in generate.hpp, ...). Named Args, not Options: the
 // libraries' GenerateOptions and ServeOptions are what a command makes of them.
 struct CommandArgs {
   virtual ~CommandArgs() = default;
@@ -41,70 +41,6 @@ struct MemoryArg {
   std::uint64_t bytes = 0;  // set by check_memory (command_support.hpp); 0: the default
 };
 
-struct GenerateArgs : CommandArgs {
-  int rows = 4;
-  int cols = 4;
-  int pawns = 0;         // 1..cols; as many as columns unless --pawns is given
-  unsigned threads = 0;  // 0: the library's default (one per hardware thread)
-  std::string output;    // set by validation: ./RxC-kK.pawntb unless --output
-  bool force = false;    // overwrite an existing output file
-  MemoryArg memory;
-  std::string work_dir;        // empty: in memory when the table fits
-  bool keep_work_dir = false;  // keep the unit files once the table is written
-  bool plan = false;           // print the plan (as JSON with --json) and stop
-  bool json = false;
-  int ranks = 0;               // with --plan: the ranks to plan for; 0: this run's
-  int sample = 0;              // with --plan: units solved to measure the rate; 0: none
-};
-
-struct InfoArgs : CommandArgs {
-  bool json = false;
-  bool tiers = false;
-  unsigned threads = 0;
-};
-
-struct VerifyArgs : CommandArgs {
-  MemoryArg memory;
-  std::string resume;  // the progress file; empty: none
-  bool plan = false;   // print what the check will hold in memory, and stop
-  unsigned threads = 0;
-};
-
-struct UvaArgs : CommandArgs {};
-
-struct ProbeArgs : CommandArgs {
-  bool json = false;
-  std::vector<std::string> positions;
-  std::string moves;   // played from each position first
-  bool start = false;  // the table's start position
-};
-
-struct PlayArgs : CommandArgs {
-  std::string first_position;         // --position; empty: the table's start
-  std::string play_as;                // "white", "black", or empty: the side to move
-  std::optional<std::uint64_t> seed;  // absent: a random seed
-};
-
-struct StatsArgs : CommandArgs {
-  bool json = false;
-  std::string svg_dir;  // empty: no plots
-  std::string resume;   // the progress file; empty: none
-  MemoryArg memory;
-  unsigned threads = 0;
-};
-
-struct ServeArgs : CommandArgs {
-  std::vector<std::string> tables;  // --table, repeatable; empty: the default tables
-  std::string host;
-  int port = 0;
-  bool log = false;
-  unsigned threads = 0;
-};
-
-struct TablesArgs : CommandArgs {
-  bool json = false;
-};
-
 // Which table a command uses without --table.
 enum class DefaultTable : std::uint8_t {
   none,           // the command takes no table (no --table option)
@@ -112,9 +48,9 @@ enum class DefaultTable : std::uint8_t {
   by_board_size,  // for each position, the table of its board size: Table::find()
 };
 
-// One command: adding a command means defining one of these with
-// command_entry (next to its run function) and listing it in kCommands
-// (commands.cpp).
+// One command: adding a command means a header declaring its Args and its
+// entry (like generate.hpp), defining the entry with command_entry next to
+// its run function, and listing it in kCommands (commands.cpp).
 struct Command {
   const char* name;
   const char* summary;   // one line in `pawntb --help`
@@ -160,9 +96,6 @@ constexpr Command command_entry(const char* name, const char* summary, const cha
   c.run = [](const CommandArgs& args) { return run(static_cast<const Args&>(args)); };
   return c;
 }
-
-// The command table's entries, one per command file.
-extern const Command kGenerate, kInfo, kVerify, kUva, kProbe, kPlay, kStats, kServe, kTables;
 
 // Every command, in the order `pawntb --help` lists them.
 std::span<const Command* const> all_commands();

@@ -1,3 +1,5 @@
+#include "generate.hpp"
+
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -11,7 +13,6 @@
 #include <nlohmann/json.hpp>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/probe.hpp"
 

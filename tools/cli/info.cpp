@@ -1,3 +1,5 @@
+#include "info.hpp"
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -8,7 +10,6 @@
 #include <vector>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 

@@ -106,10 +106,8 @@ inline std::string stdin_line(std::uint64_t line) {
 
 // A damaged block found while answering is the table's fault, not the
 // input's: stop with a runtime failure rather than skip the case.
-inline void check_table(const Table& table, const ProbeResult& r) {
-  if (r.status == ProbeStatus::damaged_table) {
-    throw TableError(table.info().path.string() + ": " + describe(r.status));
-  }
+inline void check_table(const Table& table, const Position& p, const ProbeResult& r) {
+  if (r.status == ProbeStatus::damaged_table) throw TableError(probe_problem(table, p, r));
 }
 
 }  // namespace pawntb::cli

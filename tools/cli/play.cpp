@@ -1,3 +1,5 @@
+#include "play.hpp"
+
 // pawntb play: a game against perfect play in the terminal.
 #include <unistd.h>
 
@@ -16,13 +18,15 @@
 #include <vector>
 
 #include "command_support.hpp"
-#include "commands.hpp"
+#include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 
 namespace pawntb::cli {
+
+using common::value_text;
 
 namespace {
 
@@ -38,12 +42,6 @@ constexpr char kCommandHelp[] =
     "  flip   turn the board around\n"
     "  help   this list\n"
     "  quit   end the game (so does the end of input)\n";
-
-// "white wins in 7", or "white has won" at 0 plies.
-std::string value_text(Side winner, int plies) {
-  if (plies == 0) return std::string(side_name(winner)) + " has won";
-  return std::string(side_name(winner)) + " wins in " + std::to_string(plies);
-}
 
 // What the terminal can do: colours when stdout is one, prompts when stdin is.
 struct Terminal {
@@ -171,10 +169,9 @@ class Game {
 
   RootResult probe_root(const Position& p) const {
     RootResult root = table_.probe_root(p);
-    check_table(table_, root.value);
+    check_table(table_, p, root.value);
     if (!root.value.ok()) {
-      throw TableError(table_.info().path.string() + ": " + describe(root.value.status) + ": " +
-                       format_position(p));
+      throw TableError(probe_problem(table_, p, root.value) + ": " + format_position(p));
     }
     return root;
   }
@@ -206,8 +203,7 @@ class Game {
       return;
     }
     const ProbeResult v = probe_root(p).value;
-    say(std::string(side_name(p.to_move)) + " to move: " + value_text(v.winner, v.plies) +
-        (v.plies == 1 ? " ply\n" : " plies\n"));
+    say(std::string(side_name(p.to_move)) + " to move: " + value_text(v.winner, v.plies) + "\n");
   }
 
   void play(Move m) {
@@ -415,7 +411,7 @@ class Game {
 // Why the table cannot play from `p`, or empty if it can.
 std::string start_problem(const Table& table, const Position& p) {
   const ProbeResult r = table.probe(p);
-  check_table(table, r);
+  check_table(table, p, r);
   return probe_problem(table, p, r);
 }
 

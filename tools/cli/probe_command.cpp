@@ -1,3 +1,5 @@
+#include "probe_command.hpp"
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <map>
@@ -8,7 +10,6 @@
 #include <variant>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "common/answers.hpp"
 #include "line_reader.hpp"
 #include "output.hpp"
@@ -59,9 +60,9 @@ std::string human_answer(const Position& p, const RootResult& root) {
   const Geometry g = p.geometry;
   std::string out = format_position(p) + "\n" + draw_board(p);
   const ProbeResult& v = root.value;
-  out += std::string(side_name(p.to_move)) + " to move: " + side_name(v.winner) + " wins";
-  if (v.plies == 0) return out + ", game over\n\n";
-  out += " in " + count_of(v.plies, "ply", "plies") + "\n";
+  out += std::string(side_name(p.to_move)) + " to move: " + common::value_text(v.winner, v.plies) +
+         "\n";
+  if (v.plies == 0) return out + "\n";
   out += "best move: " + move_name(g, root.moves.front().move) + "\nline:";
   for (const Move m : root.principal_variation) out += " " + move_name(g, m);
   out += "\nmoves:";
@@ -160,7 +161,7 @@ int run_probe(const ProbeArgs& o) {
     if (!table) table = tables.find(p.geometry, problem);
     if (!table) return report(place, text, problem);
     const RootResult root = table->probe_root(p);
-    check_table(*table, root.value);
+    check_table(*table, p, root.value);
     problem = probe_problem(*table, p, root.value);
     if (!problem.empty()) return report(place, text, problem);
     if (o.json) {

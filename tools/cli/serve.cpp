@@ -1,3 +1,5 @@
+#include "serve.hpp"
+
 #include <unistd.h>
 
 #include <boost/program_options.hpp>
@@ -12,7 +14,6 @@
 #include <vector>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "common/serve_options.hpp"
 #include "pawntb/notation.hpp"
 

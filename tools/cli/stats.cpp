@@ -1,3 +1,5 @@
+#include "stats.hpp"
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -5,7 +7,6 @@
 #include <nlohmann/json.hpp>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "pawntb/analysis.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"

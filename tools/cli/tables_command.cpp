@@ -1,3 +1,5 @@
+#include "tables_command.hpp"
+
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -7,7 +9,6 @@
 #include <vector>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "common/table_env.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"

@@ -52,7 +52,7 @@ void UvaAnswers::answer() {
     if (r.ok()) {
       out_.write(lines_[static_cast<int>(r.winner)][r.plies]);
     } else {
-      check_table(table_, r);
+      check_table(table_, positions_[i], r);
       // In probe's words, which name the square (one text for both).
       errors_.report("pawntb uva: " + stdin_line(boards_[i].line),
                      "case " + std::to_string(cases_done_ + i + 1) + ": " +

@@ -1,7 +1,8 @@
+#include "uva_command.hpp"
+
 #include <cstdio>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "line_reader.hpp"
 #include "pawntb/probe.hpp"
 #include "uva.hpp"

@@ -1,3 +1,5 @@
+#include "verify.hpp"
+
 #include <boost/program_options.hpp>
 #include <charconv>
 #include <chrono>
@@ -8,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include "command_support.hpp"
-#include "commands.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/util/atomic_file.hpp"

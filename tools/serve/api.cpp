@@ -1,7 +1,6 @@
 #include "serve/api.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <nlohmann/json.hpp>
 #include <variant>
 
@@ -24,8 +23,15 @@ ApiResponse bad_request(std::string_view message) {
   return {400, error_json(message)};
 }
 
+// The answer to a probe that failed (r not ok): 400 for the position's
+// fault, 500 for a damaged table's.
+ApiResponse probe_failed(const Table& table, const Position& p, ProbeResult r) {
+  return {r.status == ProbeStatus::damaged_table ? 500 : 400,
+          error_json(probe_problem(table, p, r))};
+}
+
 std::string no_table(const TableSet& tables, Geometry g) {
-  return "no table for " + to_string(g) + " (loaded: " + tables.names() + ")";
+  return no_table_for(g, " (loaded: " + tables.names() + ")");
 }
 
 // A position and the table that answers it.
@@ -44,18 +50,17 @@ std::variant<Target, std::string> target(const TableSet& tables, std::string_vie
   return Target{p, table};
 }
 
-// The probe of a position, or why it cannot be answered.
+// The probe of a position, or the answer saying why it cannot be answered.
 struct Probed {
   Target target;
   RootResult root;
 };
-std::variant<Probed, std::string> probe_root(const TableSet& tables, std::string_view text) {
+std::variant<Probed, ApiResponse> probe_root(const TableSet& tables, std::string_view text) {
   auto found = target(tables, text);
-  if (auto* problem = std::get_if<std::string>(&found)) return std::move(*problem);
+  if (auto* problem = std::get_if<std::string>(&found)) return bad_request(*problem);
   const Target& t = std::get<Target>(found);
   RootResult root = t.table->table.probe_root(t.position);
-  std::string problem = probe_problem(t.table->table, t.position, root.value);
-  if (!problem.empty()) return problem;
+  if (!root.value.ok()) return probe_failed(t.table->table, t.position, root.value);
   return Probed{t, std::move(root)};
 }
 
@@ -104,7 +109,8 @@ struct TableCache {
 // "plies", "dtm", "category"}, with "reason" when the game is over, or
 // {"error"}. Written directly, not through a document: the position text
 // (from format_position) and the names need no escaping; error messages go
-// through the JSON library.
+// through the JSON library. A damaged block throws TableError: the whole
+// batch fails.
 void add_batch_answer(TableCache& tables, std::string_view text, std::string& out) {
   auto error = [&](const std::string& message) {
     out += "{\"error\":";
@@ -119,25 +125,12 @@ void add_batch_answer(TableCache& tables, std::string_view text, std::string& ou
     return error(no_table(tables.set, p.geometry));
   }
   const ProbeResult v = table->table.probe(p);
+  if (v.status == ProbeStatus::damaged_table) throw TableError(probe_problem(table->table, p, v));
   if (!v.ok()) return error(probe_problem(table->table, p, v));
   out += "{\"position\":\"";
   out += format_position(p);
-  out += "\",\"winner\":\"";
-  out += side_name(v.winner);
-  out += "\",\"plies\":";
-  char digits[8];
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, v.plies).ptr);
-  out += ",\"dtm\":";
-  const SideValue value = value_for(p.to_move, v.winner, v.plies);
-  out.append(digits, std::to_chars(digits, digits + sizeof digits, value.dtm).ptr);
-  out += ",\"category\":\"";
-  out += value.category;
   out += '"';
-  if (v.plies == 0) {
-    out += ",\"reason\":\"";
-    out += game_end_name(game_end(p));
-    out += '"';
-  }
+  common::append_value(out, p, v.winner, v.plies);
   out += '}';
 }
 
@@ -169,7 +162,7 @@ Api::~Api() = default;
 
 ApiResponse Api::position(std::string_view text) const {
   auto probed = probe_root(tables_, text);
-  if (auto* problem = std::get_if<std::string>(&probed)) return bad_request(*problem);
+  if (auto* refused = std::get_if<ApiResponse>(&probed)) return std::move(*refused);
   const Probed& r = std::get<Probed>(probed);
   Json j = Json::object();
   j.get_ref<Json::object_t&>().reserve(12);
@@ -179,7 +172,7 @@ ApiResponse Api::position(std::string_view text) const {
 
 ApiResponse Api::mainline(std::string_view text) const {
   auto probed = probe_root(tables_, text);
-  if (auto* problem = std::get_if<std::string>(&probed)) return bad_request(*problem);
+  if (auto* refused = std::get_if<ApiResponse>(&probed)) return std::move(*refused);
   const Probed& r = std::get<Probed>(probed);
   const Table& table = r.target.table->table;
   const Geometry g = r.target.position.geometry;
@@ -194,7 +187,7 @@ ApiResponse Api::mainline(std::string_view text) const {
   for (const Move m : r.root.principal_variation) {
     p = play(p, m);
     const ProbeResult v = table.probe(p);
-    if (!v.ok()) return bad_request(probe_problem(table, p, v));  // a damaged block
+    if (!v.ok()) return probe_failed(table, p, v);  // a damaged block
     Json& ply = line.emplace_back(Json::object());
     ply["uci"] = move_name(g, m);
     ply["position"] = format_position(p);
@@ -204,14 +197,19 @@ ApiResponse Api::mainline(std::string_view text) const {
 }
 
 ApiResponse Api::positions(std::string_view body) const {
-  BatchAnswers batch = answer_batch(body, [&](const BatchElements& elements, std::string& out) {
-    TableCache tables{tables_};
-    out.reserve(elements.size() * kAnswerBytes);
-    for (std::size_t i = 0; i < elements.size(); ++i) {
-      if (i) out += ',';
-      add_batch_answer(tables, elements[i], out);
-    }
-  });
+  BatchAnswers batch;
+  try {
+    batch = answer_batch(body, [&](const BatchElements& elements, std::string& out) {
+      TableCache tables{tables_};
+      out.reserve(elements.size() * kAnswerBytes);
+      for (std::size_t i = 0; i < elements.size(); ++i) {
+        if (i) out += ',';
+        add_batch_answer(tables, elements[i], out);
+      }
+    });
+  } catch (const TableError& e) {  // a damaged block
+    return {500, error_json(e.what())};
+  }
   if (!batch.problem.empty()) return bad_request(batch.problem);
   return {200, std::move(batch.json)};
 }

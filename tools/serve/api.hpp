@@ -32,17 +32,19 @@ class Api {
   ~Api();
 
   // GET /api/v1/position?position=TEXT: 200 with the answer that `pawntb
-  // probe --json` prints (without its first key), or 400 naming what is wrong.
+  // probe --json` prints (without its first key), 400 naming what is wrong
+  // with the position, or 500 naming a damaged table (probe_problem()).
   ApiResponse position(std::string_view text) const;
 
   // GET /api/v1/mainline?position=TEXT: the line of best play with the
-  // position and its value after each ply.
+  // position and its value after each ply; errors as position()'s.
   ApiResponse mainline(std::string_view text) const;
 
   // POST /api/v1/positions: `body` is a JSON array of up to kMaxBatch
   // position strings; 200 with an array of {"position", "winner", "plies",
-  // "category"} or {"error"}, in order, or 400 for a body that is not such
-  // an array. Large batches are answered on two threads (answer_batch).
+  // "category"} or {"error"}, in order, 400 for a body that is not such
+  // an array, or 500 naming a damaged table. Large batches are answered on
+  // two threads (answer_batch).
   ApiResponse positions(std::string_view body) const;
 
   // GET /api/v1/tables.

@@ -21,8 +21,9 @@ Key key_of(const TableInfo& info) {
 
 // Opens `file` into `found` unless a table of its (rows, cols, K) is there;
 // `duplicate_is_error` for files named on the command line.
-void add(std::map<Key, LoadedTable>& found, const fs::path& file, bool duplicate_is_error) {
-  Table table = Table::open(file, Table::Load::automatic);
+void add(std::map<Key, LoadedTable>& found, const fs::path& file, bool duplicate_is_error,
+         Table::Load load = Table::Load::automatic) {
+  Table table = Table::open(file, load);
   const TableInfo& info = table.info();
   const auto it = found.find(key_of(info));
   if (it != found.end()) {
@@ -47,9 +48,9 @@ std::string table_name(const TableInfo& info) {
   return to_string(info.geometry) + "-k" + std::to_string(info.max_pawns);
 }
 
-TableSet TableSet::open(const std::vector<fs::path>& files) {
+TableSet TableSet::open(const std::vector<fs::path>& files, Table::Load load) {
   std::map<Key, LoadedTable> found;
-  for (const fs::path& file : files) add(found, file, true);
+  for (const fs::path& file : files) add(found, file, true, load);
   return TableSet(in_order(found), {});
 }
 

@@ -30,10 +30,12 @@ class TableSet {
   // Opens each file (Table::Load::automatic: a table of up to 64 Mi entries
   // is decoded, and every checksum checked, now; a larger one, such as 6x6,
   // decodes its blocks as they are probed, into the default bounded cache, and
-  // a damaged block then makes the positions that need it an error answer).
+  // a damaged block then makes the positions that need it an error answer;
+  // the tests give Load::on_demand to meet one in a small table).
   // Throws TableError naming the file when one cannot be opened, or when two
   // are for the same (rows, cols, K).
-  static TableSet open(const std::vector<std::filesystem::path>& files);
+  static TableSet open(const std::vector<std::filesystem::path>& files,
+                       Table::Load load = Table::Load::automatic);
 
   // The tables Table::find_all() finds along the search path (the rule of
   // Table::find(): files named RxC-kK.pawntb), the first found for each

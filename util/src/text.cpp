@@ -28,4 +28,14 @@ std::string duration_text(double seconds) {
   return text;
 }
 
+std::string size_text(std::uint64_t bytes) {
+  char text[32];
+  if (bytes >= (std::uint64_t{10} << 30)) {
+    std::snprintf(text, sizeof text, "%.1f GiB", static_cast<double>(bytes) / (1 << 30));
+  } else {
+    std::snprintf(text, sizeof text, "%s MiB", with_commas((bytes + (1 << 20) - 1) >> 20).c_str());
+  }
+  return text;
+}
+
 }  // namespace pawntb::util

@@ -160,11 +160,19 @@ class Table {
   // opening one says why. Thread-safe as search_path().
   static std::vector<std::filesystem::path> find_all();
 
-  // Opens find(g). Throws TableError "no table for 3x3 (looked in: ...)",
-  // naming search_path(), if there is none, else as open(). Thread-safe as
-  // search_path().
+  // Opens find(g). Throws TableError in no_table_for()'s words, naming
+  // search_path() ("(looked in: ., data, ...)"), if there is none, else as
+  // open(). Thread-safe as search_path().
   static Table open_for(Geometry g, Load load = Load::automatic, unsigned threads = 1,
                         std::uint64_t cache_bytes = kDefaultCacheBytes);
+
+  // Opens the table for g along `directories` instead of search_path(): in
+  // the first that has one, the file find_in() names. Throws TableError as
+  // open_for(g) does, naming `directories` (empty paths among them are
+  // skipped). For callers with a search path of their own (the C API's
+  // pawntb_open_for). Thread-safe.
+  static Table open_for(Geometry g, const std::vector<std::filesystem::path>& directories,
+                        Load load = Load::automatic);
 
   // The default table, which open_default() opens: $PAWNTB_TABLE when it
   // names a file (whatever its geometry), else find() of 4x4; throws
@@ -200,11 +208,18 @@ class Table {
   std::shared_ptr<const probe_detail::TableData> impl_;
 };
 
+// The words of every pawntb interface for a board size without a table,
+// which end with `where` (" (looked in: ., data)", " (loaded: 4x4-k4)",
+// " in DIR ..."); the one place that words it (probe/src/find_tables.cpp).
+// Thread-safe.
+std::string no_table_for(Geometry g, std::string_view where);
+
 // Why `table` cannot answer `p`, given r = table.probe(p) (or
 // probe_root(p).value), in the words of every pawntb interface: "invalid
 // position: " and invalid_reason(p); "board is 4x4, the table PATH is 3x3";
-// "more than 4 pawns a side, the table's limit"; describe() of a damaged
-// table. Empty when r.ok(). Thread-safe; throws only std::bad_alloc.
+// "more than 4 pawns a side, the table's limit"; of a damaged table, the one
+// wording of it: "PATH: " and describe() (`p` is not read then). Empty when
+// r.ok(). Thread-safe; throws only std::bad_alloc.
 std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
 
 // An object of numbers, its keys in order: the geometry {"rows", "cols",

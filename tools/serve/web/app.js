@@ -129,16 +129,17 @@ function parseUci(uci) {
 const capitalized = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const pliesText = (n) => `${n} ${n === 1 ? 'ply' : 'plies'}`;
 
-// "white wins in 6 plies", or "white has won" at 0 plies (as pawntb play says).
+// "white wins in 6 plies", or "white has won" at 0 plies: the words of
+// common::value_text() (tools/common/answers.hpp), which the CLI says too;
+// tests/serve (ExplorerWords) checks that the two agree.
 function valueText(value) {
   return value.plies === 0 ? `${value.winner} has won` :
                              `${value.winner} wins in ${pliesText(value.plies)}`;
 }
 
-// The CLI's wording (pawntb probe): "white to move: white wins in 7 plies".
+// The CLI's wording (pawntb probe): "White to move: white wins in 7 plies".
 function statusText(info) {
-  const head = `${capitalized(info.to_move)} to move: ${info.winner} wins`;
-  return info.plies === 0 ? `${head}, game over` : `${head} in ${pliesText(info.plies)}`;
+  return `${capitalized(info.to_move)} to move: ${valueText(info)}`;
 }
 
 // Why a game-over position is over, as `pawntb play` says it.
