@@ -33,6 +33,7 @@ using common::kUsageError;
 struct CommandArgs {
   virtual ~CommandArgs() = default;
   std::string table;  // --table FILE or the FILE operand; empty: the default table
+  std::vector<std::string> command_line;  // the words as given, the program's first (--report)
 };
 
 // --memory SIZE (generate, verify, stats).
@@ -55,6 +56,7 @@ struct GenerateArgs : CommandArgs {
   bool json = false;
   int ranks = 0;               // with --plan: the ranks to plan for; 0: this run's
   int sample = 0;              // with --plan: units solved to measure the rate; 0: none
+  std::string report;  // --report FILE; empty: none
 };
 
 struct InfoArgs : CommandArgs {
@@ -68,6 +70,7 @@ struct VerifyArgs : CommandArgs {
   std::string resume;  // the progress file; empty: none
   bool plan = false;   // print what the check will hold in memory, and stop
   unsigned threads = 0;
+  std::string report;  // --report FILE; empty: none
 };
 
 struct UvaArgs : CommandArgs {};
@@ -90,6 +93,7 @@ struct StatsArgs : CommandArgs {
   std::string svg_dir;  // empty: no plots
   MemoryArg memory;
   unsigned threads = 0;
+  std::string report;  // --report FILE; empty: none
 };
 
 struct ServeArgs : CommandArgs {

@@ -1,4 +1,5 @@
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -77,6 +78,7 @@ void write_plots(const fs::path& dir, const stats::TableStats& s) {
 int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
   // The walk reads the blocks itself, in order: the table keeps none.
+  const auto start = std::chrono::steady_clock::now();
   const Table table = open_default_table(o.table, Table::Load::on_demand, threads, 0);
   util::ProgressLine progress = progress_line("stats");
   stats::StatsOptions options;
@@ -90,6 +92,10 @@ int run_stats(const StatsArgs& o) {
   } else {
     print_text(table, s);
   }
+  if (!o.report.empty()) {
+    write_report(o.report, o, {{"table", table.info().path.string()}, {"positions", s.positions}},
+                 start);
+  }
   return kOk;
 }
 
@@ -97,6 +103,7 @@ void stats_options(po::options_description& desc, StatsArgs& o) {
   desc.add_options()("json", po::bool_switch(&o.json), "print one JSON document (docs/stats.md)")(
       "svg", po::value(&o.svg_dir)->value_name("DIR"),
       "also write DIR/distances.svg and DIR/material.svg");
+  add_report_option(desc, o.report, "the positions counted");
   add_memory_option(desc, o.memory, "the positions' bits and the decoded entries");
   add_threads_option(desc, o.threads);
 }
@@ -106,6 +113,7 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
   if (given.count("svg") && o.svg_dir.empty()) return "--svg needs a directory";
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
   if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
+  if (std::string problem = check_report(given, o.report); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
 }
 
@@ -113,7 +121,8 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
 
 extern const Command kStats = command_entry<StatsArgs, stats_options, validate_stats, run_stats>(
     "stats", "a table's positions by distance and material, and its zugzwangs",
-    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]",
+    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]\n"
+    "             [--report FILE]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
     "    losses (wins take an odd number of plies, losses an even one);\n"
@@ -131,7 +140,8 @@ extern const Command kStats = command_entry<StatsArgs, stats_options, validate_s
     "--svg DIR writes a histogram of the distances and a heat map of the win share\n"
     "by material. The table is read block by block, in order, keeping a bit for\n"
     "each position of the part at hand: the less --memory, the more parts, with the\n"
-    "same results. Progress is shown on a terminal.",
+    "same results. Progress is shown on a terminal.\n"
+    "--report FILE writes the run's figures (time, peak RSS) as JSON when it ends.",
     DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli
