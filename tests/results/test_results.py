@@ -342,5 +342,64 @@ class Running(unittest.TestCase):
         self.assertEqual(run_script("--root", self.root, "--no-such-option").returncode, 2)
 
 
+class Project(unittest.TestCase):
+    def test_the_projectors_lines_become_projections(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            bench = os.path.join(tmp, "build", "tools", "bench")
+            os.makedirs(bench)
+            # A made-up project_tiers: 8x8 cannot be indexed, every other board the same sizes.
+            with open(os.path.join(bench, "project_tiers"), "w") as f:
+                f.write('#!/bin/sh\necho "$*" >> "%s/calls"\n'
+                        'if [ "$1x$2" = 8x8 ]; then echo "8x8 K=8: too large to index" >&2; exit 1; fi\n'
+                        'echo "$1x$2 K=$3: 2.572e+11 positions in 6408 tiers, 15852 units; the largest unit 9.834e+08 '
+                        'entries; the most a unit holds with what it reads 4.187e+09 entries (3.90 GiB at a byte each)"\n'
+                        'echo "work directory: about 4.3 GiB"\necho "one machine: 2.9 h; 4 machines: 1 h"\n' % tmp)
+            os.chmod(os.path.join(bench, "project_tiers"), 0o755)
+            run = run_script("--root", tmp, "--build", os.path.join(tmp, "build"), "--project")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(tmp, "data", "answers", "projections.json")) as f:
+                projections = json.load(f)
+            with open(os.path.join(tmp, "data", "answers", "6x6-k6.json")) as f:
+                six = json.load(f)
+            rate = round(six["info"]["entries"] / six["generation"]["wall_s"])
+            self.assertEqual(projections["rate"], rate)
+            self.assertEqual(projections["boards"][0], {
+                "board": "4x8", "positions": 257200000000, "tiers": 6408, "units": 15852,
+                "unit_with_reads": 4187000000, "unit_with_reads_gib": 3.9, "work_dir_gib": 4.3, "one_machine": "2.9 h"})
+            self.assertEqual(projections["boards"][-1], {"board": "8x8", "indexable": False})
+            self.assertEqual(read(os.path.join(tmp, "calls")).splitlines()[0],
+                             "4 8 8 %d %s 1" % (rate, page.num(projections["work_bytes_per_position"])))
+
+
+class Measure(unittest.TestCase):
+    """Measuring a board with the build's programs (the build directory in
+    $PAWNTB_BUILD, as CTest gives it): 3x3 gives its committed answers and
+    tier checksums, and a record whose figures come from the reports."""
+
+    def test_3x3_from_a_fresh_table(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            run = run_script("--root", tmp, "--build", build, "--boards", "3x3", "--work", os.path.join(tmp, "work"),
+                             "--samples", "50")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            for name in ("answers/3x3-k3.tsv", "tiers/3x3-k3.tsv", "stats/3x3-k3.json"):
+                self.assertEqual(read(os.path.join(tmp, "data", name)), read(os.path.join(SOURCE, "data", name)), name)
+            with open(os.path.join(tmp, "data", "answers", "3x3-k3.json")) as f:
+                r = json.load(f)
+            with open(os.path.join(tmp, "work", "3x3.generate.report.json")) as f:
+                generated = json.load(f)
+            self.assertEqual(r["generated"], "this run")
+            self.assertEqual(r["generation"]["command"], generated["command"])
+            self.assertIsNone(r["generation"]["work_dir_peak_bytes"])
+            self.assertEqual(r["info"]["entries"], generated["positions"])
+            self.assertTrue(r["verify"]["ok"])
+            self.assertEqual(r["spot_check"]["samples"], 50)
+            self.assertEqual(r["spot_check"]["disagreed"], 0)
+
+
 if __name__ == "__main__":
     unittest.main()
