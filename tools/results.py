@@ -674,6 +674,9 @@ def measure(tree, programs, board, opts, version):
         say("%s: existing verify of %s" % (board, opts.tables))
     elif board not in opts.large.split():
         say("%s: verify" % board)
+        stale = os.path.join(opts.work, board + ".verify.report.json")
+        if os.path.exists(stale):
+            os.remove(stale)
         with open(os.path.join(opts.work, board + ".verify.out"), "w") as out, \
                 open(os.path.join(opts.work, board + ".verify.err"), "w") as err:
             subprocess.call([programs.pawntb, "verify", "--threads", str(opts.threads), *memory_args(opts.memory),
