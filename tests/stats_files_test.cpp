@@ -1,5 +1,5 @@
 // The published statistics documents (data/stats/RxC-kK.json, whole
-// `pawntb stats --json` outputs that tools/results.sh keeps) against
+// `pawntb stats --json` outputs that tools/results.py keeps) against
 // themselves and their boards' records (data/answers/RxC-kK.json), with no
 // table: the counts by distance and by material add up to the totals, wins
 // and losses fall on the distances the rules allow, the record's summary is
@@ -139,7 +139,7 @@ std::vector<std::string> check_statistics(const std::string& name,
     problems.push_back("the materials' longest win is " + std::to_string(material_longest) +
                        " plies, the distances' " + std::to_string(longest));
 
-  // The record: its summary is the document's (tools/results.sh, stats_figures);
+  // The record: its summary is the document's (tools/results.py, stats_figures);
   // the header counts white to move, half of both sides to move.
   if (!record) {
     problems.push_back("no record data/answers/" + name + ".json");

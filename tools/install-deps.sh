@@ -16,10 +16,10 @@ done
 
 # libc6-dev (which g++ brings anyway) and the -dev packages of Boost and zstd
 # hold the static archives that the static pawntb executable links; pkg-config
-# is for the test of pawntb.pc; jq is for tools/results.sh.
+# is for the test of pawntb.pc.
 packages="cmake g++ make libc6-dev libboost-program-options-dev libzstd-dev libxxhash-dev \
 libgtest-dev libgmock-dev libbenchmark-dev nlohmann-json3-dev pkg-config time libcpp-httplib-dev \
-libopenmpi-dev openmpi-bin jq"
+libopenmpi-dev openmpi-bin"
 # The Python package (python/, docs/python.md): built by pip in a venv with
 # setuptools (and wheel) driving CMake, with pybind11; numpy and pytest for
 # its tests. Offline: the venv sees these through --system-site-packages.

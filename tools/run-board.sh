@@ -1,9 +1,10 @@
 #!/bin/sh
 # Solves one large board in the background, resumably: generate unit by unit,
 # then `pawntb stats --resume`, then `pawntb verify --resume`, each step
-# skipped once done, with the logs that `tools/results.sh --tables DIR` reads
-# (RxC.err, RxC.out, RxC.stats.json, RxC.verify.err, RxC.verify.out,
-# RxC.verify.json); RxC.stats.resume.json keeps the walk of stats.
+# skipped once done, with the files that `tools/results.py --tables DIR` reads:
+# the reports RxC.generate.report.json and RxC.verify.report.json (--report),
+# RxC.err (generate's progress), RxC.stats.json and RxC.verify.json;
+# RxC.stats.resume.json keeps the walk of stats.
 #
 #   tools/run-board.sh RxC DIR [--memory SIZE] [--threads N] [--nice N] [--build DIR]
 #                      [--after OTHER]
@@ -109,14 +110,14 @@ log "start: $board with $pawntb ($(cat "$dir/pawntb.commit" 2>/dev/null || echo 
 if ! grep -q '^generated ' "$dir/$board.out" 2>/dev/null; then
   if [ ! -s "$dir/$board.plan.json" ]; then
     # The plan, its time from a sample of the board's own units
-    # (tools/results.sh --running shows it).
+    # (tools/results.py --running shows it).
     "$pawntb" generate --rows "$rows" --cols "$cols" --memory "$memory" --threads "$threads" \
       --work-dir "$dir/work" --plan --sample 20 --json > "$dir/$board.plan.json.tmp" 2>> "$dir/$board.err" &&
       mv "$dir/$board.plan.json.tmp" "$dir/$board.plan.json" || log "plan failed (going on)"
   fi
   log "generate"
-  /usr/bin/time -v -a -o "$dir/$board.err" "$pawntb" generate --rows "$rows" --cols "$cols" \
-    --memory "$memory" --threads "$threads" --work-dir "$dir/work" --output "$table" --force \
+  "$pawntb" generate --rows "$rows" --cols "$cols" --memory "$memory" --threads "$threads" \
+    --work-dir "$dir/work" --output "$table" --force --report "$dir/$board.generate.report.json" \
     >> "$dir/$board.out" 2>> "$dir/$board.err" || { log "generate failed"; exit 1; }
 fi
 if [ ! -s "$dir/$board.stats.json" ]; then
@@ -128,8 +129,8 @@ if [ ! -s "$dir/$board.stats.json" ]; then
 fi
 if ! grep -q 'positions agree with their successors' "$dir/$board.verify.out" 2>/dev/null; then
   log "verify"
-  /usr/bin/time -v -a -o "$dir/$board.verify.err" "$pawntb" verify --memory "$memory" \
-    --threads "$threads" --resume "$dir/$board.verify.json" "$table" \
+  "$pawntb" verify --memory "$memory" --threads "$threads" --resume "$dir/$board.verify.json" \
+    --report "$dir/$board.verify.report.json" "$table" \
     >> "$dir/$board.verify.out" 2>> "$dir/$board.verify.err" || { log "verify failed"; exit 1; }
 fi
 log "done"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs every benchmark in one go, prints the figures and ratios, and writes
-# them, as tools/results.sh writes docs/results.md: the headline table into
+# them, as tools/results.py writes docs/results.md: the headline table into
 # README.md and every figure into docs/performance.md, each between its
 # markers, with the date, the commit, the machine's cores and load, and this
 # command. Nothing in either block is typed by hand.

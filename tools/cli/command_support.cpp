@@ -1,11 +1,15 @@
 #include "command_support.hpp"
 
 #include <signal.h>
+#include <sys/resource.h>
 
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
+
+#include "pawntb/util/atomic_file.hpp"
 
 namespace pawntb::cli {
 
@@ -101,6 +105,37 @@ std::string check_threads(unsigned threads) {
   return {};
 }
 
+void add_report_option(po::options_description& desc, std::string& path, const std::string& what) {
+  desc.add_options()("report", po::value(&path)->value_name("FILE"),
+                     ("when done, write " + what +
+                      ", the command line, the wall and CPU time and the peak RSS to FILE as "
+                      "one JSON object")
+                         .c_str());
+}
+
+std::string check_report(const po::variables_map& given, const std::string& path) {
+  return given.count("report") && path.empty() ? "--report needs a file name" : "";
+}
+
+void write_report(const std::string& path, const CommandArgs& args,
+                  const nlohmann::ordered_json& fields,
+                  std::chrono::steady_clock::time_point start) {
+  std::string command;
+  for (const std::string& word : args.command_line) command += (command.empty() ? "" : " ") + word;
+  nlohmann::ordered_json report = {{"command", command}};
+  report.update(fields);
+  report["wall_seconds"] =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  const auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  report["cpu_seconds"] = seconds(usage.ru_utime) + seconds(usage.ru_stime);
+  report["peak_rss_bytes"] = static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // KiB on Linux
+  util::write_file_atomically(path, report.dump(2) + "\n");
+}
+
 void add_memory_option(po::options_description& desc, MemoryArg& memory, const std::string& what) {
   desc.add_options()(
       "memory", po::value(&memory.given)->value_name("SIZE"),
@@ -150,7 +185,9 @@ std::uint64_t parse_size(const std::string& text) {
 }
 
 namespace {
-extern "C" void on_continue(int) { util::note_continued(); }
+extern "C" void on_continue(int) {
+  util::note_continued();
+}
 }  // namespace
 
 util::ProgressLine progress_line(const char* command) {

@@ -3,7 +3,9 @@
 // builds its options (boost/program_options.hpp) and what it prints with.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
 
@@ -32,6 +34,23 @@ void add_memory_option(boost::program_options::options_description& desc, Memory
                        const std::string& what);
 std::string check_memory(const boost::program_options::variables_map& given, MemoryArg& memory,
                          std::uint64_t minimum = 1);
+
+// --report FILE (generate, verify, stats), bound to `path`: the run's figures
+// as one JSON object, written when the command ends (docs/cli.md, "Reports").
+void add_report_option(boost::program_options::options_description& desc, std::string& path,
+                       const std::string& what);
+std::string check_report(const boost::program_options::variables_map& given,
+                         const std::string& path);
+
+// Writes a command's report to `path` atomically: "command" (args'
+// command line, its words joined by spaces), then `fields`, then the run's
+// cost: "wall_seconds" since `start`, and this process's "cpu_seconds" (user
+// and system) and "peak_rss_bytes" (getrusage; under MPI, rank 0's alone).
+// Throws std::system_error naming the file. Call once, from the command's
+// thread, as it ends.
+void write_report(const std::string& path, const CommandArgs& args,
+                  const nlohmann::ordered_json& fields,
+                  std::chrono::steady_clock::time_point start);
 
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the

@@ -33,6 +33,7 @@ using common::kUsageError;
 struct CommandArgs {
   virtual ~CommandArgs() = default;
   std::string table;  // --table FILE or the FILE operand; empty: the default table
+  std::vector<std::string> command_line;  // the words as given, the program's first (--report)
 };
 
 // --memory SIZE (generate, verify, stats).

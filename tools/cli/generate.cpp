@@ -147,6 +147,27 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o
   }
 }
 
+// --report's fields besides the command line and the run's cost (docs/cli.md,
+// "Reports"): what was written, and what this run found done when it resumed.
+nlohmann::ordered_json report_fields(const GenerationPlan& plan, const GenerationReport& report,
+                                     const TableInfo& info, const fs::path& output) {
+  const auto tiered = [&](auto value) {
+    return plan.in_memory ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+  };
+  return {{"table", output.string()},
+          {"board", to_string(plan.geometry)},
+          {"pawns", info.max_pawns},
+          {"positions", info.entries},
+          {"file_size", report.file_size},
+          {"blocks", report.block_count},
+          {"units", plan.units},
+          {"units_resumed", plan.units_done},
+          {"positions_resumed", plan.entries_done},
+          {"work_dir", tiered(plan.work_dir.string())},
+          {"work_dir_peak_bytes", tiered(report.work_dir_bytes)},
+          {"assembly_peak_bytes", tiered(report.assembly_peak_bytes)}};
+}
+
 // The keys are documented in docs/cli.md ("The plan as JSON").
 nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
   using nlohmann::ordered_json;
@@ -296,6 +317,8 @@ int run_generate(const GenerateArgs& o) {
     std::printf("assembly: %s at most of unit files and table together\n",
                 count_of(report.assembly_peak_bytes, "byte", "bytes").c_str());
   }
+  if (!o.report.empty())
+    write_report(o.report, o, report_fields(plan, report, info, output), start);
   return kOk;
 }
 
@@ -321,6 +344,7 @@ void generate_options(po::options_description& desc, GenerateArgs& o) {
       "with --plan: plan for N MPI ranks (memory per rank, critical path, time)")(
       "sample", po::value(&o.sample)->value_name("N"),
       "with --plan: solve N units (in memory, writing nothing) to measure the rate");
+  add_report_option(desc, o.report, "the table's size, the units and the work directory's peak");
   add_memory_option(desc, o.memory, "table values");
   add_threads_option(desc, o.threads);
 }
@@ -347,6 +371,8 @@ std::string validate_generate(const po::variables_map& given,
   if (given.count("ranks") && o.ranks < 1) return "--ranks must be at least 1";
   if (given.count("sample") && !o.plan) return "--sample goes with --plan";
   if (given.count("sample") && o.sample < 1) return "--sample must be at least 1";
+  if (std::string problem = check_report(given, o.report); !problem.empty()) return problem;
+  if (given.count("report") && o.plan) return "--report does not go with --plan";
   if (!given.count("output")) {
     o.output = "./" + std::to_string(o.rows) + "x" + std::to_string(o.cols) + "-k" +
                std::to_string(o.pawns) + ".pawntb";
@@ -369,7 +395,7 @@ extern const Command kGenerate = command_entry<GenerateArgs, generate_options, v
                                                run_generate>(
     "generate", "solve every position and write a table file",
     "pawntb generate [--rows R] [--cols C] [--pawns K] [--output FILE] [--force] [--threads N]\n"
-    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir]\n"
+    "                [--memory SIZE] [--work-dir DIR] [--keep-work-dir] [--report FILE]\n"
     "                [--plan [--json] [--ranks N] [--sample N]]",
     "Solves every position with up to K pawns a side and writes the table atomically.\n"
     "It writes RxC-kK.pawntb in the current directory (./4x4-k4.pawntb by default)\n"
@@ -391,6 +417,8 @@ extern const Command kGenerate = command_entry<GenerateArgs, generate_options, v
     "memory with made-up child values, for the rate instead of the default one.\n"
     "The work directory is removed once the table is written; --keep-work-dir\n"
     "keeps it and its unit files (then the disk holds them and the table).\n"
+    "--report FILE writes the run's figures as JSON once the table is written: a\n"
+    "run that resumed reports its own time, and how many units it found done.\n"
     "\n"
     "In a build with MPI (cmake -DPAWNTB_MPI=ON), `mpirun -np N pawntb generate ...`\n"
     "runs N ranks: rank 0 hands out the units whose child tiers are finished and\n"

@@ -21,6 +21,7 @@ struct GenerateArgs : CommandArgs {
   bool json = false;
   int ranks = 0;   // with --plan: the ranks to plan for; 0: this run's
   int sample = 0;  // with --plan: units solved to measure the rate; 0: none
+  std::string report;  // --report FILE; empty: none
 };
 
 // The command's entry in the command table (commands.cpp).

@@ -67,6 +67,7 @@ ParseOutcome parse_command_line(int argc, const char* const* argv, CommandLine& 
   line.command = command;
   line.args = command->make_args();
   CommandArgs& args = *line.args;
+  args.command_line.assign(argv, argv + argc);
   po::options_description desc("options");
   desc.add_options()("help,h", "show this help")("version,V", "show the version");
   if (command->default_table != DefaultTable::none) {

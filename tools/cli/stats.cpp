@@ -1,6 +1,7 @@
 #include "stats.hpp"
 
 #include <boost/program_options.hpp>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -78,6 +79,7 @@ void write_plots(const fs::path& dir, const analysis::TableStats& s) {
 int run_stats(const StatsArgs& o) {
   const unsigned threads = util::thread_count(o.threads);
   // The walk reads the blocks itself, in order: the table keeps none.
+  const auto start = std::chrono::steady_clock::now();
   const Table table = open_default_table(o.table, Table::Load::on_demand, threads, 0);
   const TableInfo& info = table.info();
   analysis::StatsOptions options;
@@ -117,6 +119,10 @@ int run_stats(const StatsArgs& o) {
   } else {
     print_text(table, s);
   }
+  if (!o.report.empty()) {
+    write_report(o.report, o, {{"table", table.info().path.string()}, {"positions", s.positions}},
+                 start);
+  }
   return kOk;
 }
 
@@ -127,6 +133,7 @@ void stats_options(po::options_description& desc, StatsArgs& o) {
       "resume", po::value(&o.resume)->value_name("FILE"),
       "keep the progress in FILE (JSON, rewritten after every part of the table) and carry "
       "on from it if it exists");
+  add_report_option(desc, o.report, "the positions counted");
   add_memory_option(desc, o.memory, "the positions' bits and the decoded entries");
   add_threads_option(desc, o.threads);
 }
@@ -137,6 +144,7 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
   if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
   if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
+  if (std::string problem = check_report(given, o.report); !problem.empty()) return problem;
   return validate_table_operand(given, operands, o);
 }
 
@@ -144,8 +152,8 @@ std::string validate_stats(const po::variables_map& given, const std::vector<std
 
 extern const Command kStats = command_entry<StatsArgs, stats_options, validate_stats, run_stats>(
     "stats", "a table's positions by distance and material, and its zugzwangs",
-    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N] "
-    "[--resume FILE]",
+    "pawntb stats [--table FILE | FILE] [--json] [--svg DIR] [--memory SIZE] [--threads N]\n"
+    "             [--resume FILE] [--report FILE]",
     "Walks every entry of the table and shows, for the side to move:\n"
     "  - the positions at each distance to the end, in plies, split into wins and\n"
     "    losses (wins take an odd number of plies, losses an even one);\n"
@@ -167,7 +175,8 @@ extern const Command kStats = command_entry<StatsArgs, stats_options, validate_s
     "With --resume FILE, a walk that is stopped loses at most the part in hand: run\n"
     "the same command again to carry on (with any --memory and --threads). FILE\n"
     "belongs to its table: another table's is refused. Progress is shown on a\n"
-    "terminal.",
+    "terminal.\n"
+    "--report FILE writes the run's figures (time, peak RSS) as JSON when it ends.",
     DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

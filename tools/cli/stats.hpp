@@ -11,6 +11,7 @@ struct StatsArgs : CommandArgs {
   bool json = false;
   std::string svg_dir;  // empty: no plots
   std::string resume;   // the progress file; empty: none
+  std::string report;   // --report FILE; empty: none
   MemoryArg memory;
   unsigned threads = 0;
 };

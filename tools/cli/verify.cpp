@@ -142,6 +142,24 @@ std::string plan_text(const VerifyPlan& plan) {
          "--memory " + whole + " checks every tier whole";
 }
 
+// --report's fields besides the command line and the run's cost (docs/cli.md,
+// "Reports"). `summary`: the line that says how the check ended.
+nlohmann::ordered_json report_fields(const TableInfo& info, const VerifyReport& report,
+                                     const std::string& summary, const std::string& resume,
+                                     const SavedState& saved, double seconds) {
+  return {
+      {"table", info.path.string()},
+      {"ok", report.ok()},
+      {"summary", summary},
+      {"positions", info.entries},
+      {"checked", report.checked},
+      {"mismatches", report.mismatches},
+      {"damaged_blocks", report.damaged_blocks.size()},
+      {"resume_file", resume.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(resume)},
+      {"positions_resumed", saved.state.entries_done},
+      {"wall_seconds_all_runs", saved.wall_seconds + seconds}};
+}
+
 // Opened on demand, so that a damaged block does not stop the check: every
 // damaged block is reported (stderr), and the positions of the others are
 // still checked. Results on stdout.
@@ -200,23 +218,31 @@ int run_verify(const VerifyArgs& o) {
   for (const BlockDamage& damage : report.damaged_blocks) {
     std::fprintf(stderr, "pawntb verify: %s: block %u: %s\n", path, damage.block, damage.error.c_str());
   }
+  std::string summary;
   if (report.damaged_blocks.empty()) {
     std::printf("%s: header, block index and all block checksums ok\n", path);
   } else {
-    std::fprintf(stderr, "pawntb verify: %s: %s of %s damaged; their positions were not checked\n",
-                 path,
-                 count_of(report.damaged_blocks.size(), "block", "blocks").c_str(),
-                 with_commas(info.blocks).c_str());
+    summary = std::string(path) + ": " + count_of(report.damaged_blocks.size(), "block", "blocks") +
+              " of " + with_commas(info.blocks) + " damaged; their positions were not checked";
+    std::fprintf(stderr, "pawntb verify: %s\n", summary.c_str());
   }
   if (report.mismatches > 0) {
-    std::fprintf(stderr, "pawntb verify: %s: %s of %s values wrong; first: %s\n", path,
-                 with_commas(report.mismatches).c_str(), with_commas(report.checked).c_str(),
-                 report.first_mismatch.c_str());
+    summary = std::string(path) + ": " + with_commas(report.mismatches) + " of " +
+              with_commas(report.checked) + " values wrong; first: " + report.first_mismatch;
+    std::fprintf(stderr, "pawntb verify: %s\n", summary.c_str());
   }
-  if (!report.ok()) return kRuntimeFailure;
-  std::printf("%s: ok, %s positions agree with their successors\n", path,
-              with_commas(report.checked).c_str());
-  return kOk;
+  if (report.ok()) {
+    summary = std::string(path) + ": ok, " + with_commas(report.checked) +
+              " positions agree with their successors";
+    std::printf("%s\n", summary.c_str());
+  }
+  if (!o.report.empty()) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    write_report(o.report, o, report_fields(info, report, summary, o.resume, saved, seconds),
+                 start);
+  }
+  return report.ok() ? kOk : kRuntimeFailure;
 }
 
 void verify_options(po::options_description& desc, VerifyArgs& o) {
@@ -228,6 +254,7 @@ void verify_options(po::options_description& desc, VerifyArgs& o) {
       "plan", po::bool_switch(&o.plan),
       "print how much memory the check holds, and which tiers do not fit in --memory, and "
       "stop");
+  add_report_option(desc, o.report, "whether it holds, the positions checked");
   add_threads_option(desc, o.threads);
 }
 
@@ -236,6 +263,8 @@ std::string validate_verify(const po::variables_map& given,
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
   if (std::string problem = check_memory(given, o.memory); !problem.empty()) return problem;
   if (given.count("resume") && o.resume.empty()) return "--resume needs a file name";
+  if (std::string problem = check_report(given, o.report); !problem.empty()) return problem;
+  if (given.count("report") && o.plan) return "--report does not go with --plan";
   return validate_table_operand(given, operands, o);
 }
 
@@ -245,7 +274,7 @@ extern const Command kVerify =
     command_entry<VerifyArgs, verify_options, validate_verify, run_verify>(
         "verify", "check every checksum and every value of a table",
         "pawntb verify [--table FILE | FILE] [--threads N] [--memory SIZE] [--resume FILE] "
-        "[--plan]",
+        "[--report FILE] [--plan]",
         "Checks every checksum, then re-derives every value from its successors.\n"
         "Every damaged block is reported (stderr) and the others are still checked.\n"
         "Results go to stdout. Exits 0 only if everything holds.\n"
@@ -256,7 +285,9 @@ extern const Command kVerify =
         "largest tier with those it leads to (--plan says how much): a tier that\n"
         "does not fit is checked in pieces, in the same memory but slower.\n"
         "With --resume FILE, a check that is stopped loses at most its last minute:\n"
-        "run the same command again to carry on.",
+        "run the same command again to carry on.\n"
+        "--report FILE writes the check's figures as JSON when it ends, held or not;\n"
+        "with --resume, also the wall time of every run of the check.",
         DefaultTable::four_by_four);
 
 }  // namespace pawntb::cli

@@ -12,6 +12,7 @@ struct VerifyArgs : CommandArgs {
   std::string resume;  // the progress file; empty: none
   bool plan = false;   // print what the check will hold in memory, and stop
   unsigned threads = 0;
+  std::string report;  // --report FILE; empty: none
 };
 
 // The command's entry in the command table (commands.cpp).

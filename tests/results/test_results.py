@@ -1,0 +1,405 @@
+"""Tests of tools/results.py and tools/results_page.py (the results page),
+with the standard library's unittest:
+
+  python3 -m unittest discover -s tests/results -t tests/results
+
+The page rendered from the committed data must be the committed page, byte
+for byte; the parts are checked on small records made up here; --running
+on a made-up run directory, as tools/run-board.sh leaves one."""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+SOURCE = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(SOURCE, "tools"))
+import results  # noqa: E402
+import results_page as page  # noqa: E402
+
+SCRIPT = os.path.join(SOURCE, "tools", "results.py")
+
+
+def copy_of_the_data(into):
+    """A tree with a copy of the page's data (data/answers, data/stats) and
+    an empty docs/."""
+    shutil.copytree(os.path.join(SOURCE, "data", "answers"), os.path.join(into, "data", "answers"))
+    shutil.copytree(os.path.join(SOURCE, "data", "stats"), os.path.join(into, "data", "stats"))
+    os.makedirs(os.path.join(into, "docs"))
+
+
+def run_script(*args):
+    return subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class CommittedPage(unittest.TestCase):
+    def test_the_committed_data_gives_the_committed_page_and_plot(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            run = run_script("--render-only", "--root", tmp)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            for name in ("results.md", "img/results-start-plies.svg"):
+                with open(os.path.join(SOURCE, "docs", name), "rb") as f:
+                    committed = f.read()
+                with open(os.path.join(tmp, "docs", name), "rb") as f:
+                    self.assertEqual(f.read(), committed, "docs/%s differs from what the data gives: run "
+                                     "tools/results.py --render-only" % name)
+
+
+class Numbers(unittest.TestCase):
+    def test_a_double_is_written_in_its_shortest_form(self):
+        self.assertEqual(page.num(8585.0), "8585")
+        self.assertEqual(page.num(8585), "8585")
+        self.assertEqual(page.num(12261.92), "12261.92")
+        self.assertEqual(page.num(0.1), "0.1")
+        self.assertEqual(page.num(0.0001), "0.0001")
+        self.assertEqual(page.num(0.00001), "1e-05")
+        self.assertEqual(page.num(1e17), "1e+17")
+        self.assertEqual(page.num(2.372e12), "2372000000000")
+        self.assertEqual(page.num(-3.5), "-3.5")
+
+    def test_thousands_are_separated(self):
+        self.assertEqual(page.n(1234567), "1,234,567")
+        self.assertEqual(page.n(999), "999")
+        self.assertEqual(page.n(1000), "1,000")
+        self.assertEqual(page.n(214648869424), "214,648,869,424")
+
+    def test_rounding_is_half_away_from_zero(self):
+        self.assertEqual(page.rnd(2.5), 3)
+        self.assertEqual(page.rnd(3.5), 4)
+        self.assertEqual(page.rnd(-2.5), -3)
+
+    def test_shares(self):
+        self.assertEqual(page.one_decimal(66), "66.0")
+        self.assertEqual(page.one_decimal(81.04), "81.0")
+        self.assertEqual(page.one_decimal(81.05), "81.1")
+        self.assertEqual(page.pct(3, 4), "75.0 %")
+        self.assertEqual(page.pct2(1, 3), "33.33 %")
+        self.assertEqual(page.pct2(66, 1000000), "0.0066 %")
+        self.assertEqual(page.pct2(0, 5), "0 %")
+        self.assertEqual(page.pct1(1, 100000), "< 0.1 %")
+        self.assertEqual(page.pct1(99999, 100000), "> 99.9 %")
+        self.assertEqual(page.pct1(1, 2), "50.0 %")
+        self.assertEqual(page.pct1(0, 2), "0.0 %")
+
+    def test_sizes(self):
+        self.assertEqual(page.mib(1), 1)
+        self.assertEqual(page.mib(1048576), 1)
+        self.assertEqual(page.mib(1048577), 2)
+        self.assertEqual(page.sci(999), "999")
+        self.assertEqual(page.sci(257157997536), "2.6e11")
+        self.assertEqual(page.sci(7.045e11), "7.0e11")
+        self.assertEqual(page.sci(None), "null")
+
+    def test_words(self):
+        self.assertEqual(page.words([]), "")
+        self.assertEqual(page.words(["a"]), "a")
+        self.assertEqual(page.words(["a", "b"]), "a and b")
+        self.assertEqual(page.words(["a", "b", "c"]), "a, b and c")
+        self.assertEqual(page.number_word(2), "two")
+        self.assertEqual(page.number_word(13), "13")
+        self.assertEqual(page.runs([3, 4, 5, 7]), [[3, 4, 5], [7]])
+
+
+def record(board, winner, plies, longest=None, stats=True):
+    """A made-up record of a solved board, enough for the page."""
+    rows, cols = (int(x) for x in board.split("x"))
+    entries = 1000 * rows * cols
+    return {
+        "board": board, "rows": rows, "cols": cols, "max_pawns": cols, "table": board + ".pawntb",
+        "large": False, "measured": "2026-01-01T00:00Z", "version": "pawntb 0", "generated": "this run",
+        "generation": {"command": "/b/pawntb generate --rows %d --cols %d --output /t/x.pawntb" % (rows, cols),
+                       "wall_s": 1.5, "cpu_s": 2.25, "peak_rss_mib": 10.0, "exit_status": 0,
+                       "load_average": "1.00 1.00 1.00", "work_dir_peak_bytes": None},
+        "verify": {"ok": True, "summary": "x.pawntb: ok, %d positions agree with their successors" % entries,
+                   "wall_s": 3, "cpu_s": 4, "peak_rss_mib": 5},
+        "spot_check": {"samples": 10, "seed": 1, "agreed": 10, "disagreed": 0, "skipped": 0,
+                       "node_budget": 100, "longest_checked": 5},
+        "start": {"position": "start", "winner": winner, "plies": plies, "line": ["a1a2"]},
+        "stats": {"positions": 2 * entries, "side_to_move_wins": entries, "zugzwangs": rows,
+                  "longest_win": {"plies": plies + 1, "positions": 2, "example": "x w"}} if stats else None,
+        "info": {"entries": entries, "placements": 0, "white_wins": entries // 2, "file_size": 100,
+                 "file_checksum": "00", "longest_game_plies": longest or plies, "longest_game_example": "y w"},
+    }
+
+
+def render(records, order, projections=None, running=()):
+    return page.page(records, order, "OPENING", "INTRO", "plot.svg", projections, list(running), {}, "tool")
+
+
+class Page(unittest.TestCase):
+    def test_the_map_shows_each_board_in_its_place(self):
+        records = [record("3x3", "black", 6), record("3x4", "white", 5)]
+        projections = {"rate": 1e6, "work_bytes_per_position": 0.01, "command": "project",
+                       "boards": [{"board": "4x4", "indexable": False},
+                                  {"board": "4x5", "positions": 5e9, "tiers": 10, "units": 20, "unit_with_reads": 1e9,
+                                   "unit_with_reads_gib": 0.93, "work_dir_gib": 1.5, "one_machine": "2 h"}]}
+        running = [{"board": "4x3", "progress": "solve unit 1/2 50%", "as_of": "2026-01-01T00:00Z",
+                    "resume": "./run.sh", "lost": "a run"}]
+        text = render(records, "3x3 3x4 4x3 4x4", projections, running)
+        self.assertIn("| rows \\ columns | 3 | 4 | 5 |\n|---|---:|---:|---:|\n"
+                      "| **3** | B 6 | W 5 |  |\n| **4** | running | not yet run | left out |\n", text)
+        self.assertIn("| 4x3 | 3 |  | running: solve unit 1/2 50% (2026-01-01T00:00Z); lost before: a run | | | | |", text)
+        self.assertIn("- 4x3: solve unit 1/2 50%, as of 2026-01-01T00:00Z. Lost: a run. Resume: `./run.sh`", text)
+        self.assertIn("| 4x5 | 5 | 5.0e9 | 10 | 20 | 1.0e9 entries: 0.93 GiB | 2 h | 1.5 GiB |", text)
+        self.assertIn("- Not solved yet: 4x3 and 4x4 (below).", text)
+        self.assertTrue(text.startswith("# Results: pawn chess solved on 2 boards, 3x3 to 3x4\n\nOPENING\n"))
+        self.assertTrue(text.endswith("\n\n"))
+
+    def test_sentences_follow_the_lines_of_the_map(self):
+        records = [record("3x3", "black", 6), record("3x4", "white", 5, longest=7), record("3x5", "white", 7),
+                   record("4x3", "white", 8), record("4x4", "white", 11), record("5x3", "black", 11),
+                   record("6x3", "white", 14), record("7x3", "black", 19, stats=False)]
+        text = render(records, "3x3 3x4 3x5 4x3 4x4 5x3 6x3 7x3")
+        self.assertIn("- White, who moves first, wins on five of the 8 boards (3x4, 3x5, 4x3, 4x4 and 6x3); "
+                      "black wins on the other three (3x3, 5x3 and 7x3).", text)
+        self.assertIn("- Down a column of the map, the winner changes with every row added: "
+                      "with 3 columns from 3 to 7 rows.", text)
+        self.assertIn("- The start's value runs from 5 plies (3x4) to 19 (7x3). It grows with every row added "
+                      "for 3 and 4 columns; it grows with every column added for 4 rows and neither grows nor "
+                      "falls throughout for 3 rows (6, 5, 7 for 3 to 5 columns).", text)
+        self.assertIn("at most 2 plies longer than the start's value; on 3x3, 3x5, 4x3, 4x4, 5x3, 6x3 and 7x3 the "
+                      "start's is the longest.", text)
+        self.assertIn("where `pawntb stats` ran (not yet on 7x3).", text)
+        self.assertIn("`pawntb stats` has not been run on this board yet: it takes hours on it.", text)
+        self.assertIn("Generation (`pawntb generate --rows 3 --cols 3 --output x.pawntb`, this run, load average "
+                      "1.00 1.00 1.00): 1.5 s wall, 2.25 s CPU, peak RSS 10 MiB.", text)
+
+
+class Figures(unittest.TestCase):
+    def test_a_resumed_report_says_what_it_found_done(self):
+        g = results.generation_from_report({
+            "command": "pawntb generate", "wall_seconds": 12.3456, "cpu_seconds": 20.001,
+            "peak_rss_bytes": 3 * 1048576 + 1, "work_dir_peak_bytes": 5000, "units": 22874,
+            "units_resumed": 4364, "positions_resumed": 123456789})
+        self.assertEqual(g["wall_s"], 12.35)
+        self.assertEqual(g["cpu_s"], 20.0)
+        self.assertEqual(g["peak_rss_mib"], 3.0)
+        self.assertEqual(g["resumed_from"], "4,364 of 22,874 units (123,456,789 positions) already in the work directory")
+
+    def test_a_time_log_of_two_parts_adds_up(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            part = ('\tCommand being timed: "./pawntb generate --rows 5"\n\tUser time (seconds): %s\n'
+                    '\tSystem time (seconds): 1.00\n\tElapsed (wall clock) time (h:mm:ss or m:ss): %s\n'
+                    '\tMaximum resident set size (kbytes): %d\n\tExit status: 0\n')
+            with open(os.path.join(tmp, "5x5.err"), "w") as f:
+                f.write("pawntb generate: resuming: 3 of 9 units (10 positions) already in the work directory\n")
+                f.write(part % ("2.50", "1:02:03", 2048))
+                f.write("pawntb generate: resuming: 5 of 9 units\n")
+                f.write(part % ("1.25", "0:10.50", 1024))
+            with open(os.path.join(tmp, "5x5.out"), "w") as f:
+                f.write("work directory: 1,234 bytes of unit files at most (1 MiB), removed\n")
+            g = results.generation_figures(tmp, "5x5", "0.5 0.5 0.5")
+        self.assertEqual(g, {"command": "./pawntb generate --rows 5", "wall_s": 3733.5, "cpu_s": 5.75,
+                             "peak_rss_mib": 2.0, "exit_status": 0, "parts": 2, "load_average": "0.5 0.5 0.5",
+                             "work_dir_peak_bytes": 1234,
+                             "resumed_from": "3 of 9 units (10 positions) already in the work directory"})
+
+    def test_a_resumed_verify_gives_the_wall_time_of_all_runs(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def report(**fields):
+                with open(os.path.join(tmp, "6x6.verify.report.json"), "w") as f:
+                    json.dump({"ok": True, "summary": "t: ok", "wall_seconds": 5, "cpu_seconds": 9,
+                               "peak_rss_bytes": 1048576, **fields}, f)
+            report(positions_resumed=0, wall_seconds_all_runs=5)
+            self.assertEqual(results.verify_figures(tmp, "6x6"),
+                             {"ok": True, "summary": "t: ok", "wall_s": 5.0, "cpu_s": 9.0, "peak_rss_mib": 1.0})
+            report(positions_resumed=100, wall_seconds_all_runs=14604.6)
+            self.assertEqual(results.verify_figures(tmp, "6x6"),
+                             {"ok": True, "summary": "t: ok", "wall_s": 14605, "peak_rss_mib": 1.0, "resumed": True})
+            # An older run: its time log, output and --resume file.
+            os.remove(os.path.join(tmp, "6x6.verify.report.json"))
+            with open(os.path.join(tmp, "6x6.verify.err"), "w") as f:
+                f.write('\tCommand being timed: "pawntb verify t"\n\tUser time (seconds): 1.5\n'
+                        '\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:02.00\n'
+                        '\tMaximum resident set size (kbytes): 2048\n\tExit status: 1\n')
+            with open(os.path.join(tmp, "6x6.verify.out"), "w") as f:
+                f.write("t: header ok\n")
+            self.assertEqual(results.verify_figures(tmp, "6x6"),
+                             {"ok": False, "summary": "t: header ok", "wall_s": 2.0, "cpu_s": 1.5, "peak_rss_mib": 2.0})
+            with open(os.path.join(tmp, "6x6.verify.json"), "w") as f:
+                json.dump({"wall_seconds": 99.5}, f)
+            self.assertEqual(results.verify_figures(tmp, "6x6")["wall_s"], 100)
+
+    def test_the_progress_line_is_the_last_whole_one_without_its_rate(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            log = os.path.join(tmp, "x.err")
+            with open(log, "w") as f:
+                f.write("pawntb generate: plan\npawntb generate: solve unit 10/20 50%, 1,234 positions/s, about 1 h left\r"
+                        "pawntb generate: solve unit 11/20 55%, 1,300 positions/s, about 50 min left\r")
+            self.assertEqual(results.last_progress_line(log), "solve unit 11/20 55%")
+            self.assertEqual(results.last_progress_line(os.path.join(tmp, "none")), "")
+
+
+class Running(unittest.TestCase):
+    """--running on a copy of the page's data: the progress of a board still
+    generating, then of one generated whose stats are done and whose verify
+    is part way, reaches its progress file and the page; and what it cannot
+    read is an error that names the file."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        copy_of_the_data(self.root)
+        self.tables = os.path.join(self.root, "tables")
+        os.makedirs(self.tables)
+        self.progress = os.path.join(self.root, "data", "answers", "7x6-k6.progress.json")
+        if os.path.exists(self.progress):
+            os.remove(self.progress)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def running(self, *more, resume="cd /runs/7x6 && ./run.sh"):
+        args = ["--root", self.root, "--running", "7x6", "--tables", self.tables] + (["--resume", resume] if resume else [])
+        return run_script(*args, *more)
+
+    def write(self, name, text):
+        with open(os.path.join(self.tables, name), "w") as f:
+            f.write(text)
+
+    def record(self):
+        with open(self.progress) as f:
+            return json.load(f)
+
+    def page(self):
+        return read(os.path.join(self.root, "docs", "results.md"))
+
+    def test_a_run_from_queued_to_verified(self):
+        # Queued behind another run: no log yet, an `after` file.
+        self.write("after", "/runs/5x7\n")
+        self.write("run.log", "waiting\n")
+        run = self.running("--lost", "a run to unit 5")
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertEqual(self.record()["progress"], "queued: starts when 5x7 is done")
+        self.assertIn("running: queued: starts when 5x7 is done", self.page())
+
+        # Still generating: the last whole progress line, without its rate.
+        self.write("7x6.err", "pawntb generate: plan\npawntb generate: solve unit 10/20 50%, 1,234 positions/s\r"
+                   "pawntb generate: solve unit 11/20 55%, 1,300 positions/s, about 50 min left\r")
+        run = self.running()
+        self.assertEqual(run.returncode, 0, run.stderr)
+        r = self.record()
+        self.assertEqual(r["board"], "7x6")
+        self.assertEqual(r["progress"], "solve unit 11/20 55%")
+        self.assertEqual(r["resume"], "cd /runs/7x6 && ./run.sh")
+        self.assertEqual(r["lost"], "a run to unit 5")  # kept from the earlier call
+        self.assertRegex(r["as_of"], r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}Z$")
+        self.assertNotIn("estimate", r)
+        self.assertIn("running: solve unit 11/20 55%", self.page())
+        self.assertIn("Lost: a run to unit 5. Resume: `cd /runs/7x6 && ./run.sh`", self.page())
+
+        # The run's plan: its estimate on the page.
+        self.write("7x6.plan.json", '{"estimated_seconds": 41751, "rate_source": "sample of 20 units of 7x6"}')
+        self.assertEqual(self.running().returncode, 0)
+        self.assertEqual(self.record()["estimate"], {"seconds": 41751, "rate_source": "sample of 20 units of 7x6"})
+        self.assertIn("Its plan: 11.6 h on one machine (sample of 20 units of 7x6).", self.page())
+        self.write("7x6.plan.json", '{"estimated_seconds": ')
+        run = self.running(resume="r")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn("cannot read " + os.path.join(self.tables, "7x6.plan.json"), run.stderr)
+        os.remove(os.path.join(self.tables, "7x6.plan.json"))
+
+        # Generated (an older pawntb's output line): stats and verify not run.
+        self.write("7x6.out", "generated 7x6-k6.pawntb: 2,000,000 positions in 3 s\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "generated (2,000,000 positions); stats not run yet; verify not run yet")
+
+        # Generated (its report), stats done, verify a quarter of the way.
+        os.remove(os.path.join(self.tables, "7x6.out"))
+        self.write("7x6.generate.report.json", '{"positions": 3000000}')
+        self.write("7x6.stats.json", "{}")
+        self.write("7x6.verify.json", '{"entries_done": 750000, "entries": 3000000, "mismatches": 1234}')
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "generated (3,000,000 positions); stats done; "
+                         "verify 25 % (750,000 of 3,000,000 positions checked, 1,234 mismatches)")
+        self.assertIn("running: generated (3,000,000 positions); stats done; verify 25 %", self.page())
+
+        # What cannot be read: status 1, naming the file.
+        self.write("7x6.verify.json", "not json")
+        run = self.running(resume="r")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(os.path.join(self.tables, "7x6.verify.json"), run.stderr)
+
+    def test_no_progress_line_and_usage(self):
+        self.write("7x6.err", "pawntb generate: plan\n")
+        run = self.running(resume="r")
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(os.path.join(self.tables, "7x6.err"), run.stderr)
+        self.assertFalse(os.path.exists(self.progress))
+        self.assertEqual(self.running(resume="").returncode, 2)  # --running without --resume
+        run = run_script("--root", self.root, "--running", "9x9", "--tables", self.tables, "--resume", "r")
+        self.assertEqual(run.returncode, 2)
+        self.assertEqual(run_script("--root", self.root, "--no-such-option").returncode, 2)
+
+
+class Project(unittest.TestCase):
+    def test_the_projectors_lines_become_projections(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            bench = os.path.join(tmp, "build", "tools", "bench")
+            os.makedirs(bench)
+            # A made-up project_tiers: 8x8 cannot be indexed, every other board the same sizes.
+            with open(os.path.join(bench, "project_tiers"), "w") as f:
+                f.write('#!/bin/sh\necho "$*" >> "%s/calls"\n'
+                        'if [ "$1x$2" = 8x8 ]; then echo "8x8 K=8: too large to index" >&2; exit 1; fi\n'
+                        'echo "$1x$2 K=$3: 2.572e+11 positions in 6408 tiers, 15852 units; the largest unit 9.834e+08 '
+                        'entries; the most a unit holds with what it reads 4.187e+09 entries (3.90 GiB at a byte each)"\n'
+                        'echo "work directory: about 4.3 GiB"\necho "one machine: 2.9 h; 4 machines: 1 h"\n' % tmp)
+            os.chmod(os.path.join(bench, "project_tiers"), 0o755)
+            run = run_script("--root", tmp, "--build", os.path.join(tmp, "build"), "--project")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(tmp, "data", "answers", "projections.json")) as f:
+                projections = json.load(f)
+            with open(os.path.join(tmp, "data", "answers", "6x6-k6.json")) as f:
+                six = json.load(f)
+            rate = round(six["info"]["entries"] / six["generation"]["wall_s"])
+            self.assertEqual(projections["rate"], rate)
+            self.assertEqual(projections["boards"][0], {
+                "board": "4x8", "positions": 257200000000, "tiers": 6408, "units": 15852,
+                "unit_with_reads": 4187000000, "unit_with_reads_gib": 3.9, "work_dir_gib": 4.3, "one_machine": "2.9 h"})
+            self.assertEqual(projections["boards"][-1], {"board": "8x8", "indexable": False})
+            self.assertEqual(read(os.path.join(tmp, "calls")).splitlines()[0],
+                             "4 8 8 %d %s 1" % (rate, page.num(projections["work_bytes_per_position"])))
+
+
+class Measure(unittest.TestCase):
+    """Measuring a board with the build's programs (the build directory in
+    $PAWNTB_BUILD, as CTest gives it): 3x3 gives its committed answers and
+    tier checksums, and a record whose figures come from the reports."""
+
+    def test_3x3_from_a_fresh_table(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            run = run_script("--root", tmp, "--build", build, "--boards", "3x3", "--work", os.path.join(tmp, "work"),
+                             "--samples", "50")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            for name in ("answers/3x3-k3.tsv", "tiers/3x3-k3.tsv", "stats/3x3-k3.json"):
+                self.assertEqual(read(os.path.join(tmp, "data", name)), read(os.path.join(SOURCE, "data", name)), name)
+            with open(os.path.join(tmp, "data", "answers", "3x3-k3.json")) as f:
+                r = json.load(f)
+            with open(os.path.join(tmp, "work", "3x3.generate.report.json")) as f:
+                generated = json.load(f)
+            self.assertEqual(r["generated"], "this run")
+            self.assertEqual(r["generation"]["command"], generated["command"])
+            self.assertIsNone(r["generation"]["work_dir_peak_bytes"])
+            self.assertEqual(r["info"]["entries"], generated["positions"])
+            self.assertTrue(r["verify"]["ok"])
+            self.assertEqual(r["spot_check"]["samples"], 50)
+            self.assertEqual(r["spot_check"]["disagreed"], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
