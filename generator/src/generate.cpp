@@ -32,13 +32,13 @@
 #include <optional>
 #include <set>
 #include <system_error>
-#include <thread>
 
 #include "assemble.hpp"
 #include "memory.hpp"
 #include "mpi_schedule.hpp"
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
+#include "pawntb/util/threads.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
@@ -191,7 +191,7 @@ class UnitRun {
   }
 
   ~UnitRun() {
-    if (writer_.joinable()) writer_.join();  // a failed run: its error is the one thrown
+    writer_.reset();  // before the buffer it writes from; a failed run: its error is the one thrown
   }
 
   generator_detail::AssemblyResult assemble(const fs::path& output) {
@@ -216,7 +216,7 @@ class UnitRun {
       // A group with a slice of the unit whose file is being written waits
       // for it (a group's slices, one per black profile, lie in several
       // units).
-      for (std::size_t s = g.first_slice; writer_.joinable() && s < g.first_slice + g.slice_count;
+      for (std::size_t s = g.first_slice; writer_ && s < g.first_slice + g.slice_count;
            ++s) {
         if (units_.unit_of_slice(s) == written_unit_) finish_write();
       }
@@ -299,13 +299,7 @@ class UnitRun {
     written_ = std::move(out);
     written_unit_ = u;
     try {
-      writer_ = std::thread([this, u, values, summary] {
-        try {
-          work_.write_unit_file(u, values, summary);
-        } catch (...) {
-          write_failure_ = std::current_exception();
-        }
-      });
+      writer_.emplace([this, u, values, summary] { work_.write_unit_file(u, values, summary); });
     } catch (const std::system_error&) {  // no thread: write it here
       work_.write_unit_file(u, values, summary);
       spare_ = std::move(written_);
@@ -314,12 +308,18 @@ class UnitRun {
 
   // Waits for the file being written, if any; rethrows its failure.
   void finish_write() {
-    if (!writer_.joinable()) return;
-    writer_.join();
+    if (!writer_) return;
+    std::exception_ptr failure;
+    try {
+      writer_->join();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    writer_.reset();
     if (written_.size() > spare_.size()) spare_ = std::move(written_);
     written_ = generator_detail::TierBuffer();
     written_unit_ = SIZE_MAX;
-    if (write_failure_) std::rethrow_exception(std::exchange(write_failure_, nullptr));
+    if (failure) std::rethrow_exception(failure);
   }
 
   // Whether unit u's file is whole; a damaged one is reported and removed.
@@ -403,13 +403,12 @@ class UnitRun {
   const generator_detail::UnitMemory memory_;
   std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
-  // WRITE-BEHIND above: whether it is on (one process), the thread writing
-  // unit written_unit_ from written_, its failure, and a buffer to reuse.
+  // WRITE-BEHIND above: whether it is on (one process), the task writing
+  // unit written_unit_ from written_, and a buffer to reuse.
   bool write_behind_ = false;
-  std::thread writer_;
+  std::optional<util::BackgroundTask> writer_;
   std::size_t written_unit_ = SIZE_MAX;
   generator_detail::TierBuffer written_, spare_;
-  std::exception_ptr write_failure_;
   std::uint64_t units_done_ = 0;        // units finished so far
   std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved
