@@ -160,11 +160,8 @@ const Table& generated_table(Geometry g, int k) {
   auto& by_k = tables[{g.rows, g.cols}];
   const auto found = by_k.find(k);
   if (found != by_k.end()) return found->second;
-  GenerateOptions o;
-  o.geometry = g;
-  o.max_pawns = k;
   const auto path = dir / (to_string(g) + "-k" + std::to_string(k) + ".pawntb");
-  write_table(solve(o), path);
+  write_table(solve(g, k), path);
   return by_k.emplace(k, Table::open(path)).first->second;
 }
 
@@ -375,16 +372,17 @@ TEST(StatsSvg, NarrowBarsGetShortLabels) {
 // 0 px tall).
 TEST(StatsSvg, EveryNonzeroCountHasAVisibleBar) {
   const std::string svg = histogram_of(5, 1, 3, 123456789012);
-  const std::regex bar("<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
-                       "height=\"([0-9.]+)\"");
+  const std::regex bar(
+      "<rect class=\"(?:win|loss)\" x=\"[0-9.]+\" y=\"[0-9.]+\" width=\"[0-9.]+\" "
+      "height=\"([0-9.]+)\"");
   std::vector<double> heights;
   for (auto it = std::sregex_iterator(svg.begin(), svg.end(), bar); it != std::sregex_iterator();
        ++it) {
     heights.push_back(std::stod((*it)[1]));
   }
   ASSERT_EQ(heights.size(), 3u) << svg;
-  EXPECT_GE(heights[0], 10.0);           // a count of 1
-  EXPECT_GT(heights[1], heights[0]);     // 3 stands higher than 1
+  EXPECT_GE(heights[0], 10.0);        // a count of 1
+  EXPECT_GT(heights[1], heights[0]);  // 3 stands higher than 1
   EXPECT_GT(heights[2], heights[1]);
   EXPECT_NE(svg.find("log scale"), std::string::npos);
 }
