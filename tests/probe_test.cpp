@@ -329,19 +329,20 @@ TEST(Probe, ProbeManyMatchesProbe) {
 }
 
 TEST(File, RoundTripGivesTheSolvedValues) {
-  const SolvedTable solved = solve(Geometry{3, 4}, 3);
+  const Geometry g{3, 4};
+  const SolvedTable solved = solve(g, 3);
   const TempDir dir;
   const auto path = dir / "3x4.pawntb";
   write_table(solved, path);
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
   EXPECT_EQ(table.info().longest_game_plies, solved.max_plies);
-  const format::Index index(o.geometry, o.max_pawns);
+  const format::Index index(g, 3);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
-    const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
+    const ProbeResult r = table.probe(Position{g, white, black, Side::white});
     ASSERT_TRUE(r.ok());
-    const game::Pawns c = format::canonical(o.geometry, white, black);
+    const game::Pawns c = format::canonical(g, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(check::verify(table, kVerifyMemory).ok());
@@ -530,7 +531,7 @@ TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path&
   for (std::uint64_t i = from; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (format::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
+    if (format::is_filler(Geometry{4, 4}, white, black) || v < 1 || v + 2 > solved.max_plies ||
         !accept(i)) {
       continue;
     }
