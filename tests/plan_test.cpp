@@ -88,6 +88,13 @@ TEST(Plan, DecidesWhereTheWorkGoes) {
   o.work_dir.clear();
   o.fallback_work_dir.clear();
   EXPECT_THROW(plan_generation(o), GenerateError);
+  // Too large for memory with nowhere else to go: in memory, and refused.
+  o.ranks = 1;
+  o.memory_limit = roomy.memory_in_memory - 1;
+  const GenerationPlan nowhere = plan_generation(o);
+  EXPECT_EQ(nowhere.mode, GenerationMode::in_memory);
+  EXPECT_FALSE(nowhere.fits_memory());
+  EXPECT_THROW(check_plan(nowhere), GenerateError);
   // Parameters out of range.
   EXPECT_THROW(plan_generation(board({4, 4}, {}, 0, 5)), GenerateError);
   EXPECT_THROW(plan_generation(board({9, 4})), GenerateError);

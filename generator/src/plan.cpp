@@ -55,8 +55,8 @@ UnitMemory unit_memory(const Index& index, const TierGraph& graph, const UnitPla
   }
   for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
   UnitMemory m;
-  m.structures = kProcessBase + index.heap_bytes() + graph.heap_bytes() + units.heap_bytes() +
-                 units.size() * sizeof(TierSummary) +
+  m.structures = process_base_bytes() + index.heap_bytes() + graph.heap_bytes() +
+                 units.heap_bytes() + units.size() * sizeof(TierSummary) +
                  WorkDir::records_bytes(index.slices().size(), units.size());
   const std::uint64_t read = WorkDir::read_bytes(largest_unit);
   m.unit_scratch = scratch + read + WorkDir::write_bytes();
@@ -127,14 +127,18 @@ void decide_mode(GenerationPlan& plan) {
     plan.work_dir = request.fallback_work_dir;
     plan.mode_reason =
         std::to_string(plan.ranks) + " MPI ranks solving unit by unit in " + plan.work_dir.string();
-  } else if (plan.memory_in_memory > plan.memory_limit) {
+  } else if (plan.memory_in_memory > plan.memory_limit && !request.fallback_work_dir.empty()) {
     plan.mode = GenerationMode::over_memory_limit;
     plan.work_dir = request.fallback_work_dir;
     plan.mode_reason =
         need + "more than " + limit + "; solving it unit by unit in " + plan.work_dir.string();
   } else {
+    // (In memory, and over the limit when there is no work directory to go
+    // to: the plan does not fit, and check_plan says so.)
     plan.mode = GenerationMode::in_memory;
-    plan.mode_reason = need + "within " + limit + "; solving it in memory";
+    plan.mode_reason = need +
+                       (plan.memory_in_memory > plan.memory_limit ? "more than " : "within ") +
+                       limit + "; solving it in memory";
   }
   if (plan.in_memory()) {
     plan.work_dir_fate = WorkDirFate::none;
@@ -142,9 +146,7 @@ void decide_mode(GenerationPlan& plan) {
     return;
   }
   if (plan.work_dir.empty()) {
-    throw GenerateError(plan.mode == GenerationMode::several_ranks
-                            ? "several MPI ranks need a work directory (--work-dir)"
-                            : need + "more than " + limit + ", and no work directory was given");
+    throw GenerateError("several MPI ranks need a work directory (--work-dir)");
   }
   if (plan.ranks > 1) {
     plan.mode_reason += "; rank 0 schedules the units, ranks 1.." + std::to_string(plan.ranks - 1) +

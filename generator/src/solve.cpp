@@ -57,7 +57,7 @@ std::uint64_t index_count() {
 std::uint64_t in_memory_bytes(const Index& index, const TierGraph& graph, unsigned threads) {
   // THE MEMORY MODEL (memory.hpp), in memory: a value byte per entry, the
   // writer streams the file a batch at a time.
-  const std::uint64_t rest = kProcessBase + index.heap_bytes() + graph.heap_bytes() +
+  const std::uint64_t rest = process_base_bytes() + index.heap_bytes() + graph.heap_bytes() +
                              TableWriter::memory_bytes(index.size(), util::thread_count(threads));
   std::uint64_t bytes = 0;
   if (__builtin_add_overflow(index.size(), rest, &bytes)) return UINT64_MAX;
