@@ -21,11 +21,7 @@ namespace {
 using namespace pawntb_test;
 
 std::vector<std::uint8_t> generate_bytes(Geometry g, int k, int threads) {
-  GenerateOptions o;
-  o.geometry = g;
-  o.max_pawns = k;
-  o.threads = threads;
-  return encode_table(solve(o), threads);
+  return encode_table(solve(g, k, threads), threads);
 }
 
 TEST(Generator, CommittedTableEqualsAFreshGenerationByteForByte) {
@@ -58,11 +54,9 @@ TEST(Generator, CommittedTablesMatchTheGoldenChecksums) {
 // every canonical entry, and its statistics count every index.
 TEST(Generator, ValuesAreConsistentAtEveryCanonicalEntry) {
   for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 3}, Geometry{3, 5}}) {
-    GenerateOptions o;
-    o.geometry = g;
-    o.max_pawns = g.cols == 5 ? 3 : g.cols;
-    const SolvedTable table = solve(o);
-    const format::Index index(g, o.max_pawns);
+    const int max_pawns = g.cols == 5 ? 3 : g.cols;
+    const SolvedTable table = solve(g, max_pawns);
+    const format::Index index(g, max_pawns);
     // The value of white-to-move (white, black) from the solver's entries.
     auto value = [&](std::uint64_t white, std::uint64_t black) -> int {
       if (!white || (black & game::black_goal(g))) return 0;
@@ -106,21 +100,21 @@ TEST(Generator, OutputIsDeterministicForAnyThreadCount) {
 // run goes on above the limit, says so once, and makes the same table.
 TEST(Generator, SaysOnceWhenTheRestOfTheProcessPushesTiersOverTheLimit) {
   TempDir dir;
-  GenerateOptions o;
+  GenerateRequest o;
   o.geometry = Geometry{4, 4};
   o.max_pawns = 4;
   o.threads = 1;
   o.work_dir = dir / "work";
   std::vector<std::string> notices;
-  o.on_notice = [&](const std::string& message) { notices.push_back(message); };
+  GenerateCallbacks callbacks;
+  callbacks.on_notice = [&](const std::string& message) { notices.push_back(message); };
   o.memory_limit = std::uint64_t{4} << 30;
-  generate(o, dir / "roomy.pawntb");
+  generate(o, callbacks, dir / "roomy.pawntb");
   EXPECT_TRUE(notices.empty()) << notices.front();
 
-  fs::remove_all(o.work_dir);
   o.memory_limit = plan_generation(o).memory_needed;  // just what the plan asks for
   const std::vector<char> ballast(std::size_t{96} << 20, 1);
-  generate(o, dir / "tight.pawntb");
+  generate(o, callbacks, dir / "tight.pawntb");
   ASSERT_EQ(notices.size(), 1u);
   EXPECT_NE(notices[0].find(" and the slices it reads need "), std::string::npos) << notices[0];
   EXPECT_NE(notices[0].find("memory limit; going on above it"), std::string::npos) << notices[0];
@@ -131,10 +125,7 @@ TEST(Generator, SaysOnceWhenTheRestOfTheProcessPushesTiersOverTheLimit) {
 
 std::string solve_error(Geometry g, int k) {
   try {
-    GenerateOptions o;
-    o.geometry = g;
-    o.max_pawns = k;
-    solve(o);
+    solve(g, k);
   } catch (const GenerateError& e) {
     return e.what();
   }
@@ -155,10 +146,7 @@ TEST(Generator, RefusesRunsThatDoNotFitInMemory) {
 }
 
 SolvedTable small_table() {
-  GenerateOptions o;
-  o.geometry = Geometry{3, 3};
-  o.max_pawns = 3;
-  return solve(o);
+  return solve(Geometry{3, 3}, 3);
 }
 
 // Every call of a progress callback, checked when the run is over: each
@@ -201,11 +189,9 @@ class ProgressRecord {
 TEST(Progress, SolveAndCompressReportEveryStageUpToOne) {
   for (const unsigned threads : {1u, 2u, 3u}) {
     ProgressRecord record;
-    GenerateOptions o;
-    o.threads = threads;  // the 4x4 table: 5 blocks to compress
-    o.on_progress = record.callback();
-    const SolvedTable table = solve(o);
-    encode_table(table, threads, o.on_progress);
+    const ProgressCallback on_progress = record.callback();
+    const SolvedTable table = solve(Geometry{4, 4}, 4, threads, on_progress);  // 5 blocks
+    encode_table(table, threads, on_progress);
     record.expect_stages({"solve", "compress"});
   }
   ProgressRecord record;

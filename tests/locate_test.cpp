@@ -126,11 +126,8 @@ TEST_F(Locate, EnvFileIsUsedForItsGeometryOnly) {
 }
 
 TEST_F(Locate, EnvFileOfAnotherGeometryIsTheDefaultButNotFoundFor4x4) {
-  GenerateOptions options;
-  options.geometry = Geometry{3, 3};
-  options.max_pawns = 3;
   const fs::path small = dir_ / "small.pawntb";
-  write_table(solve(options), small);
+  write_table(solve(Geometry{3, 3}, 3), small);
   table_named("4x4-k4.pawntb");
   ::setenv("PAWNTB_TABLE", small.c_str(), 1);
   EXPECT_EQ(Table::find(Geometry{3, 3}), small);
@@ -250,10 +247,10 @@ TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
   std::vector<std::string> keys;
   for (const InfoField& f : fields) keys.emplace_back(f.key);
   EXPECT_EQ(keys, (std::vector<std::string>{
-                      "file", "format_version", "geometry", "entries", "placements",
-                      "white_wins", "longest_game_plies", "longest_game_example", "file_size",
-                      "blocks", "block_entries", "header_checksum", "index_checksum",
-                      "rules_fingerprint", "file_checksum", "file_checksum_listed_in"}));
+                      "file", "format_version", "geometry", "entries", "placements", "white_wins",
+                      "longest_game_plies", "longest_game_example", "file_size", "blocks",
+                      "block_entries", "header_checksum", "index_checksum", "rules_fingerprint",
+                      "file_checksum", "file_checksum_listed_in"}));
   using Value = decltype(InfoField::value);
   const auto value = [&](std::string_view key) {
     for (const InfoField& f : fields) {
@@ -266,7 +263,8 @@ TEST_F(Locate, InfoFieldsAreTheHeadersFactsInInfosOrder) {
   EXPECT_EQ(value("geometry"), Value(InfoObject{{"rows", 4}, {"cols", 4}, {"max_pawns", 4}}));
   EXPECT_EQ(value("entries"), Value(info.entries));
   EXPECT_EQ(value("white_wins"), Value(info.white_wins));
-  EXPECT_EQ(value("longest_game_plies"), Value(static_cast<std::uint64_t>(info.longest_game_plies)));
+  EXPECT_EQ(value("longest_game_plies"),
+            Value(static_cast<std::uint64_t>(info.longest_game_plies)));
   EXPECT_EQ(value("longest_game_example"), Value(info.longest_game_example));
   EXPECT_EQ(value("blocks"), Value(std::uint64_t{info.blocks}));
   EXPECT_EQ(value("file_checksum"), Value(std::string("00ab00000000cdef")));

@@ -88,29 +88,23 @@ TEST(ParallelStages, ProbeDecode) {
 // The 4x5 table (8.5 M entries): verify's segments have more than one chunk
 // from 4.2 M entries on, and the solver's tiers from 16 Ki entries (the 4x4
 // table's largest has 6,208).
-GenerateOptions four_by_five() {
-  GenerateOptions options;
-  options.geometry = {4, 5};
-  options.max_pawns = 5;
-  options.threads = 2;
-  return options;
+SolvedTable solve_four_by_five() {
+  return solve({4, 5}, 5, 2);
 }
 
 TEST(ParallelStages, Verify) {
   const TempDir dir;
-  write_table(solve(four_by_five()), dir / "4x5.pawntb", 2);
+  write_table(solve_four_by_five(), dir / "4x5.pawntb", 2);
   const Table table = Table::open(dir / "4x5.pawntb", Table::Load::all, 2);
   expect_helper_fault("verify", [&] { check::verify(table, std::uint64_t{1} << 30, {}, 2); });
 }
 
 TEST(ParallelStages, TierSolve) {
-  expect_helper_fault("tier solve", [] { solve(four_by_five()); });
+  expect_helper_fault("tier solve", [] { solve_four_by_five(); });
 }
 
 TEST(ParallelStages, TableWrite) {
-  GenerateOptions options;
-  options.threads = 2;
-  const SolvedTable table = solve(options);
+  const SolvedTable table = solve({4, 4}, 4, 2);
   expect_helper_fault("table write", [&] { encode_table(table, 2); });
   // Written to a file: the error leaves the old file and no temporary one.
   const TempDir dir;

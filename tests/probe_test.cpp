@@ -59,10 +59,7 @@ const std::filesystem::path& table_3x3() {
   static const std::filesystem::path path = [] {
     auto p = std::filesystem::temp_directory_path() /
              ("pawntb-3x3-" + std::to_string(::getpid()) + ".pawntb");
-    GenerateOptions o;
-    o.geometry = Geometry{3, 3};
-    o.max_pawns = 3;
-    write_table(solve(o), p);
+    write_table(solve(Geometry{3, 3}, 3), p);
     return p;
   }();
   return path;
@@ -284,12 +281,9 @@ TEST(Probe, ConcurrentProbesMatchASingleThread) {
 // groups of many sizes, for tables loaded whole or on demand and for middle
 // regions of one byte (4x4) and two (4x5).
 TEST(Probe, ProbeManyMatchesProbe) {
-  GenerateOptions o;
-  o.geometry = Geometry{4, 5};
-  o.max_pawns = 2;
   const TempDir dir;
   const std::filesystem::path path_4x5 = dir / "4x5.pawntb";
-  write_table(solve(o), path_4x5);
+  write_table(solve(Geometry{4, 5}, 2), path_4x5);
   for (const std::filesystem::path& path : {kDefaultTable, path_4x5}) {
     for (const auto load : {Table::Load::all, Table::Load::on_demand}) {
       const Table table = Table::open(path, load);
@@ -336,22 +330,20 @@ TEST(Probe, ProbeManyMatchesProbe) {
 }
 
 TEST(File, RoundTripGivesTheSolvedValues) {
-  GenerateOptions o;
-  o.geometry = Geometry{3, 4};
-  o.max_pawns = 3;
-  const SolvedTable solved = solve(o);
+  const Geometry g{3, 4};
+  const SolvedTable solved = solve(g, 3);
   const TempDir dir;
   const auto path = dir / "3x4.pawntb";
   write_table(solved, path);
   const Table table = Table::open(path);
   EXPECT_EQ(table.info().entries, solved.values.size());
   EXPECT_EQ(table.info().longest_game_plies, solved.max_plies);
-  const format::Index index(o.geometry, o.max_pawns);
+  const format::Index index(g, 3);
   for (std::uint64_t i = 0; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
-    const ProbeResult r = table.probe(Position{o.geometry, white, black, Side::white});
+    const ProbeResult r = table.probe(Position{g, white, black, Side::white});
     ASSERT_TRUE(r.ok());
-    const game::Pawns c = format::canonical(o.geometry, white, black);
+    const game::Pawns c = format::canonical(g, white, black);
     ASSERT_EQ(r.plies, solved.values[index.rank(c.white, c.black)]) << i;
   }
   EXPECT_TRUE(check::verify(table, kVerifyMemory).ok());
@@ -521,15 +513,12 @@ struct TableWithAWrongValue {
 template <class Accept>
 TableWithAWrongValue write_table_with_a_wrong_value(const std::filesystem::path& path,
                                                     std::uint64_t from, Accept accept) {
-  GenerateOptions o;
-  o.geometry = Geometry{4, 4};
-  o.max_pawns = 4;
-  SolvedTable solved = solve(o);
-  const format::Index index(o.geometry, o.max_pawns);
+  SolvedTable solved = solve(Geometry{4, 4}, 4);
+  const format::Index index(Geometry{4, 4}, 4);
   for (std::uint64_t i = from; i < index.size(); ++i) {
     const auto [white, black] = index.unrank(i);
     const int v = solved.values[i];
-    if (format::is_filler(o.geometry, white, black) || v < 1 || v + 2 > solved.max_plies ||
+    if (format::is_filler(Geometry{4, 4}, white, black) || v < 1 || v + 2 > solved.max_plies ||
         !accept(i)) {
       continue;
     }
@@ -667,8 +656,8 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
   for (const VerifyLoad& load : kVerifyLoads) {
     SCOPED_TRACE(load.name);
     const Table table = Table::open(bad.path, load.load);
-    for (const std::uint64_t from : {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first,
-                                     bad.index}) {
+    for (const std::uint64_t from :
+         {std::uint64_t{0}, index.tiers()[index.tier_of(bad.index)].first, bad.index}) {
       VerifyState state;
       state.header_checksum = from ? table.info().header_checksum : 0;
       state.entries_done = from;
@@ -688,11 +677,8 @@ TEST(File, VerifyFindsAWrongValueInATiersLastEntry) {
 TEST(File, VerifyFindsAWrongValueInEveryPlaceOfABatch) {
   const TempDir dir;
   const Geometry g{4, 4};
-  GenerateOptions o;
-  o.geometry = g;
-  o.max_pawns = 4;
-  const SolvedTable solved = solve(o);
-  const format::Index index(g, o.max_pawns);
+  const SolvedTable solved = solve(g, 4);
+  const format::Index index(g, 4);
   const auto tiers = index.tiers();
   const format::Index::Tier& tier = *std::max_element(
       tiers.begin(), tiers.end(), [](const auto& a, const auto& b) { return a.size < b.size; });
@@ -796,11 +782,8 @@ TEST(File, VerifyFindsAWrongValueThroughAChildTier) {
 // entries, and reports damage instead of checksums.
 TEST(File, TierChecksumsAgreeLoadedOrNot) {
   const TempDir dir;
-  GenerateOptions o;
-  o.geometry = Geometry{4, 5};
-  o.max_pawns = 5;
   const auto path = dir / "4x5.pawntb";
-  write_table(solve(o), path);
+  write_table(solve(Geometry{4, 5}, 5), path);
   const TierChecksums loaded = check::tier_checksums(Table::open(path, Table::Load::all), 2);
   const TierChecksums lazy = check::tier_checksums(Table::open(path, Table::Load::on_demand), 3);
   ASSERT_TRUE(loaded.damaged_blocks.empty());

@@ -161,11 +161,8 @@ const Table& generated_table(Geometry g, int k) {
   auto& by_k = tables[{g.rows, g.cols}];
   const auto found = by_k.find(k);
   if (found != by_k.end()) return found->second;
-  GenerateOptions o;
-  o.geometry = g;
-  o.max_pawns = k;
   const auto path = dir / (to_string(g) + "-k" + std::to_string(k) + ".pawntb");
-  write_table(solve(o), path);
+  write_table(solve(g, k), path);
   return by_k.emplace(k, Table::open(path)).first->second;
 }
 

@@ -47,9 +47,10 @@ void expect_successors_in_groups(Geometry g, int k, std::uint64_t unit_entries) 
       // The slice's groups are among those its unit reads.
       for (const generator_detail::Group& group : groups) {
         if (!group.exists) continue;
-        EXPECT_TRUE(std::any_of(read.begin(), read.end(), [&](const auto& r) {
-          return r.first == group.first && r.size == group.size;
-        })) << to_string(g) << " unit " << u;
+        EXPECT_TRUE(std::any_of(
+            read.begin(), read.end(),
+            [&](const auto& r) { return r.first == group.first && r.size == group.size; }))
+            << to_string(g) << " unit " << u;
       }
       covered += slice.size;
       for (std::uint64_t i = slice.first; i < slice.first + slice.size; ++i) {
@@ -230,16 +231,17 @@ TEST(Units, PackingExample) {
 // A board solved with units of a few entries (cutting every tier into many)
 // is the table solved in memory, byte for byte.
 TEST(Units, TinyUnitsMakeTheWholeTierTable) {
-  for (const auto& [g, unit_entries] : {std::pair{Geometry{4, 4}, 64}, std::pair{Geometry{4, 5}, 5000}}) {
+  for (const auto& [g, unit_entries] :
+       {std::pair{Geometry{4, 4}, 64}, std::pair{Geometry{4, 5}, 5000}}) {
     TempDir dir;
-    GenerateOptions o;
-    o.geometry = g;
-    o.max_pawns = g.cols;
-    o.threads = 2;
-    const std::vector<std::uint8_t> whole = encode_table(solve(o), 2);
-    o.work_dir = dir / "work";
-    o.unit_entries = static_cast<std::uint64_t>(unit_entries);
-    const GenerationReport report = generate(o, dir / "units.pawntb");
+    const std::vector<std::uint8_t> whole = encode_table(solve(g, g.cols, 2), 2);
+    GenerateRequest request;
+    request.geometry = g;
+    request.max_pawns = g.cols;
+    request.threads = 2;
+    request.work_dir = dir / "work";
+    request.unit_entries = static_cast<std::uint64_t>(unit_entries);
+    const GenerationReport report = generate(request, {}, dir / "units.pawntb");
     EXPECT_GT(report.plan.units, report.plan.tiers) << to_string(g);
     EXPECT_EQ(read_bytes(dir / "units.pawntb"), whole) << to_string(g);
   }

@@ -220,6 +220,37 @@ void note_temp_file(const char* path) {
   announced.push_back(path ? path : "(gone)");
 }
 
+// A background task runs on a thread other than its owner's, join() waits
+// for it, and what it throws reaches join() once.
+TEST(BackgroundTask, RunsApartAndJoinRethrowsItsFailure) {
+  const std::thread::id owner = std::this_thread::get_id();
+  std::thread::id ran_on;
+  BackgroundTask task([&] { ran_on = std::this_thread::get_id(); });
+  task.join();
+  EXPECT_NE(ran_on, std::thread::id());
+  EXPECT_NE(ran_on, owner);
+  task.join();  // again: nothing left to wait for
+
+  BackgroundTask failing([] { throw std::runtime_error("disk full"); });
+  try {
+    failing.join();
+    ADD_FAILURE() << "join() did not rethrow";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "disk full");
+  }
+  EXPECT_NO_THROW(failing.join());  // reported once
+
+  // The destructor waits too, and drops a failure nobody asked for.
+  std::atomic<bool> done{false};
+  {
+    const BackgroundTask unjoined([&] {
+      done = true;
+      throw std::runtime_error("dropped");
+    });
+  }
+  EXPECT_TRUE(done);
+}
+
 TEST(AtomicFile, WritesTheFileReadableByAllAndNothingElse) {
   const TempDir dir;
   write_file_atomically(dir / "a.txt", "first\n");

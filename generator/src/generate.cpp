@@ -32,7 +32,6 @@
 #include <optional>
 #include <set>
 #include <system_error>
-#include <thread>
 
 #include "assemble.hpp"
 #include "memory.hpp"
@@ -40,6 +39,7 @@
 #include "pawntb/generator.hpp"
 #include "pawntb/util/memory.hpp"
 #include "pawntb/util/text.hpp"
+#include "pawntb/util/threads.hpp"
 #include "run_index.hpp"
 #include "table_writer.hpp"
 #include "tier_buffer.hpp"
@@ -135,8 +135,8 @@ generator_detail::TableTotals totals_of(
 class UnitRun {
  public:
   // The plan's index and units (unit by unit: it has them).
-  UnitRun(const GenerateOptions& options, const GenerationPlan& plan)
-      : options_(options),
+  UnitRun(const GenerateCallbacks& callbacks, const GenerationPlan& plan)
+      : callbacks_(callbacks),
         plan_(plan),
         index_(plan.run_index->index),
         graph_(plan.run_index->graph),
@@ -154,9 +154,9 @@ class UnitRun {
       if (fs::exists(work_.partial_path())) return 0;  // the assembly resumes
       // The last assembly moved its table into place but was stopped before
       // it removed its checkpoint: the units deleted are solved again.
-      if (options_.on_notice) {
-        options_.on_notice(work_.checkpoint_path().string() +
-                           ": an assembly that was not cleaned up; solving the table again");
+      if (callbacks_.on_notice) {
+        callbacks_.on_notice(work_.checkpoint_path().string() +
+                             ": an assembly that was not cleaned up; solving the table again");
       }
       fs::remove(work_.checkpoint_path());
     }
@@ -192,15 +192,15 @@ class UnitRun {
   }
 
   ~UnitRun() {
-    if (writer_.joinable()) writer_.join();  // a failed run: its error is the one thrown
+    writer_.reset();  // before the buffer it writes from; a failed run: its error is the one thrown
   }
 
   generator_detail::AssemblyResult assemble(const fs::path& output) {
     cache_ = GroupCache();
     spare_ = generator_detail::TierBuffer();
     return generator_detail::assemble_table(index_, units_, work_, totals_of(summaries_), output,
-                                            options_.keep_unit_files, threads_,
-                                            options_.on_progress);
+                                            plan_.request.keep_work_dir, threads_,
+                                            callbacks_.on_progress);
   }
 
   // Solves unit u from its groups and writes its file (also on the worker
@@ -217,8 +217,7 @@ class UnitRun {
       // A group with a slice of the unit whose file is being written waits
       // for it (a group's slices, one per black profile, lie in several
       // units).
-      for (std::size_t s = g.first_slice; writer_.joinable() && s < g.first_slice + g.slice_count;
-           ++s) {
+      for (std::size_t s = g.first_slice; writer_ && s < g.first_slice + g.slice_count; ++s) {
         if (units_.unit_of_slice(s) == written_unit_) finish_write();
       }
     }
@@ -257,12 +256,12 @@ class UnitRun {
     // Each slice with the groups of its tier and black profile.
     const std::vector<generator_detail::EntryRange> ranges = generator_detail::unit_ranges(
         index_, units_, u, [&](std::uint64_t first) { return cache_.values(first); });
-    generator_detail::TierBuffer out =
-        spare_.size() >= unit.entries ? std::move(spare_) : generator_detail::TierBuffer(unit.entries);
+    generator_detail::TierBuffer out = spare_.size() >= unit.entries
+                                           ? std::move(spare_)
+                                           : generator_detail::TierBuffer(unit.entries);
     const auto values = out.span().first(unit.entries);  // solve_ranges writes every one
-    summaries_[u] =
-        generator_detail::solve_ranges(index_, graph_, ranges, values, threads_,
-                                       [&](std::uint64_t done) { report(done); });
+    summaries_[u] = generator_detail::solve_ranges(index_, graph_, ranges, values, threads_,
+                                                   [&](std::uint64_t done) { report(done); });
     write(u, std::move(out), summaries_[u]);
     return summaries_[u];
   }
@@ -300,13 +299,7 @@ class UnitRun {
     written_ = std::move(out);
     written_unit_ = u;
     try {
-      writer_ = std::thread([this, u, values, summary] {
-        try {
-          work_.write_unit_file(u, values, summary);
-        } catch (...) {
-          write_failure_ = std::current_exception();
-        }
-      });
+      writer_.emplace([this, u, values, summary] { work_.write_unit_file(u, values, summary); });
     } catch (const std::system_error&) {  // no thread: write it here
       work_.write_unit_file(u, values, summary);
       spare_ = std::move(written_);
@@ -315,12 +308,18 @@ class UnitRun {
 
   // Waits for the file being written, if any; rethrows its failure.
   void finish_write() {
-    if (!writer_.joinable()) return;
-    writer_.join();
+    if (!writer_) return;
+    std::exception_ptr failure;
+    try {
+      writer_->join();
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    writer_.reset();
     if (written_.size() > spare_.size()) spare_ = std::move(written_);
     written_ = generator_detail::TierBuffer();
     written_unit_ = SIZE_MAX;
-    if (write_failure_) std::rethrow_exception(std::exchange(write_failure_, nullptr));
+    if (failure) std::rethrow_exception(failure);
   }
 
   // Whether unit u's file is whole; a damaged one is reported and removed.
@@ -332,7 +331,8 @@ class UnitRun {
       summaries_[u] = *summary;
       return true;
     }
-    if (options_.on_notice) options_.on_notice(path.string() + ": " + why + "; solving it again");
+    if (callbacks_.on_notice)
+      callbacks_.on_notice(path.string() + ": " + why + "; solving it again");
     std::error_code ec;
     fs::remove(path, ec);
     return false;
@@ -364,9 +364,9 @@ class UnitRun {
   // rest of the process; when the measured rest leaves less, the run goes on
   // above the limit rather than fail, and says so once.
   void notice_over_limit(std::size_t u, std::uint64_t values) {
-    if (over_limit_noticed_ || !options_.on_notice) return;
+    if (over_limit_noticed_ || !callbacks_.on_notice) return;
     over_limit_noticed_ = true;
-    options_.on_notice("unit " + name(u) + " and the slices it reads need " +
+    callbacks_.on_notice("unit " + name(u) + " and the slices it reads need " +
                        util::size_text(values) + " of values, and the rest of the process holds " +
                        util::size_text(rest_of_process()) + ": more than the " +
                        util::size_text(plan_.memory_limit) + " memory limit; going on above it");
@@ -383,17 +383,17 @@ class UnitRun {
   // Progress: the units finished, and `in_unit` entries of the one being
   // solved.
   void report(std::uint64_t in_unit) const {
-    if (!options_.on_progress) return;
+    if (!callbacks_.on_progress) return;
     Progress p{"solve",
                static_cast<double>(entries_done_ + in_unit) / static_cast<double>(index_.size())};
     p.units_done = units_done_;
     p.units = units_.size();
     p.positions_done = positions_solved_ + in_unit;
     p.positions = index_.size() - plan_.entries_done;
-    options_.on_progress(p);
+    callbacks_.on_progress(p);
   }
 
-  const GenerateOptions& options_;
+  const GenerateCallbacks& callbacks_;
   const GenerationPlan& plan_;
   const Index& index_;
   const generator_detail::TierGraph& graph_;
@@ -403,13 +403,12 @@ class UnitRun {
   const generator_detail::UnitMemory memory_;
   std::vector<generator_detail::TierSummary> summaries_;
   GroupCache cache_;
-  // WRITE-BEHIND above: whether it is on (one process), the thread writing
-  // unit written_unit_ from written_, its failure, and a buffer to reuse.
+  // WRITE-BEHIND above: whether it is on (one process), the task writing
+  // unit written_unit_ from written_, and a buffer to reuse.
   bool write_behind_ = false;
-  std::thread writer_;
+  std::optional<util::BackgroundTask> writer_;
   std::size_t written_unit_ = SIZE_MAX;
   generator_detail::TierBuffer written_, spare_;
-  std::exception_ptr write_failure_;
   std::uint64_t units_done_ = 0;        // units finished so far
   std::uint64_t entries_done_ = 0;      // their entries
   std::uint64_t positions_solved_ = 0;  // entries this run solved
@@ -423,55 +422,84 @@ namespace {
 // Ranks 1..N-1: solve the units rank 0 hands out, with the plan `make_plan`
 // gives once rank 0 has looked at the work directory (its failure reported
 // to rank 0).
-void serve(const GenerateOptions& options, const std::function<GenerationPlan()>& make_plan) {
+void serve(const GenerateCallbacks& callbacks, const std::function<GenerationPlan()>& make_plan) {
   std::optional<GenerationPlan> plan;
   std::optional<UnitRun> run;
   generator_detail::serve_units(
       [&] {
         plan = make_plan();
         check_plan(*plan);
-        run.emplace(options, *plan);
+        run.emplace(callbacks, *plan);
       },
       [&](std::size_t u) { return run->solve(u); });
 }
 
+// A plan is for the ranks it was made for: a plan for several run by one
+// process would solve alone what it says N ranks share, and one for a single
+// rank run by several has no schedule for them.
+void check_ranks(const GenerationPlan& plan) {
+  const int ranks = generator_detail::rank_count();
+  if (plan.ranks != ranks) {
+    throw GenerateError("the plan is for " + std::to_string(plan.ranks) +
+                        (plan.ranks == 1 ? " rank" : " ranks") + ", and this run has " +
+                        std::to_string(ranks) + "; make the plan with ranks = 0 (this run's)");
+  }
+}
+
+// Removes the work directory of a finished run, unless it is to be kept;
+// whether it was.
+bool remove_work_dir(const GenerationPlan& plan, const GenerateCallbacks& callbacks) {
+  if (plan.work_dir_fate != WorkDirFate::removed) return false;
+  std::error_code ec;
+  fs::remove_all(plan.work_dir, ec);
+  if (!ec) return true;
+  // The table is written; only the clean-up failed.
+  if (callbacks.on_notice) {
+    callbacks.on_notice(plan.work_dir.string() +
+                        ": cannot remove the work directory: " + ec.message());
+  }
+  return false;
+}
+
 }  // namespace
 
-GenerationReport generate(const GenerationPlan& plan, const GenerateOptions& options,
-                          const fs::path& output, void (*on_temp_file)(const char* path)) {
+GenerationReport generate(const GenerationPlan& plan, const GenerateCallbacks& callbacks,
+                          const fs::path& output) {
   GenerationReport report;
+  check_ranks(plan);
   if (generator_detail::this_rank() != 0) {  // a worker of rank 0's schedule
-    serve(options, [&] { return plan; });
+    serve(callbacks, [&] { return plan; });
     return report;
   }
   report.plan = plan;
   check_plan(plan);
-  if (plan.in_memory) {
+  if (plan.in_memory()) {
     const WriteSummary written = generator_detail::write_table(
         plan.run_index->index,
-        generator_detail::solve_in_memory(*plan.run_index, plan.threads, options.on_progress),
-        output, plan.threads, on_temp_file, options.on_progress);
+        generator_detail::solve_in_memory(*plan.run_index, plan.threads, callbacks.on_progress),
+        output, plan.threads, callbacks.on_temp_file, callbacks.on_progress);
     report.file_size = written.file_size;
     report.block_count = written.block_count;
     return report;
   }
-  UnitRun run(options, plan);
+  UnitRun run(callbacks, plan);
   report.units_solved = run.solve_all();
   report.work_dir_bytes = run.work_dir_bytes();
   const generator_detail::AssemblyResult assembled = run.assemble(output);
   report.file_size = assembled.file_size;
   report.block_count = assembled.block_count;
   report.assembly_peak_bytes = assembled.peak_bytes;
+  report.work_dir_removed = remove_work_dir(plan, callbacks);
   return report;
 }
 
-GenerationReport generate(const GenerateOptions& options, const fs::path& output,
-                          void (*on_temp_file)(const char* path)) {
+GenerationReport generate(const GenerateRequest& request, const GenerateCallbacks& callbacks,
+                          const fs::path& output) {
   if (generator_detail::this_rank() != 0) {
-    serve(options, [&] { return plan_generation(options); });
+    serve(callbacks, [&] { return plan_generation(request); });
     return {};
   }
-  return generate(plan_generation(options), options, output, on_temp_file);
+  return generate(plan_generation(request), callbacks, output);
 }
 
 }  // namespace pawntb

@@ -18,7 +18,7 @@
 // contexts); tallies: the solver's chunk list, tallies and ranges
 // (solver_scratch_bytes), the most of any unit. One index lives in a run: the plan builds it and
 // the run uses it (GenerationPlan).
-//   Example: 5x5 in memory on 2 threads: base 6.5 MiB, index and graph
+//   Example: 5x5 in memory on 2 threads, with MPI: base 6.5 MiB, index and graph
 // 1,474,880 bytes, N = 182,544,682 bytes, writer 11,476,160 bytes:
 // 202,311,466 bytes (192.9 MiB) in all, where the peak resident set measured
 // 196,616 KiB (192.0 MiB; 2026-11-27). Checked on several boards by
@@ -29,13 +29,15 @@
 
 namespace pawntb::generator_detail {
 
-// The program, its shared libraries (MPI's among them), the C++ runtime and
+// The process base: the program, its shared libraries, the C++ runtime and
 // what `pawntb generate` holds besides the model's terms (its options, the
-// read-back of the written table): the peak resident set of `pawntb generate
-// --rows 3 --cols 3 --threads 1`, 8,020 KiB, less its writer's 1.5 MiB
-// (2026-11-27, commit 98acac1, a Release build with MPI). A build without
-// MPI, linked statically, starts smaller: the plan is then a little high.
-inline constexpr std::uint64_t kProcessBase = std::uint64_t{13} << 19;  // 6.5 MiB
+// read-back of the written table), as the peak resident set of `pawntb
+// generate --rows 3 --cols 3 --threads 1` less its writer's 1.5 MiB. It
+// depends on how `pawntb` is linked, so each way has its figure, in the one
+// source file CMake builds for it (as MPI's, mpi_schedule*.cpp):
+// process_base_static.cpp (PAWNTB_STATIC_CLI, the default build) and
+// process_base_dynamic.cpp (MPI, shared libraries, the sanitizers).
+std::uint64_t process_base_bytes();
 
 // The solver's scratch for a unit of `entries` entries in `ranges` slices
 // (tier_solver.cpp, generate.cpp): 56 bytes a chunk (its place, 32, and its

@@ -51,8 +51,8 @@ UnitMemory unit_memory(const Index& index, const TierGraph& graph, const UnitPla
   }
   for (const Index::Slice& s : index.slices()) largest_slice = std::max(largest_slice, s.size);
   UnitMemory m;
-  m.structures = kProcessBase + index.heap_bytes() + graph.heap_bytes() + units.heap_bytes() +
-                 units.size() * sizeof(TierSummary) +
+  m.structures = process_base_bytes() + index.heap_bytes() + graph.heap_bytes() +
+                 units.heap_bytes() + units.size() * sizeof(TierSummary) +
                  WorkDir::records_bytes(index.slices().size(), units.size());
   const std::uint64_t read = WorkDir::read_bytes(largest_unit);
   m.unit_scratch = scratch + read + WorkDir::write_bytes();
@@ -103,8 +103,59 @@ constexpr const char* kDefaultRateSource =
     "default: the 5x7 run of 2026-11-28 (solved in 20,514 s, assembled in 3,240 s, on 2 "
     "threads)";
 
-std::uint64_t unit_entries(const GenerateOptions& options) {
-  return options.unit_entries ? options.unit_entries : generator_detail::kUnitEntries;
+std::uint64_t unit_entries(const GenerateRequest& request) {
+  return request.unit_entries ? request.unit_entries : generator_detail::kUnitEntries;
+}
+
+// Where the run goes and why (GenerationPlan::mode), and what becomes of
+// its work directory: the one place these are decided.
+void decide_mode(GenerationPlan& plan) {
+  const GenerateRequest& request = plan.request;
+  const std::string need =
+      "the table needs " + util::size_text(plan.memory_in_memory) + " in memory, ";
+  const std::string limit = "the limit of " + util::size_text(plan.memory_limit);
+  if (!request.work_dir.empty()) {
+    plan.mode = GenerationMode::work_dir_given;
+    plan.work_dir = request.work_dir;
+    plan.mode_reason = "solving unit by unit in " + plan.work_dir.string() + ", as asked";
+  } else if (plan.ranks > 1) {
+    plan.mode = GenerationMode::several_ranks;
+    plan.work_dir = request.fallback_work_dir;
+    plan.mode_reason =
+        std::to_string(plan.ranks) + " MPI ranks solving unit by unit in " + plan.work_dir.string();
+  } else if (plan.memory_in_memory > plan.memory_limit && !request.fallback_work_dir.empty()) {
+    plan.mode = GenerationMode::over_memory_limit;
+    plan.work_dir = request.fallback_work_dir;
+    plan.mode_reason =
+        need + "more than " + limit + "; solving it unit by unit in " + plan.work_dir.string();
+  } else {
+    // (In memory, and over the limit when there is no work directory to go
+    // to: the plan does not fit, and check_plan says so.)
+    plan.mode = GenerationMode::in_memory;
+    plan.mode_reason = need +
+                       (plan.memory_in_memory > plan.memory_limit ? "more than " : "within ") +
+                       limit + "; solving it in memory";
+  }
+  if (plan.in_memory()) {
+    plan.work_dir_fate = WorkDirFate::none;
+    plan.work_dir_fate_reason = "no work directory: solved in memory";
+    return;
+  }
+  if (plan.work_dir.empty()) {
+    throw GenerateError("several MPI ranks need a work directory (--work-dir)");
+  }
+  if (plan.ranks > 1) {
+    plan.mode_reason += "; rank 0 schedules the units, ranks 1.." + std::to_string(plan.ranks - 1) +
+                        " solve them, each under its own memory limit";
+  }
+  if (request.keep_work_dir) {
+    plan.work_dir_fate = WorkDirFate::kept;
+    plan.work_dir_fate_reason = "kept with its unit files once the table is written, as asked";
+  } else {
+    plan.work_dir_fate = WorkDirFate::removed;
+    plan.work_dir_fate_reason =
+        "removed once the table is written (its unit files are deleted as the table takes them)";
+  }
 }
 
 // The nearest directory of `path` that exists (for the free space of a work
@@ -302,27 +353,21 @@ WorkUnits describe_units(Geometry g, int max_pawns, std::uint64_t unit_entries) 
   return work_units_of(run);
 }
 
-GenerationPlan plan_generation(const GenerateOptions& options) {
+GenerationPlan plan_generation(const GenerateRequest& request) {
   GenerationPlan plan;
-  plan.geometry = options.geometry;
-  plan.max_pawns = options.max_pawns;
-  plan.threads = util::thread_count(options.threads);
-  plan.memory_limit = options.memory_limit ? options.memory_limit : util::default_memory_limit();
-  plan.ranks = options.ranks > 0 ? options.ranks : generator_detail::rank_count();
+  plan.request = request;
+  plan.geometry = request.geometry;
+  plan.max_pawns = request.max_pawns;
+  plan.threads = util::thread_count(request.threads);
+  plan.memory_limit = request.memory_limit ? request.memory_limit : util::default_memory_limit();
+  plan.ranks = request.ranks > 0 ? request.ranks : generator_detail::rank_count();
   // The index first: it checks the parameters; the units once it is known
   // whether they are needed.
-  const auto run = std::make_shared<RunIndex>(options.geometry, options.max_pawns, 0);
+  const auto run = std::make_shared<RunIndex>(request.geometry, request.max_pawns, 0);
   plan.memory_in_memory = generator_detail::in_memory_bytes(run->index, run->graph, plan.threads);
-  plan.work_dir = options.work_dir;
-  if (plan.work_dir.empty() && (plan.ranks > 1 || plan.memory_in_memory > plan.memory_limit)) {
-    plan.work_dir = options.fallback_work_dir;
-  }
-  plan.in_memory = plan.work_dir.empty();
-  if (plan.in_memory && plan.ranks > 1) {
-    throw GenerateError("several MPI ranks need a work directory (--work-dir)");
-  }
-  if (!plan.in_memory || options.sample_units) {
-    run->units.emplace(run->index, run->graph, unit_entries(options));
+  decide_mode(plan);
+  if (!plan.in_memory() || request.sample_units) {
+    run->units.emplace(run->index, run->graph, unit_entries(request));
   }
   plan.run_index = run;
   const Index& index = run->index;
@@ -333,10 +378,10 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   plan.solve_rate = kDefaultSolveRate * plan.threads;
   plan.assembly_rate = kDefaultAssemblyRate * plan.threads;
   plan.rate_source = kDefaultRateSource;
-  if (options.sample_units) measure_sample(plan, *run, options.sample_units);
+  if (request.sample_units) measure_sample(plan, *run, request.sample_units);
   const auto n = static_cast<double>(index.size());
   plan.assembly_seconds = n / plan.assembly_rate;
-  if (plan.in_memory) {
+  if (plan.in_memory()) {
     plan.memory_needed = plan.memory_in_memory;
     plan.solve_seconds = n / plan.solve_rate;
     plan.seconds = plan.solve_seconds + plan.assembly_seconds;
@@ -361,9 +406,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
   generator_detail::WorkDir::check_manifest(plan.work_dir, index, units);
   WorkUnits left = work_units_of(*run);
   for (std::size_t u = 0; u < units.size(); ++u) {
-    char name[32];
-    std::snprintf(name, sizeof name, "unit-%07zu.zst", u);
-    if (fs::exists(plan.work_dir / name, ec)) {
+    if (fs::exists(generator_detail::WorkDir::unit_path(plan.work_dir, u), ec)) {
       ++plan.units_done;
       plan.entries_done += units.unit(u).entries;
       left.units[u].entries = 0;  // takes no time
@@ -383,7 +426,7 @@ GenerationPlan plan_generation(const GenerateOptions& options) {
 void check_plan(const GenerationPlan& plan) {
   const std::string board =
       to_string(plan.geometry) + " with K = " + std::to_string(plan.max_pawns);
-  if (plan.in_memory && !plan.fits_memory()) {
+  if (plan.in_memory() && !plan.fits_memory()) {
     throw GenerateError(board + " needs " + util::size_text(plan.memory_needed) +
                         " in memory, more than the limit of " + util::size_text(plan.memory_limit) +
                         "; give a work directory to solve it unit by unit");

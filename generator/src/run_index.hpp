@@ -19,7 +19,9 @@
 namespace pawntb::generator_detail {
 
 // The index of (g, max_pawns), each one the generator builds counted
-// (index_count()). Throws GenerateError as check_parameters().
+// (index_count()). Throws GenerateError when the parameters are out of range
+// (rows and columns 3..8, rows*cols <= 64, 1 <= K <= columns) or the board is
+// too large to index: the one check of a geometry and K.
 Index build_index(Geometry g, int max_pawns);
 
 // The indexes the generator has built so far in this process, for the test

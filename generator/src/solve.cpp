@@ -57,7 +57,7 @@ std::uint64_t index_count() {
 std::uint64_t in_memory_bytes(const Index& index, const TierGraph& graph, unsigned threads) {
   // THE MEMORY MODEL (memory.hpp), in memory: a value byte per entry, the
   // writer streams the file a batch at a time.
-  const std::uint64_t rest = kProcessBase + index.heap_bytes() + graph.heap_bytes() +
+  const std::uint64_t rest = process_base_bytes() + index.heap_bytes() + graph.heap_bytes() +
                              TableWriter::memory_bytes(index.size(), util::thread_count(threads));
   std::uint64_t bytes = 0;
   if (__builtin_add_overflow(index.size(), rest, &bytes)) return UINT64_MAX;
@@ -103,27 +103,22 @@ SolvedTable solve_in_memory(const RunIndex& run, unsigned threads,
 
 }  // namespace generator_detail
 
-void check_parameters(Geometry g, int max_pawns) {
-  (void)generator_detail::build_index(g, max_pawns);
-}
-
 std::uint64_t memory_needed(Geometry g, int max_pawns, unsigned threads) {
   const Index index = generator_detail::build_index(g, max_pawns);
   return generator_detail::in_memory_bytes(index, generator_detail::TierGraph(index), threads);
 }
 
-SolvedTable solve(const GenerateOptions& options) {
-  const generator_detail::RunIndex run(options.geometry, options.max_pawns, 0);
-  const std::uint64_t need =
-      generator_detail::in_memory_bytes(run.index, run.graph, options.threads);
+SolvedTable solve(Geometry g, int max_pawns, unsigned threads,
+                  const ProgressCallback& on_progress) {
+  const generator_detail::RunIndex run(g, max_pawns, 0);
+  const std::uint64_t need = generator_detail::in_memory_bytes(run.index, run.graph, threads);
   const std::uint64_t have = util::available_memory();
   if (have && need > have) {
-    throw GenerateError("not enough memory: " + board_name(options.geometry, options.max_pawns) +
-                        " needs " + std::to_string(need >> 20) + " MiB, " +
-                        std::to_string(have >> 20) + " MiB available");
+    throw GenerateError("not enough memory: " + board_name(g, max_pawns) + " needs " +
+                        std::to_string(need >> 20) + " MiB, " + std::to_string(have >> 20) +
+                        " MiB available");
   }
-  return generator_detail::solve_in_memory(run, util::thread_count(options.threads),
-                                           options.on_progress);
+  return generator_detail::solve_in_memory(run, util::thread_count(threads), on_progress);
 }
 
 }  // namespace pawntb

@@ -45,6 +45,8 @@ constexpr std::uint64_t kCompressStreamBytes = 1'369'505;
 constexpr std::uint64_t kDecompressStreamBytes = 1'013'560;
 
 constexpr char kManifestName[] = "pawntb-work.txt";
+// A unit file's name: the prefix, the unit's number in 7 digits, the suffix.
+constexpr std::string_view kUnitPrefix = "unit-", kUnitSuffix = ".zst";
 
 std::string manifest_text(const Index& index, const UnitPlan& units) {
   std::ostringstream out;
@@ -82,8 +84,8 @@ std::string read_unit_file(int fd, std::uint64_t file_size, const Index& index,
   }
   const Unit& u = units.unit(unit);
   if (h.version.get() != kUnitFileVersion || h.rows != index.geometry().rows ||
-      h.cols != index.geometry().cols || h.max_pawns != index.max_pawns() ||
-      h.unit.get() != unit || h.tier.get() != u.tier || h.slice_count.get() != u.slice_count ||
+      h.cols != index.geometry().cols || h.max_pawns != index.max_pawns() || h.unit.get() != unit ||
+      h.tier.get() != u.tier || h.slice_count.get() != u.slice_count ||
       h.entries.get() != u.entries || h.rules_fingerprint.get() != rules_fingerprint()) {
     return "made for another unit, table or version";
   }
@@ -177,8 +179,9 @@ void WorkDir::check_manifest(const fs::path& dir, const Index& index, const Unit
   text << in.rdbuf();
   if (!in.good() && !in.eof()) throw GenerateError("cannot read " + manifest.string());
   if (text.str() != manifest_text(index, units)) {
-    throw GenerateError("the work directory " + dir.string() + " holds the work of another table (" +
-                        manifest.string() + "); use another --work-dir, or remove it");
+    throw GenerateError("the work directory " + dir.string() +
+                        " holds the work of another table (" + manifest.string() +
+                        "); use another --work-dir, or remove it");
   }
 }
 
@@ -213,7 +216,9 @@ WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftov
   // (increment(ec), not ++, which would throw filesystem_error)
   for (fs::directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (name.rfind(".unit-", 0) == 0 || name.rfind(".pawntb-work", 0) == 0 ||
+    const bool unit_file_written =
+        name.starts_with('.') && std::string_view(name).substr(1).starts_with(kUnitPrefix);
+    if (unit_file_written || name.rfind(".pawntb-work", 0) == 0 ||
         name.rfind(".assembly", 0) == 0) {
       std::error_code remove_ec;
       fs::remove(it->path(), remove_ec);
@@ -221,10 +226,14 @@ WorkDir::WorkDir(fs::path dir, const Index& index, const UnitPlan& units, Leftov
   }
 }
 
-fs::path WorkDir::unit_path(std::size_t unit) const {
-  char name[32];
-  std::snprintf(name, sizeof name, "unit-%07zu.zst", unit);
-  return dir_ / name;
+fs::path WorkDir::unit_path(const fs::path& dir, std::size_t unit) {
+  char number[24];
+  std::snprintf(number, sizeof number, "%07zu", unit);
+  return dir / (std::string(kUnitPrefix) + number + std::string(kUnitSuffix));
+}
+
+bool WorkDir::is_unit_file(std::string_view name) {
+  return name.starts_with(kUnitPrefix) && name.ends_with(kUnitSuffix);
 }
 
 std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* why) const {
@@ -236,8 +245,8 @@ std::optional<TierSummary> WorkDir::check_unit(std::size_t unit, std::string* wh
     return std::nullopt;
   }
   UnitFile f;
-  std::string reason = read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_,
-                                      units_, unit, f);
+  std::string reason =
+      read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_, units_, unit, f);
   for (std::size_t i = 0; reason.empty() && i < f.slices.size(); ++i) {
     reason = decode_frame(readers_[0]->decompress.get(), file.get(), f.slices[i], {});
   }
@@ -272,8 +281,7 @@ int WorkDir::open_unit(std::size_t unit, Reader& reader) const {
   util::FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   struct stat st {};
   if (!file.valid() || ::fstat(file.get(), &st) != 0) {
-    throw GenerateError("cannot open the unit file " + path.string() + ": " +
-                        std::strerror(errno));
+    throw GenerateError("cannot open the unit file " + path.string() + ": " + std::strerror(errno));
   }
   const std::lock_guard lock(records_mutex_);
   Records& r = records_[unit];
@@ -286,8 +294,8 @@ int WorkDir::open_unit(std::size_t unit, Reader& reader) const {
       static_cast<std::uint64_t>(st.st_size) != h.file_size.get()) {
     r = Records{};
     UnitFile f;
-    const std::string reason = read_unit_file(
-        file.get(), static_cast<std::uint64_t>(st.st_size), index_, units_, unit, f);
+    const std::string reason =
+        read_unit_file(file.get(), static_cast<std::uint64_t>(st.st_size), index_, units_, unit, f);
     if (!reason.empty()) {
       throw GenerateError(path.string() + ": " + reason +
                           "; run the same command again to solve the unit again");
@@ -404,8 +412,7 @@ void WorkDir::write_unit_file(std::size_t unit, std::span<const Plies> values,
           ZSTD_outBuffer output{chunk.data(), chunk.size(), 0};
           const std::size_t left = ZSTD_compressStream2(zstd, &output, &input, end);
           if (ZSTD_isError(left)) {
-            throw GenerateError(std::string("zstd compression failed: ") +
-                                ZSTD_getErrorName(left));
+            throw GenerateError(std::string("zstd compression failed: ") + ZSTD_getErrorName(left));
           }
           sink.write_at(offset, std::span(chunk.data(), output.pos));
           offset += output.pos;
@@ -475,7 +482,7 @@ std::uint64_t WorkDir::files_bytes(const fs::path& dir) {
   std::error_code ec;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const std::string name = it->path().filename().string();
-    if (!(name.rfind("unit-", 0) == 0 && name.ends_with(".zst")) && name != "table.partial") {
+    if (!is_unit_file(name) && name != "table.partial") {
       continue;
     }
     std::error_code size_ec;

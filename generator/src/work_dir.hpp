@@ -13,6 +13,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "pawntb/format/index.hpp"
@@ -64,11 +65,11 @@ static_assert(offsetof(DiskUnitHeader, slices_checksum) == 64);
 static_assert(offsetof(DiskUnitHeader, header_checksum) == 88);
 
 struct DiskUnitSlice {
-  Le64 first, size;       // the slice's entries [first, first + size)
-  Le64 stored;            // of them, stored: the frame's decompressed bytes
-  Le64 frame_offset;      // where its frame starts in the file
-  Le64 frame_size;        // bytes of the frame
-  Le64 stored_checksum;   // XXH3-64 of the stored values (decompressed)
+  Le64 first, size;      // the slice's entries [first, first + size)
+  Le64 stored;           // of them, stored: the frame's decompressed bytes
+  Le64 frame_offset;     // where its frame starts in the file
+  Le64 frame_size;       // bytes of the frame
+  Le64 stored_checksum;  // XXH3-64 of the stored values (decompressed)
 };
 static_assert(sizeof(DiskUnitSlice) == 48 && alignof(DiskUnitSlice) == 1);
 
@@ -99,7 +100,11 @@ class WorkDir {
           Leftovers leftovers);
 
   const std::filesystem::path& path() const { return dir_; }
-  std::filesystem::path unit_path(std::size_t unit) const;
+  std::filesystem::path unit_path(std::size_t unit) const { return unit_path(dir_, unit); }
+  // The one spelling of a unit file's name, "unit-0000042.zst"
+  // (FORMAT.md, "Appendix: the work directory"), and whether `name` is one.
+  static std::filesystem::path unit_path(const std::filesystem::path& dir, std::size_t unit);
+  static bool is_unit_file(std::string_view name);
   std::filesystem::path partial_path() const { return dir_ / "table.partial"; }
   std::filesystem::path checkpoint_path() const { return dir_ / "assembly.txt"; }
 

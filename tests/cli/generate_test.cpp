@@ -18,7 +18,6 @@
 #include <thread>
 #include <vector>
 
-#include "pawntb/generator.hpp"
 #include "support/cli_support.hpp"
 
 namespace {
@@ -54,7 +53,8 @@ TEST(CliGenerate, ThreeByThreeTableIsWrittenAndUsable) {
   }();
   ASSERT_EQ(longest.size(), 3u) << g;
   EXPECT_FALSE(contains(g.out, "longest win")) << g;
-  const RunResult example = run_cli({"probe", "--table", table.string(), "--json", longest[2].str()});
+  const RunResult example =
+      run_cli({"probe", "--table", table.string(), "--json", longest[2].str()});
   ASSERT_EQ(example.status, 0) << example;
   EXPECT_EQ(json_lines(example.out).at(0)["plies"], std::stoi(longest[1].str())) << example;
 
@@ -167,22 +167,34 @@ TEST(CliGenerate, MemoryBelowTheMinimumIsAUsageError) {
   EXPECT_TRUE(fs::is_empty(dir.path()));
 }
 
-// The output is checked before solving: a 5x5 run (many seconds, more than
-// memory_needed() bytes) into a missing directory or onto an existing file
-// stops at once, its peak RSS far below what solving takes.
+// The output is checked before solving: a 5x5 run into a missing directory
+// or onto an existing file stops before its plan is printed, which `generate`
+// prints on stderr before it solves anything; no progress line, nothing
+// written beside the output (no work directory, no temporary file). Events,
+// not a bound on the peak memory, which under the sanitizers is theirs.
 TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
   TempDir dir;
-  const std::uint64_t solving = pawntb::memory_needed({5, 5}, 5);
   write_file(dir / "existing.pawntb", "old");
   // A missing directory is a runtime failure; an existing file without
   // --force a usage error.
-  for (const auto& [output, status] : {std::pair{dir / "missing" / "x.pawntb", 1},
-                                       std::pair{dir / "existing.pawntb", 2}}) {
+  for (const auto& [output, status] :
+       {std::pair{dir / "missing" / "x.pawntb", 1}, std::pair{dir / "existing.pawntb", 2}}) {
     const RunResult r = run_cli({"generate", "--rows", "5", "--cols", "5", "-o", output.string()});
     EXPECT_EQ(r.status, status) << r;
     EXPECT_TRUE(contains(r.err, output.string())) << r;
-    EXPECT_LT(static_cast<std::uint64_t>(r.peak_rss_kib) * 1024, solving / 2) << r;
+    EXPECT_FALSE(contains(r.err, " positions in ")) << "the plan was printed: " << r;
+    EXPECT_FALSE(contains(r.err, "pawntb generate: solve")) << "a progress line: " << r;
+    EXPECT_EQ(r.out, "") << r;
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir.path())) names.push_back(e.path().filename());
+    EXPECT_EQ(names, std::vector<std::string>{"existing.pawntb"});
+    EXPECT_EQ(read_file(dir / "existing.pawntb"), "old");
   }
+  // The plan line the test looks for is there when the output is fine.
+  const RunResult plan =
+      run_cli({"generate", "--rows", "3", "--cols", "3", "-o", (dir / "t.pawntb").string()});
+  ASSERT_EQ(plan.status, 0) << plan;
+  EXPECT_TRUE(contains(plan.err, " positions in ")) << plan;
 }
 
 // The plan's memory figure is the run's peak, the process included (once
@@ -190,9 +202,11 @@ TEST(CliGenerate, OutputIsCheckedBeforeSolving) {
 // where the run peaks at 8 MiB). On boards from 3x3 to 6x4 in
 // memory, and on 4x5 unit by unit under just the memory its plan asks for,
 // memory_needed_bytes is at most 30 % above the measured peak resident set
-// and at most 10 % below it. Under the sanitizers the peak also holds their
-// shadow memory and quarantine, which no plan counts: there only the upper
-// bound is checked.
+// and at most 10 % below it, in the static build and in the one with MPI
+// (whose shared libraries hold 4 MiB more: the model's process base is that
+// of how pawntb is linked, generator/src/memory.hpp). Under the sanitizers
+// the peak also holds their shadow memory and quarantine, which no plan
+// counts: there only the upper bound is checked.
 TEST(CliGenerate, PlanMemoryIsThePeak) {
   TempDir dir;
   struct Case {

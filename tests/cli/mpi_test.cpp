@@ -11,9 +11,12 @@
 #include <regex>
 
 #include "support/cli_support.hpp"
+#include "work_dir.hpp"
 
 namespace pawntb_test {
 namespace {
+
+using pawntb::generator_detail::WorkDir;
 
 // Runs `mpirun -np ranks --oversubscribe pawntb args...`, stopped if it
 // hangs (kHangGuard).
@@ -21,9 +24,14 @@ RunResult run_mpi(int ranks, const std::vector<std::string>& args) {
   RunResult result;
   TempDir io;
   const fs::path out_path = io / "stdout", err_path = io / "stderr";
-  std::vector<std::string> strings{
-      "timeout",         "--kill-after=10", std::to_string(kHangGuardSeconds), PAWNTB_MPIEXEC, "-np", std::to_string(ranks),
-      "--oversubscribe", PAWNTB_CLI};
+  std::vector<std::string> strings{"timeout",
+                                   "--kill-after=10",
+                                   std::to_string(kHangGuardSeconds),
+                                   PAWNTB_MPIEXEC,
+                                   "-np",
+                                   std::to_string(ranks),
+                                   "--oversubscribe",
+                                   PAWNTB_CLI};
   strings.insert(strings.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& s : strings) argv.push_back(s.data());
@@ -95,22 +103,22 @@ TEST(Mpi, SameTableAsInMemory) {
 TEST(Mpi, FailedRankIsNamedAndTheRunResumes) {
   TempDir dir;
   const fs::path reference = dir / "reference.pawntb", output = dir / "out.pawntb";
-  const fs::path work = dir / "work", blocker = work / "unit-0000060.zst";
+  const fs::path work = dir / "work", blocker = WorkDir::unit_path(work, 60);
   ASSERT_EQ(run_cli({"generate", "--output", reference.string()}).status, 0);
   fs::create_directories(blocker / "in-the-way");
   const auto args = generate_args("4", "4", output, work);
   const RunResult failed = run_mpi(3, args);
   EXPECT_EQ(failed.status, 1) << failed;
   EXPECT_TRUE(std::regex_search(
-      failed.err,
-      std::regex("rank [12] \\(node [^)]+\\) failed on unit 60 \\(tiers? .*unit-0000060\\.zst")))
+      failed.err, std::regex("rank [12] \\(node [^)]+\\) failed on unit 60 \\(tiers? .*" +
+                             blocker.filename().string())))
       << failed;
   EXPECT_TRUE(contains(failed.err, "run the same command to resume")) << failed;
   EXPECT_FALSE(contains(failed.out, "generated ")) << failed;
   EXPECT_FALSE(fs::exists(output));
   int kept = 0;
   for (const auto& entry : fs::directory_iterator(work)) {
-    kept += entry.path().filename().string().rfind("unit-", 0) == 0;
+    kept += WorkDir::is_unit_file(entry.path().filename().string());
   }
   EXPECT_GT(kept, 30) << "finished units were not kept";  // of the 60 before the blocker
 

@@ -8,32 +8,33 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <nlohmann/json.hpp>
-
 #include <chrono>
 #include <fstream>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
 #include <thread>
 
 #include "support/cli_support.hpp"
+#include "work_dir.hpp"
 
 namespace pawntb_test {
 namespace {
+
+using pawntb::generator_detail::WorkDir;
 
 std::vector<std::uint8_t> bytes_of(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-// The files named unit-*.zst in dir.
+// The unit files in dir.
 int unit_files(const fs::path& dir) {
   int count = 0;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    count += name.rfind("unit-", 0) == 0;
+    count += WorkDir::is_unit_file(entry.path().filename().string());
   }
   return count;
 }
@@ -89,7 +90,8 @@ TEST(CliTiered, OutputOnAnotherFileSystemIsCopiedAtomically) {
   TempDir dir;
   std::error_code ec;
   const fs::path shm = "/dev/shm";
-  struct stat here {}, there {};
+  struct stat here {
+  }, there{};
   if (!fs::is_directory(shm, ec) || ::stat(dir.path().c_str(), &here) != 0 ||
       ::stat(shm.c_str(), &there) != 0 || here.st_dev == there.st_dev) {
     GTEST_SKIP() << "no /dev/shm on another file system than " << dir.path();
@@ -100,8 +102,8 @@ TEST(CliTiered, OutputOnAnotherFileSystemIsCopiedAtomically) {
   const RunResult r = run_cli(generate_args("4", "3", output, work));
   fs::remove_all(work, ec);
   ASSERT_EQ(r.status, 0) << r;
-  const RunResult reference =
-      run_cli({"generate", "--rows", "4", "--cols", "3", "--output", (dir / "ref.pawntb").string()});
+  const RunResult reference = run_cli(
+      {"generate", "--rows", "4", "--cols", "3", "--output", (dir / "ref.pawntb").string()});
   ASSERT_EQ(reference.status, 0) << reference;
   EXPECT_EQ(bytes_of(output), bytes_of(dir / "ref.pawntb"));
   std::vector<std::string> names;
@@ -272,8 +274,8 @@ TEST(CliTiered, ResumesAfterKillsWhileAssembling) {
     };
     for (int round = 0; round < 5; ++round) {
       reached = at_once ? 0 : std::uniform_int_distribution<std::uintmax_t>(0, table_size)(rng);
-      const int k = kill_and_resume(run.args, run.dir.path(), partial_reached, 1, at_once ? 0 : 2000,
-                                    rng);
+      const int k =
+          kill_and_resume(run.args, run.dir.path(), partial_reached, 1, at_once ? 0 : 2000, rng);
       kills += k;
       if (k == 0) break;  // it finished
     }
@@ -296,7 +298,7 @@ TEST(CliTiered, DamagedUnitFilesAreSolvedAgain) {
   auto args = generate_args("4", "4", output, work);
   args.push_back("--keep-work-dir");
   ASSERT_EQ(run_cli(args).status, 0);
-  const fs::path torn = work / "unit-0000060.zst", flipped = work / "unit-0000090.zst";
+  const fs::path torn = WorkDir::unit_path(work, 60), flipped = WorkDir::unit_path(work, 90);
   // One byte short: the header is whole, so the size check is what refuses it.
   fs::resize_file(torn, fs::file_size(torn) - 1);
   std::fstream f(flipped, std::ios::in | std::ios::out | std::ios::binary);
@@ -310,11 +312,13 @@ TEST(CliTiered, DamagedUnitFilesAreSolvedAgain) {
   EXPECT_TRUE(contains(again.err, flipped.string() + ":")) << again;
   EXPECT_EQ(bytes_of(output), bytes_of(reference));
   // A planted file that is whole but for another unit is refused too.
-  fs::copy_file(work / "unit-0000001.zst", work / "unit-0000002.zst",
+  fs::copy_file(WorkDir::unit_path(work, 1), WorkDir::unit_path(work, 2),
                 fs::copy_options::overwrite_existing);
   const RunResult planted = run_cli(args);
   ASSERT_EQ(planted.status, 0) << planted;
-  EXPECT_TRUE(contains(planted.err, "unit-0000002.zst: made for another unit")) << planted;
+  EXPECT_TRUE(
+      contains(planted.err, WorkDir::unit_path(work, 2).string() + ": made for another unit"))
+      << planted;
   EXPECT_EQ(bytes_of(output), bytes_of(reference));
 }
 

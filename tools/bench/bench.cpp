@@ -22,12 +22,9 @@ void BM_Generate(benchmark::State& state) {
   const Geometry g{static_cast<int>(state.range(0)), static_cast<int>(state.range(1))};
   const auto path = std::filesystem::temp_directory_path() /
                     ("pawntb-bench-" + std::to_string(::getpid()) + ".pawntb");
-  GenerateOptions o;
-  o.geometry = g;
-  o.max_pawns = g.cols;
-  o.threads = static_cast<unsigned>(state.range(2));
+  const auto threads = static_cast<unsigned>(state.range(2));
   for (auto _ : state) {
-    const WriteSummary s = write_table(solve(o), path, o.threads);
+    const WriteSummary s = write_table(solve(g, g.cols, threads), path, threads);
     benchmark::DoNotOptimize(s.file_size);
   }
   std::filesystem::remove(path);
@@ -47,7 +44,7 @@ void BM_GenerateTiered(benchmark::State& state) {
   const Geometry g{static_cast<int>(state.range(0)), static_cast<int>(state.range(1))};
   const auto base = std::filesystem::temp_directory_path() /
                     ("pawntb-bench-tiered-" + std::to_string(::getpid()));
-  GenerateOptions o;
+  GenerateRequest o;
   o.geometry = g;
   o.max_pawns = g.cols;
   o.threads = static_cast<unsigned>(state.range(2));
@@ -55,9 +52,10 @@ void BM_GenerateTiered(benchmark::State& state) {
   o.work_dir = base.string() + ".work";
   std::uint64_t positions = 0;
   for (auto _ : state) {
-    const GenerationReport r = generate(o, base.string() + ".pawntb");
+    // (qualified: with a std::string argument, ADL would find std::generate)
+    const GenerationReport r =
+        pawntb::generate(o, {}, base.string() + ".pawntb");  // removes work_dir
     positions += r.plan.entries;
-    std::filesystem::remove_all(o.work_dir);
   }
   std::filesystem::remove(base.string() + ".pawntb");
   state.SetItemsProcessed(static_cast<std::int64_t>(positions));

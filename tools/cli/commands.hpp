@@ -29,7 +29,7 @@ using common::kUsageError;
 // What the command line sets for one command: a struct of the command's own,
 // derived from this, declared in the command's header with its entry
 // (GenerateArgs and kGenerate in generate.hpp, ...). Named Args, not Options: the
-// libraries' GenerateOptions and ServeOptions are what a command makes of them.
+// libraries' GenerateRequest and ServeOptions are what a command makes of them.
 struct CommandArgs {
   virtual ~CommandArgs() = default;
   std::string table;  // --table FILE or the FILE operand; empty: the default table

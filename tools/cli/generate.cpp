@@ -99,33 +99,34 @@ void restore_signals() {
 // --plan): its size, memory, disk and time; with --ranks or --sample, also
 // the ranks, the critical path and the rate.
 void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o) {
+  if (!plan.in_memory()) std::fprintf(to, "pawntb generate: %s\n", plan.mode_reason.c_str());
   std::fprintf(to, "pawntb generate: %s positions in %s tiers", with_commas(plan.entries).c_str(),
                with_commas(plan.tiers).c_str());
-  if (!plan.in_memory) {
+  if (!plan.in_memory()) {
     std::fprintf(to, ", %s units (the largest %s entries)", with_commas(plan.units).c_str(),
                  with_commas(plan.largest_unit).c_str());
   }
   std::fprintf(to, "; memory: %s needed, limit %s\n", size_text(plan.memory_needed).c_str(),
                size_text(plan.memory_limit).c_str());
-  if (!plan.in_memory) {
+  if (!plan.in_memory()) {
     std::fprintf(to,
                  "pawntb generate: work directory %s; disk: about %s at the peak (unit files "
                  "and the table being assembled)",
                  plan.work_dir.string().c_str(), size_text(plan.disk_needed).c_str());
     if (plan.disk_free) std::fprintf(to, ", %s free", size_text(plan.disk_free).c_str());
-    std::fprintf(to, "\n");
+    std::fprintf(to, "; %s\n", plan.work_dir_fate_reason.c_str());
   }
-  std::fprintf(to, "pawntb generate: about %s at %s positions a second\n",
-               duration_text(plan.seconds).c_str(),
-               with_commas(static_cast<std::uint64_t>(
-                               static_cast<double>(plan.entries - plan.entries_done) /
-                               std::max(plan.seconds, 1e-9)))
-                   .c_str());
+  std::fprintf(
+      to, "pawntb generate: about %s at %s positions a second\n",
+      duration_text(plan.seconds).c_str(),
+      with_commas(static_cast<std::uint64_t>(static_cast<double>(plan.entries - plan.entries_done) /
+                                             std::max(plan.seconds, 1e-9)))
+          .c_str());
   if (o.ranks || o.sample) {
     std::fprintf(to, "pawntb generate: %s, %s of memory a rank",
                  count_of(plan.ranks, "rank", "ranks").c_str(),
                  size_text(plan.memory_needed).c_str());
-    if (!plan.in_memory) {
+    if (!plan.in_memory()) {
       std::fprintf(to, "; the critical path %s (%s positions, about %s)",
                    count_of(plan.critical_path_units, "unit", "units").c_str(),
                    with_commas(plan.critical_path_entries).c_str(),
@@ -152,7 +153,7 @@ void print_plan(std::FILE* to, const GenerationPlan& plan, const GenerateArgs& o
 nlohmann::ordered_json report_fields(const GenerationPlan& plan, const GenerationReport& report,
                                      const TableInfo& info, const fs::path& output) {
   const auto tiered = [&](auto value) {
-    return plan.in_memory ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+    return plan.in_memory() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
   };
   return {{"table", output.string()},
           {"board", to_string(plan.geometry)},
@@ -181,7 +182,7 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
   j["largest_unit_reads_entries"] = plan.largest_unit_reads;
   j["memory_limit_bytes"] = plan.memory_limit;
   j["memory_needed_bytes"] = plan.memory_needed;
-  j["work_dir"] = plan.in_memory ? ordered_json() : ordered_json(plan.work_dir.string());
+  j["work_dir"] = plan.in_memory() ? ordered_json() : ordered_json(plan.work_dir.string());
   j["disk_needed_bytes"] = plan.disk_needed;
   j["disk_free_bytes"] = plan.disk_free;
   j["estimated_seconds"] = static_cast<std::uint64_t>(plan.seconds + 0.5);
@@ -209,20 +210,19 @@ nlohmann::ordered_json plan_json(const GenerationPlan& plan) {
 }
 
 // What the command line asks of the library (plan_generation decides the
-// rest): a work directory FILE.work when the ranks are several or the table
-// does not fit in memory, unless --work-dir.
-GenerateOptions generate_options_of(const GenerateArgs& o) {
-  GenerateOptions options;
-  options.geometry = Geometry{o.rows, o.cols};
-  options.max_pawns = o.pawns;
-  options.threads = o.threads;
-  options.memory_limit = o.memory.bytes;
-  options.work_dir = o.work_dir;
-  options.fallback_work_dir = o.output + ".work";
-  options.keep_unit_files = o.keep_work_dir;
-  options.ranks = o.ranks;
-  options.sample_units = static_cast<std::size_t>(o.sample);
-  return options;
+// rest): a work directory FILE.work when it needs one, unless --work-dir.
+GenerateRequest generate_request_of(const GenerateArgs& o) {
+  GenerateRequest request;
+  request.geometry = Geometry{o.rows, o.cols};
+  request.max_pawns = o.pawns;
+  request.threads = o.threads;
+  request.memory_limit = o.memory.bytes;
+  request.work_dir = o.work_dir;
+  request.fallback_work_dir = o.output + ".work";
+  request.keep_work_dir = o.keep_work_dir;
+  request.ranks = o.ranks;
+  request.sample_units = static_cast<std::size_t>(o.sample);
+  return request;
 }
 
 int run_generate(const GenerateArgs& o) {
@@ -231,10 +231,10 @@ int run_generate(const GenerateArgs& o) {
   const MpiSession mpi;
   const bool rank0 = mpi.rank() == 0;
   const fs::path output = o.output;
-  GenerateOptions options = generate_options_of(o);
+  const GenerateRequest request = generate_request_of(o);
   if (!rank0) {
     try {
-      generate(options, output);
+      generate(request, {}, output);
     } catch (const GenerateError&) {
       // Stopped by rank 0 after a failure, which rank 0 reports and ends the
       // job with (status 1). A worker exiting non-zero here would let mpirun
@@ -242,7 +242,7 @@ int run_generate(const GenerateArgs& o) {
     }
     return kOk;
   }
-  const GenerationPlan plan = plan_generation(options);
+  const GenerationPlan plan = plan_generation(request);
   if (o.plan) {
     if (o.json) {
       std::printf("%s\n", plan_json(plan).dump().c_str());
@@ -253,33 +253,21 @@ int run_generate(const GenerateArgs& o) {
     return plan.fits() ? kOk : kRuntimeFailure;
   }
   check_output(output);
-  if (o.work_dir.empty() && !plan.in_memory) {
-    if (mpi.ranks() > 1) {
-      std::cerr << "pawntb generate: " << mpi.ranks() << " MPI ranks solving unit by unit in "
-                << plan.work_dir.string() << "\n";
-    } else {
-      std::cerr << "pawntb generate: the table needs " << size_text(plan.memory_in_memory)
-                << " in memory, more than the limit; solving it unit by unit in "
-                << plan.work_dir.string() << "\n";
-    }
-  }
   print_plan(stderr, plan, o);
   check_plan(plan);
-  if (mpi.ranks() > 1) {
-    std::cerr << "pawntb generate: rank 0 schedules the units; ranks 1.." << mpi.ranks() - 1
-              << " solve them, each under its own memory limit\n";
-  }
-  stop_cleanly_on_signals(!plan.in_memory);
+  stop_cleanly_on_signals(!plan.in_memory());
   const auto start = std::chrono::steady_clock::now();
   util::ProgressLine progress = progress_line("generate");
-  options.on_progress = [&](const Progress& p) {
+  GenerateCallbacks callbacks;
+  callbacks.on_progress = [&](const Progress& p) {
     progress.update(p.stage, p.fraction_done, {p.units_done, p.units},
                     {p.positions_done, p.positions});
   };
-  options.on_notice = [](const std::string& message) {
+  callbacks.on_notice = [](const std::string& message) {
     std::cerr << "pawntb generate: " << message << "\n";
   };
-  const GenerationReport report = generate(plan, options, output, note_temp_file);
+  callbacks.on_temp_file = note_temp_file;
+  const GenerationReport report = generate(plan, callbacks, output);
   restore_signals();
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -287,33 +275,25 @@ int run_generate(const GenerateArgs& o) {
   // block is decoded, so that the run stays within the memory it planned.
   const Table check = Table::open(output, Table::Load::on_demand);
   const TableInfo& info = check.info();
-  std::string work_dir_fate = "kept";
-  if (!plan.in_memory && !o.keep_work_dir) {
-    std::error_code ec;
-    fs::remove_all(plan.work_dir, ec);
-    if (ec) {
-      // The table is written and checked; only the clean-up failed.
-      std::cerr << "pawntb generate: " << plan.work_dir.string()
-                << ": cannot remove the work directory: " << ec.message() << "\n";
-      work_dir_fate = "kept (could not remove it)";
-    } else {
-      work_dir_fate = "removed";
-    }
-  }
   std::printf("generated %s, K = %d: %s positions (white to move, after reductions)\n",
               to_string(plan.geometry).c_str(), o.pawns, with_commas(info.entries).c_str());
   std::printf("placements: %s of up to %s a side, either side to move\n",
               with_commas(info.placements).c_str(), count_of(o.pawns, "pawn", "pawns").c_str());
   // The longest game is a win or a loss for the side to move, as `info` says.
-  std::printf("longest game: %s, e.g. %s\n", count_of(info.longest_game_plies, "ply", "plies").c_str(),
+  std::printf("longest game: %s, e.g. %s\n",
+              count_of(info.longest_game_plies, "ply", "plies").c_str(),
               info.longest_game_example.c_str());
   std::printf("time: %.3f s\nfile: %s, %s in %s\n", seconds, output.c_str(),
               count_of(report.file_size, "byte", "bytes").c_str(),
               count_of(report.block_count, "block", "blocks").c_str());
-  if (!plan.in_memory) {
+  if (!plan.in_memory()) {
+    const bool kept = plan.work_dir_fate == WorkDirFate::kept;
     std::printf("work directory: %s of unit files at most (%s), %s\n",
                 count_of(report.work_dir_bytes, "byte", "bytes").c_str(),
-                size_text(report.work_dir_bytes).c_str(), work_dir_fate.c_str());
+                size_text(report.work_dir_bytes).c_str(),
+                report.work_dir_removed ? "removed"
+                : kept                  ? "kept"
+                                        : "kept (could not remove it)");
     std::printf("assembly: %s at most of unit files and table together\n",
                 count_of(report.assembly_peak_bytes, "byte", "bytes").c_str());
   }
@@ -403,18 +383,20 @@ extern const Command kGenerate = command_entry<GenerateArgs, generate_options, v
     "--force is given. The output is checked before solving starts.\n"
     "\n"
     "A table that fits in --memory is solved in memory. A larger one, or any with\n"
-    "--work-dir, is solved unit by unit (format/FORMAT.md): a unit is a piece of a\n"
-    "tier of at most 2^24 positions, and only the unit being solved and the slices\n"
-    "of other tiers it moves to are in memory. Each finished unit is written to the\n"
-    "work directory (FILE.work by default); the table is then assembled there,\n"
-    "deleting unit files as it goes, so the disk holds about one table's size. If\n"
-    "the run stops (a signal, a crash, a power cut), the same command resumes at\n"
-    "the first unfinished unit or the assembly's last checkpoint; a damaged unit\n"
-    "file is solved again. The run refuses up front, with the figures, when it\n"
-    "does not fit --memory or the free disk; --plan prints those figures (units,\n"
-    "memory, disk, time) and stops: --ranks N plans for N MPI ranks (memory per\n"
-    "rank, the critical path), --sample N times N units of the board, solved in\n"
-    "memory with made-up child values, for the rate instead of the default one.\n"
+    "--work-dir, is solved unit by unit (format/FORMAT.md): a unit is a run of the\n"
+    "positions of one layer (the tiers with the same pawns and advancement), at most\n"
+    "2^24 of them unless one slice is larger, and only the unit being solved and the\n"
+    "slices of earlier layers it moves to are in memory. Each finished unit is\n"
+    "written to the work directory (FILE.work by default); the table is then\n"
+    "assembled there, deleting unit files as it goes, so the disk holds about one\n"
+    "table's size. If the run stops (a signal, a crash, a power cut), the same\n"
+    "command resumes at the first unfinished unit or the assembly's last\n"
+    "checkpoint; a damaged unit file is solved again. The run refuses up front,\n"
+    "with the figures, when it does not fit --memory or the free disk; --plan\n"
+    "prints those figures (units, memory, disk, time) and stops: --ranks N plans\n"
+    "for N MPI ranks (memory per rank, the critical path), --sample N times N\n"
+    "units of the board, solved in memory with made-up child values, for the\n"
+    "rate instead of the default one.\n"
     "The work directory is removed once the table is written; --keep-work-dir\n"
     "keeps it and its unit files (then the disk holds them and the table).\n"
     "--report FILE writes the run's figures as JSON once the table is written: a\n"

@@ -17,7 +17,6 @@
 #include <iostream>
 #include <new>
 #include <string>
-#include <thread>
 #include <variant>
 #include <vector>
 
@@ -25,6 +24,7 @@
 #include "common/serve_options.hpp"
 #include "common/table_env.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/util/threads.hpp"
 #include "serve/server.hpp"
 
 namespace pawntb::serve {
@@ -62,7 +62,7 @@ int run_server(const common::ServeOptions& o) {
   ServerOptions options;
   options.host = o.host;
   options.port = o.port;
-  options.threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  options.threads = util::thread_count(o.threads);
   options.max_threads = common::kMaxServeThreads;
   if (o.log) {
     // "2026-11-27T08:30:01.123Z 127.0.0.1 GET /api/v1/tables 200 85 us": the
@@ -89,7 +89,7 @@ int run_server(const common::ServeOptions& o) {
   std::printf("pawntb serve: listening on http://%s%s%s:%d/\n", ipv6 ? "[" : "", o.host.c_str(),
               ipv6 ? "]" : "", port);
   check_stdout();  // before the stopper starts: no thread to join if it throws
-  std::thread stopper([&] {
+  util::BackgroundTask stopper([&] {
     int signal = 0;
     sigwait(&stop_signals, &signal);
     server.stop();

@@ -1,3 +1,6 @@
+// Where pawntb starts threads (but for the web server's connection pool,
+// tools/serve/server.cpp, which cpp-httplib's task queue makes its own).
+//
 // The one thread pool: parallel_for hands items to the calling thread and
 // helper threads. Every parallel stage of pawntb runs on it (probe decode,
 // check decode, verify, tier solve, table write, stats, the web API's
@@ -12,6 +15,10 @@
 //   have stopped the first exception caught is rethrown to the caller. Never
 //   std::terminate.
 //
+// And BackgroundTask, one task on a thread of its own beside the caller's
+// work (a unit file written while the next unit is solved, a signal waited
+// for).
+//
 // Header-only, so that pawntb::probe, which is installed, needs nothing of
 // pawntb_util at link time.
 #pragma once
@@ -22,6 +29,7 @@
 #include <cstdint>
 #include <exception>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace pawntb::util {
@@ -113,5 +121,45 @@ unsigned parallel_for(const char* name, unsigned threads, std::uint64_t items, B
   if (failure) std::rethrow_exception(failure);
   return static_cast<unsigned>(helpers.size()) + 1;
 }
+
+// One task on a thread of its own, which join() waits for. Starting throws
+// std::system_error when no thread can be had, as std::thread does: the
+// caller decides what then (do the work itself, or fail). What the task
+// throws is caught on its thread and rethrown by join(). The destructor
+// joins too, and drops such a failure: it runs when another error is on its
+// way. Not movable (the thread refers to it); keep it in a std::optional to
+// start one after another. Not thread-safe: its owner starts and joins it.
+class BackgroundTask {
+ public:
+  template <class Task>
+  explicit BackgroundTask(Task&& task)
+      : thread_([this, task = std::forward<Task>(task)]() mutable noexcept {
+          try {
+            task();
+          } catch (...) {
+            failure_ = std::current_exception();
+          }
+        }) {}
+  BackgroundTask(const BackgroundTask&) = delete;
+  BackgroundTask& operator=(const BackgroundTask&) = delete;
+  ~BackgroundTask() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  // Waits for the task to end (at once if join() did before); rethrows what
+  // it threw, once.
+  void join() {
+    if (thread_.joinable()) thread_.join();
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+  }
+
+  // The thread, for a signal that wakes the task (pthread_kill); valid until
+  // join().
+  std::thread::native_handle_type native_handle() { return thread_.native_handle(); }
+
+ private:
+  std::exception_ptr failure_;  // written by the task's thread, read after the join
+  std::thread thread_;          // last: started once failure_ exists
+};
 
 }  // namespace pawntb::util
