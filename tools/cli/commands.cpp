@@ -1,13 +1,16 @@
 #include "commands.hpp"
 
+#include "check_proof.hpp"
 #include "command_support.hpp"
+#include "solve.hpp"
 
 namespace pawntb::cli {
 
 namespace {
 
 constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,
-                                        &kPlay,     &kStats, &kServe,  &kTables};
+                                        &kPlay,     &kStats, &kServe,  &kTables, &kSolve,
+                                        &kCheckProof};
 
 }  // namespace
 
