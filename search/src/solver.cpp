@@ -106,10 +106,11 @@ class Worker {
     return std::nullopt;
   }
 
-  // Whether a reply to `n`, `child`, loses at once to a win in one, so that
-  // it need not be searched.
+  // Whether a move that led to `child` loses at once to a win in one, so
+  // that it need not be searched (unless the move itself reached the goal).
   bool hopeless(const Node& child) const {
-    return k_.threats && board_.winning_pawns(child.mover(), child.other(), child.white_to_move);
+    return k_.threats && !board_.opponent_arrived(child) &&
+           board_.winning_pawns(child.mover(), child.other(), child.white_to_move);
   }
 
  private:

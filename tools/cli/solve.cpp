@@ -133,7 +133,7 @@ int run_solve(const SolveArgs& o) {
   if (!o.certificate.empty()) {
     std::printf("certificate: %s, %s positions of the winner to move, %s\n",
                 o.certificate.c_str(), with_commas(r.certificate_positions).c_str(),
-                size_text(r.certificate_bytes).c_str());
+                (with_commas(r.certificate_bytes) + " bytes").c_str());
   }
   return kOk;
 }
