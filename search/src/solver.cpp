@@ -2,6 +2,7 @@
 // the rules of knowledge of board.hpp and tables as leaves; threads split
 // the root's moves (docs/search.md says why).
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -118,19 +119,44 @@ class Worker {
     const auto h = hash_node(n);
     SearchMoves list;
     board_.moves(n, k_.ordering, list);
+    auto& history = history_[n.white_to_move ? 0 : 1];
+    if (k_.ordering) {  // captures stay first; within each kind, the moves that won most work
+      const auto score = [&](SearchMove m) {
+        const bool capture = ((n.other() >> m.to) & 1) != 0;
+        return (capture ? kCaptureBonus : 0) + history[m.from][m.to];
+      };
+      std::stable_sort(list.moves.begin(), list.moves.begin() + list.size,
+                       [&](SearchMove a, SearchMove b) { return score(a) > score(b); });
+    }
     if (perturb_ && ply < 4 && list.size > 1) {
       std::rotate(list.moves.begin(), list.moves.begin() + (perturb_ + ply) % list.size,
                   list.moves.begin() + list.size);
     }
     const std::uint64_t start = nodes_;
+    const auto won = [&](int i) {
+      const SearchMove m = list.moves[i];
+      s_.tt.store(h, true, &m, nodes_ - start);
+      if (k_.ordering) history[m.from][m.to] += nodes_ - start + 1;
+      if (best) *best = m;
+      return true;
+    };
+    std::array<bool, kMaxMoves> skip{};
     for (int i = 0; i < list.size; ++i) {
       const Node c = board_.play(n, list.moves[i]);
-      if (hopeless(c)) continue;
-      if (!wins(c, nullptr, ply + 1)) {
+      if (hopeless(c)) {
+        skip[i] = true;
+      } else if (k_.lookahead) {  // a reply the rules or the table settle: no search
+        if (const std::optional<bool> known = settle(c, nullptr)) {
+          if (!*known) return won(i);
+          skip[i] = true;
+        }
+      }
+    }
+    for (int i = 0; i < list.size; ++i) {
+      if (skip[i]) continue;
+      if (!wins(board_.play(n, list.moves[i]), nullptr, ply + 1)) {
         if (aborted_) return false;
-        s_.tt.store(h, true, &list.moves[i], nodes_ - start);
-        if (best) *best = list.moves[i];
-        return true;
+        return won(i);
       }
       if (aborted_) return false;
     }
@@ -203,6 +229,9 @@ class Worker {
   Shared& s_;
   const Board& board_;
   const Knowledge k_;
+  static constexpr std::uint64_t kCaptureBonus = std::uint64_t{1} << 62;
+  // Work won by each move (side, from, to): the history heuristic.
+  std::array<std::array<std::array<std::uint64_t, kMaxSquares>, kMaxSquares>, 2> history_{};
   RootMove* current_ = nullptr;
   int perturb_ = 0;
   bool aborted_ = false;

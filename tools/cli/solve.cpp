@@ -39,9 +39,11 @@ std::string apply_without(const std::string& list, search::Knowledge& k) {
       k.unstoppable = false;
     } else if (name == "ordering") {
       k.ordering = false;
+    } else if (name == "lookahead") {
+      k.lookahead = false;
     } else if (!name.empty()) {
       return "--without: unknown knowledge '" + name +
-             "' (win-in-one, threats, unstoppable, ordering)";
+             "' (win-in-one, threats, unstoppable, ordering, lookahead)";
     }
   }
   return {};
@@ -118,7 +120,8 @@ int run_solve(const SolveArgs& o) {
          {{"win_in_one", k.win_in_one},
           {"threats", k.threats},
           {"unstoppable", k.unstoppable},
-          {"ordering", k.ordering}}},
+          {"ordering", k.ordering},
+          {"lookahead", k.lookahead}}},
         {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.certificate)},
         {"certificate_positions", r.certificate_positions}};
     std::printf("%s\n", j.dump().c_str());
@@ -149,7 +152,7 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "certificate", po::value(&o.certificate)->value_name("FILE"),
       "write the proof to FILE, for `pawntb check-proof`")(
       "without", po::value(&o.without)->value_name("LIST"),
-      "leave out knowledge: win-in-one,threats,unstoppable,ordering")(
+      "leave out knowledge: win-in-one,threats,unstoppable,ordering,lookahead")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(

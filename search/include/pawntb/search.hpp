@@ -32,8 +32,9 @@ struct Knowledge {
   bool win_in_one = true;   // a pawn one step from its goal that can move: a win
   bool threats = true;      // a reply that leaves the opponent a win in one loses: not searched
   bool unstoppable = true;  // a pawn no enemy can block or capture, and faster than any enemy
-  bool ordering = true;     // captures first, then the most advanced pawns; the stored best move
-  static Knowledge none() { return {false, false, false, false}; }
+  bool ordering = true;     // captures first, then the moves that won most work (history)
+  bool lookahead = true;    // before searching any reply, settle each by the rules and the TT
+  static Knowledge none() { return {false, false, false, false, false}; }
 };
 
 struct SolveOptions {
