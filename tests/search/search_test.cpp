@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <string>
 #include <vector>
@@ -95,7 +96,7 @@ TEST(SearchOracle, SmallBoardsAgreeWithBruteForce) {
 }
 
 TEST(SearchOracle, StartsOfSmallBoards) {
-  for (const Geometry g : {Geometry{3, 5}, Geometry{5, 3}, Geometry{5, 5}, Geometry{4, 6}}) {
+  for (const Geometry g : {Geometry{3, 5}, Geometry{5, 3}, Geometry{3, 6}, Geometry{6, 3}}) {
     pawntb_oracle::Solver oracle(g.rows, g.cols);
     const Position p = pawntb::start_position(g, g.cols);
     const auto expected = oracle.solve(board_text(p), true);
@@ -143,6 +144,27 @@ TEST(SearchTables, AgreeWithProbe) {
     }
   }
   EXPECT_GE(tables, 2);
+}
+
+// The winner of the start of every solved board up to 30 squares, as the
+// published answers (data/answers, from the tables) give it.
+TEST(SearchTables, StartsOfSolvedBoards) {
+  int boards = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kDataDir / "answers")) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json j = nlohmann::json::parse(in);
+    if (!j.contains("start")) continue;  // a board still running
+    const Position start = pawntb_test::parse(j.at("start").at("position").get<std::string>());
+    if (start.geometry.squares() > 30) continue;
+    ++boards;
+    SolveOptions o = small_options();
+    o.memory_bytes = 16 << 20;
+    EXPECT_EQ(side_name(pawntb::search::solve(start, o).winner),
+              j.at("start").at("winner").get<std::string>())
+        << entry.path();
+  }
+  EXPECT_GE(boards, 15);
 }
 
 TEST(SearchMemory, AFullTableGivesTheSameAnswer) {
