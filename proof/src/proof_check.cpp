@@ -2,8 +2,6 @@
 // square, from the game's description (README.md, "The game"), on purpose
 // apart from pawntb::search's bitboard code, so that a fault of one is not
 // a fault of both.
-#include "pawntb/proof.hpp"
-
 #include <algorithm>
 #include <fstream>
 #include <iterator>
@@ -15,6 +13,7 @@
 #include "pawntb/format/layout.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
+#include "pawntb/proof.hpp"
 
 namespace pawntb::proof {
 
@@ -65,7 +64,8 @@ class Rules {
         if (!has(own, row, col)) continue;
         const int to_row = row + forward;
         if (to_row < 0 || to_row >= g_.rows) continue;
-        if (!has(own | enemy, to_row, col)) out.push_back({row * g_.cols + col, to_row * g_.cols + col});
+        if (!has(own | enemy, to_row, col))
+          out.push_back({row * g_.cols + col, to_row * g_.cols + col});
         for (const int to_col : {col - 1, col + 1}) {
           if (to_col >= 0 && to_col < g_.cols && has(enemy, to_row, to_col)) {
             out.push_back({row * g_.cols + col, to_row * g_.cols + to_col});
@@ -140,7 +140,8 @@ ProofReport check_proof(const std::filesystem::path& file,
   if (format::checksum64(std::span(b.data(), body)) != get(b, body, 8)) {
     return refuse(r, "checksum mismatch: the file is damaged");
   }
-  if (get(b, 8, 4) != 1) return refuse(r, "certificate version " + std::to_string(get(b, 8, 4)) + ", not 1");
+  if (get(b, 8, 4) != 1)
+    return refuse(r, "certificate version " + std::to_string(get(b, 8, 4)) + ", not 1");
   const Geometry g{b[12], b[13]};
   if (!g.valid() || b[14] > 1 || b[15] > 1) return refuse(r, "bad header (board, side or winner)");
   r.root = Position{g, get(b, 16, 8), get(b, 24, 8), b[14] ? Side::black : Side::white};
@@ -165,8 +166,8 @@ ProofReport check_proof(const std::filesystem::path& file,
     const std::size_t at = kHeaderBytes + i * kEntryBytes;
     const State s{get(b, at, 8), get(b, at + 8, 8), r.winner == Side::white};
     const Step m{b[at + 16], b[at + 17]};
-    if (i > 0 && (s.white < previous.white ||
-                  (s.white == previous.white && s.black <= previous.black))) {
+    if (i > 0 &&
+        (s.white < previous.white || (s.white == previous.white && s.black <= previous.black))) {
       return refuse(r, "position " + std::to_string(i) + " is out of order");
     }
     if ((s.white | s.black) & ~board || m.from >= g.squares() || m.to >= g.squares()) {
@@ -196,8 +197,8 @@ ProofReport check_proof(const std::filesystem::path& file,
   const Rules rules(g);
   const bool white_wins = r.winner == Side::white;
   const auto fail = [&](const State& s, const std::string& why) {
-    r.position = format_position(
-        Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
+    r.position =
+        format_position(Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
     return refuse(r, "position " + r.position + ": " + why);
   };
   std::unordered_set<State, StateHash> seen;
@@ -215,8 +216,8 @@ ProofReport check_proof(const std::filesystem::path& file,
     const auto entry = winner_to_move ? stored.find(s) : stored.end();
     if (entry == stored.end() && table && pawns(s.white) <= table_pawns &&
         pawns(s.black) <= table_pawns) {
-      const ProbeResult v = table->probe(
-          Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
+      const ProbeResult v =
+          table->probe(Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
       if (!v.ok() || v.winner != r.winner) return fail(s, "the table says the winner loses here");
       ++r.table_leaves;
       continue;
@@ -227,8 +228,9 @@ ProofReport check_proof(const std::filesystem::path& file,
       const Step m = entry->second;
       if (std::none_of(legal.begin(), legal.end(),
                        [&](Step l) { return l.from == m.from && l.to == m.to; })) {
-        return fail(s, "the stored move " + move_name(g, Move{static_cast<std::uint8_t>(m.from),
-                                                               static_cast<std::uint8_t>(m.to)}) +
+        return fail(s, "the stored move " +
+                           move_name(g, Move{static_cast<std::uint8_t>(m.from),
+                                             static_cast<std::uint8_t>(m.to)}) +
                            " is not legal");
       }
       stack.push_back(rules.play(s, m));

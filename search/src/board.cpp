@@ -35,8 +35,8 @@ void Board::moves(const Node& n, bool ordered, SearchMoves& out) const {
   const auto add = [&](std::uint64_t targets, int delta) {
     for (std::uint64_t t = targets; t; t &= t - 1) {
       const int to = std::countr_zero(t);
-      out.moves[out.size++] = SearchMove{static_cast<std::uint8_t>(to + delta),
-                                         static_cast<std::uint8_t>(to)};
+      out.moves[out.size++] =
+          SearchMove{static_cast<std::uint8_t>(to + delta), static_cast<std::uint8_t>(to)};
     }
   };
   // Pushes nearest the goal first: for white the lowest squares, for black

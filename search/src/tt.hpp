@@ -76,7 +76,8 @@ class TranspositionTable {
   void store(const NodeHash& h, bool wins, const SearchMove* move, std::uint64_t work) {
     Bucket& b = buckets_[h.key & mask_];
     const std::uint64_t log_work = 64 - std::countl_zero(work | 1);
-    std::uint64_t data = kValid | (wins ? kWins : 0) | (log_work << 16) | (h.check & ~0xffffffffULL);
+    std::uint64_t data =
+        kValid | (wins ? kWins : 0) | (log_work << 16) | (h.check & ~0xffffffffULL);
     if (move) data |= kHasMove | (std::uint64_t{move->from} << 2) | (std::uint64_t{move->to} << 8);
     int victim = 0;
     std::uint64_t least = ~0ULL;

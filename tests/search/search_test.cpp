@@ -2,6 +2,8 @@
 // brute-force minimax of tests/oracle on small boards, and the committed
 // tables (probe) on random positions, with tables as leaves and without;
 // and pawntb::proof's checker on certificates, whole and tampered with.
+#include "pawntb/search.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -16,7 +18,6 @@
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/proof.hpp"
-#include "pawntb/search.hpp"
 #include "support/test_support.hpp"
 
 namespace {
@@ -74,8 +75,8 @@ std::vector<Knowledge> knowledge_settings() {
 
 TEST(SearchOracle, SmallBoardsAgreeWithBruteForce) {
   std::mt19937_64 rng(10838);
-  for (const Geometry g : {Geometry{3, 3}, Geometry{3, 4}, Geometry{4, 3}, Geometry{4, 4},
-                           Geometry{4, 5}}) {
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{3, 4}, Geometry{4, 3}, Geometry{4, 4}, Geometry{4, 5}}) {
     pawntb_oracle::Solver oracle(g.rows, g.cols);
     const auto settings = knowledge_settings();
     for (int i = 0; i < 300; ++i) {
@@ -218,8 +219,8 @@ constexpr std::size_t kHeader = 56, kEntry = 18;
 
 TEST(Certificate, ProofsOfSmallBoardsPass) {
   TempDir dir;
-  for (const Geometry g : {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 5},
-                           Geometry{6, 4}}) {
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
     SolveOptions o = small_options();
     o.memory_bytes = 1 << 20;
     o.certificate = dir / (to_string(g) + ".prf");

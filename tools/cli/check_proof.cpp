@@ -30,14 +30,16 @@ int run_check_proof(const CheckProofArgs& o) {
         {"file", o.file},
         {"ok", r.ok},
         {"error", r.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error)},
-        {"failing_position", r.position.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.position)},
+        {"failing_position",
+         r.position.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.position)},
         {"winner", r.ok ? nlohmann::ordered_json(side_name(r.winner)) : nullptr},
         {"root", r.ok ? nlohmann::ordered_json(format_position(r.root)) : nullptr},
         {"entries", r.entries},
         {"positions_checked", r.positions_checked},
         {"table_leaves", r.table_leaves},
         {"game_ends", r.game_ends},
-        {"table", r.table.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.table.string())}};
+        {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
+                                  : nlohmann::ordered_json(r.table.string())}};
     std::printf("%s\n", j.dump().c_str());
   }
   if (!r.ok) {
@@ -59,8 +61,8 @@ void check_proof_options(po::options_description& desc, CheckProofArgs& o) {
       "json", po::bool_switch(&o.json), "print the result as one JSON object");
 }
 
-std::string validate_check_proof(const po::variables_map&,
-                                 const std::vector<std::string>& operands, CheckProofArgs& o) {
+std::string validate_check_proof(const po::variables_map&, const std::vector<std::string>& operands,
+                                 CheckProofArgs& o) {
   if (operands.size() != 1) return "give one certificate file";
   o.file = operands.front();
   return {};

@@ -8,9 +8,8 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,
-                                        &kPlay,     &kStats, &kServe,  &kTables, &kSolve,
-                                        &kCheckProof};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,     &kPlay,
+                                        &kStats,    &kServe, &kTables, &kSolve, &kCheckProof};
 
 }  // namespace
 

@@ -109,7 +109,8 @@ int run_solve(const SolveArgs& o) {
         {"nodes", r.nodes},
         {"seconds", r.seconds},
         {"nodes_per_second", r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds : 0.0},
-        {"table", r.table.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.table.string())},
+        {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
+                                  : nlohmann::ordered_json(r.table.string())},
         {"table_pawns", r.table_pawns},
         {"table_probes", r.table_probes},
         {"tt_bytes", r.tt_bytes},
@@ -122,7 +123,8 @@ int run_solve(const SolveArgs& o) {
           {"unstoppable", k.unstoppable},
           {"ordering", k.ordering},
           {"lookahead", k.lookahead}}},
-        {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(o.certificate)},
+        {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
+                                              : nlohmann::ordered_json(o.certificate)},
         {"certificate_positions", r.certificate_positions}};
     std::printf("%s\n", j.dump().c_str());
     return kOk;
@@ -134,8 +136,8 @@ int run_solve(const SolveArgs& o) {
               duration_text(r.seconds).c_str(), with_commas(r.table_probes).c_str(),
               r.table.empty() ? "no table" : r.table.c_str());
   if (!o.certificate.empty()) {
-    std::printf("certificate: %s, %s positions of the winner to move, %s\n",
-                o.certificate.c_str(), with_commas(r.certificate_positions).c_str(),
+    std::printf("certificate: %s, %s positions of the winner to move, %s\n", o.certificate.c_str(),
+                with_commas(r.certificate_positions).c_str(),
                 (with_commas(r.certificate_bytes) + " bytes").c_str());
   }
   return kOk;

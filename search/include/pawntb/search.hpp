@@ -59,26 +59,26 @@ struct SearchProgress {
   std::uint64_t nodes = 0;
   double seconds = 0;
   double nodes_per_second = 0;
-  double table_fill = 0;         // used share of the transposition table's entries, 0..1
-  int root_moves = 0;            // legal moves of the root position
-  int root_moves_proven = 0;     // root moves proven to win for the side to move
-  int root_moves_refuted = 0;    // root moves proven to lose for the side to move
+  double table_fill = 0;       // used share of the transposition table's entries, 0..1
+  int root_moves = 0;          // legal moves of the root position
+  int root_moves_proven = 0;   // root moves proven to win for the side to move
+  int root_moves_refuted = 0;  // root moves proven to lose for the side to move
 };
 // Called from the thread that called solve(), never concurrently; must not throw.
 using SearchProgressCallback = std::function<void(const SearchProgress&)>;
 
 struct SolveResult {
   Side winner = Side::white;
-  bool has_best_move = false;  // the side to move wins and had a move to play
-  Move best_move;              // a winning move of the side to move
-  std::uint64_t nodes = 0;     // positions searched (every thread)
+  bool has_best_move = false;      // the side to move wins and had a move to play
+  Move best_move;                  // a winning move of the side to move
+  std::uint64_t nodes = 0;         // positions searched (every thread)
   std::uint64_t table_probes = 0;  // positions answered by a table
   double seconds = 0;
-  std::uint64_t tt_bytes = 0;     // the transposition table's size
-  std::uint64_t tt_entries = 0;   // its entries
-  std::uint64_t tt_used = 0;      // entries holding a position at the end
-  std::filesystem::path table;    // the table used as leaves; empty: none
-  int table_pawns = 0;            // its K
+  std::uint64_t tt_bytes = 0;               // the transposition table's size
+  std::uint64_t tt_entries = 0;             // its entries
+  std::uint64_t tt_used = 0;                // entries holding a position at the end
+  std::filesystem::path table;              // the table used as leaves; empty: none
+  int table_pawns = 0;                      // its K
   std::uint64_t certificate_positions = 0;  // winner-to-move positions in the certificate
   std::uint64_t certificate_bytes = 0;
 };
