@@ -142,6 +142,9 @@ class Worker {
       return true;
     };
     std::array<bool, kMaxMoves> skip{};
+    if (k_.lookahead) {  // the replies' buckets load while the rules run
+      for (int i = 0; i < list.size; ++i) s_.tt.prefetch(hash_node(board_.play(n, list.moves[i])));
+    }
     for (int i = 0; i < list.size; ++i) {
       const Node c = board_.play(n, list.moves[i]);
       if (hopeless(c)) {

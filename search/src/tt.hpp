@@ -53,6 +53,9 @@ class TranspositionTable {
   std::uint64_t entries() const { return (mask_ + 1) * kWays; }
   std::uint64_t used() const { return used_.load(std::memory_order_relaxed); }
 
+  // Starts loading the bucket of `h`, so that a probe soon after does not wait.
+  void prefetch(const NodeHash& h) const { __builtin_prefetch(&buckets_[h.key & mask_]); }
+
   TtResult probe(const NodeHash& h) const {
     const Bucket& b = buckets_[h.key & mask_];
     for (int i = 0; i < kWays; ++i) {

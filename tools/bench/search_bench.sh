@@ -3,7 +3,9 @@
 # board, `pawntb solve` with all its knowledge, with each piece left out in
 # turn, and `--baseline` (boolean DFS + TT, no knowledge, no tables), all in
 # the same run, without tables, one thread unless THREADS says otherwise.
-# Prints one line per run: board, setting, winner, nodes, seconds, peak RSS.
+# Prints one line per run: board, setting, winner, nodes, wall seconds, CPU
+# seconds (user + system: on a shared machine the wall time is mostly waiting),
+# peak RSS.
 #
 #   tools/bench/search_bench.sh build/tools/pawntb 7x6 6x7 8x6
 #
@@ -15,7 +17,7 @@ shift
 memory=${MEMORY:-1G}
 threads=${THREADS:-1}
 limit=${LIMIT:-3600}
-printf '%-5s %-22s %-6s %14s %10s %10s\n' board setting winner nodes seconds peak_MiB
+printf '%-5s %-22s %-6s %14s %10s %10s %10s\n' board setting winner nodes wall_s cpu_s peak_MiB
 for board in "$@"; do
   rows=${board%x*}
   cols=${board#*x}
@@ -28,12 +30,13 @@ for board in "$@"; do
     esac
     out=$(mktemp)
     # shellcheck disable=SC2086 # $extra is two words or none
-    if /usr/bin/time -f '%M' -o "$out.rss" timeout "$limit" "$pawntb" solve --rows "$rows" \
+    if /usr/bin/time -f '%U %S %M' -o "$out.rss" timeout "$limit" "$pawntb" solve --rows "$rows" \
         --cols "$cols" --no-tables --threads "$threads" --memory "$memory" --json $extra \
         >"$out" 2>/dev/null; then
-      printf '%-5s %-22s %-6s %14s %10.1f %10d\n' "$board" "$setting" \
+      set -- $(tail -1 "$out.rss")
+      printf '%-5s %-22s %-6s %14s %10.1f %10.1f %10d\n' "$board" "$setting" \
         "$(jq -r .winner "$out")" "$(jq -r .nodes "$out")" "$(jq -r .seconds "$out")" \
-        "$(($(tail -1 "$out.rss") / 1024))"
+        "$(echo "$1 + $2" | bc)" "$(($3 / 1024))"
     else
       printf '%-5s %-22s cut after %s s\n' "$board" "$setting" "$limit"
     fi
