@@ -132,9 +132,13 @@ int run_solve(const SolveArgs& o) {
   std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
               side_name(r.winner));
   if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
-  std::printf("searched %s nodes in %s (%s answered by %s)\n", with_commas(r.nodes).c_str(),
-              duration_text(r.seconds).c_str(), with_commas(r.table_probes).c_str(),
-              r.table.empty() ? "no table" : r.table.c_str());
+  std::printf("searched %s nodes in %s", with_commas(r.nodes).c_str(),
+              duration_text(r.seconds).c_str());
+  if (!r.table.empty()) {
+    std::printf(", %s positions answered by %s", with_commas(r.table_probes).c_str(),
+                r.table.c_str());
+  }
+  std::printf("\n");
   if (!o.certificate.empty()) {
     std::printf("certificate: %s, %s positions of the winner to move, %s\n", o.certificate.c_str(),
                 with_commas(r.certificate_positions).c_str(),
