@@ -289,6 +289,8 @@ TEST(CliUsage, EveryOptionErrorNamesItsOption) {
   const std::map<std::string, std::vector<std::string>> needs = {
       {"generate", {"--output", (dir / "new.pawntb").string()}},
       {"probe", {"--start"}},
+      {"solve", {"--rows", "4", "--cols", "4"}},
+      {"check-proof", {"proof.prf"}},
   };
   int refused = 0;
   for (const cli::Command* command : cli::all_commands()) {

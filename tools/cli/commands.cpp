@@ -1,11 +1,13 @@
 #include "commands.hpp"
 
+#include "check_proof.hpp"
 #include "command_support.hpp"
 #include "generate.hpp"
 #include "info.hpp"
 #include "play.hpp"
 #include "probe_command.hpp"
 #include "serve.hpp"
+#include "solve.hpp"
 #include "stats.hpp"
 #include "tables_command.hpp"
 #include "uva_command.hpp"
@@ -15,8 +17,8 @@ namespace pawntb::cli {
 
 namespace {
 
-constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,
-                                        &kPlay,     &kStats, &kServe,  &kTables};
+constexpr const Command* kCommands[] = {&kGenerate, &kInfo,  &kVerify, &kUva,   &kProbe,     &kPlay,
+                                        &kStats,    &kServe, &kTables, &kSolve, &kCheckProof};
 
 }  // namespace
 

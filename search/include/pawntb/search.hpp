@@ -1,0 +1,92 @@
+// pawntb search: proving who wins a pawn-chess position by search, for boards
+// whose tables are too large to build (docs/search.md), with tables of fewer
+// pawns as leaves and certificates that `pawntb check-proof` replays.
+//
+//   pawntb::search::SolveOptions o;
+//   o.threads = 2;
+//   auto r = pawntb::search::solve(pawntb::start_position({6, 6}, 6), o);
+//   // r.winner == Side::black
+//
+// THREADS. solve() may be called from any thread; it runs `threads` workers
+// of its own and returns when they have stopped. Distinct calls share
+// nothing. ERRORS. solve() throws std::invalid_argument for a position that
+// is invalid, pawntb::TableError for a table that cannot be opened,
+// std::bad_alloc when the transposition table cannot be allocated, and
+// std::system_error when the certificate cannot be written. Nothing here
+// prints, exits or aborts.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <vector>
+
+#include "pawntb/position.hpp"
+
+namespace pawntb::search {
+
+// The game knowledge the search uses, each piece switchable so that the
+// benchmark can measure what it buys (docs/search.md derives each rule).
+struct Knowledge {
+  bool win_in_one = true;   // a pawn one step from its goal that can move: a win
+  bool threats = true;      // a reply that leaves the opponent a win in one loses: not searched
+  bool unstoppable = true;  // a pawn no enemy can block or capture, and faster than any enemy
+  bool ordering = true;     // captures first, then the moves that won most work (history)
+  bool lookahead = true;    // before searching any reply, settle each by the rules and the TT
+  static Knowledge none() { return {false, false, false, false, false}; }
+};
+
+struct SolveOptions {
+  // Table files whose positions are answered by a probe (leaves): those of
+  // the position's board size are used, the one with the largest K when
+  // several are given. Empty: no tables.
+  std::vector<std::filesystem::path> tables;
+  // Bytes the transposition table holds at most (whole 64-byte buckets, a
+  // power of two of them, at least one); 0: 64 MiB. Full, it replaces the
+  // entry of least work in a bucket; it never grows.
+  std::uint64_t memory_bytes = 0;
+  unsigned threads = 1;  // workers; 0: one per hardware thread
+  Knowledge knowledge;
+  // How often the progress callback is called.
+  std::chrono::milliseconds progress_every{1000};
+  // Where to write the certificate (docs/certificate.md); empty: none.
+  std::filesystem::path certificate;
+};
+
+// A progress report of a running solve().
+struct SearchProgress {
+  std::uint64_t nodes = 0;
+  double seconds = 0;
+  double nodes_per_second = 0;
+  double table_fill = 0;       // used share of the transposition table's entries, 0..1
+  int root_moves = 0;          // legal moves of the root position
+  int root_moves_proven = 0;   // root moves proven to win for the side to move
+  int root_moves_refuted = 0;  // root moves proven to lose for the side to move
+};
+// Called from the thread that called solve(), never concurrently; must not throw.
+using SearchProgressCallback = std::function<void(const SearchProgress&)>;
+
+struct SolveResult {
+  Side winner = Side::white;
+  bool has_best_move = false;      // the side to move wins and had a move to play
+  Move best_move;                  // a winning move of the side to move
+  std::uint64_t nodes = 0;         // positions searched (every thread)
+  std::uint64_t table_probes = 0;  // positions answered by a table
+  double seconds = 0;
+  std::uint64_t tt_bytes = 0;               // the transposition table's size
+  std::uint64_t tt_entries = 0;             // its entries
+  std::uint64_t tt_used = 0;                // entries holding a position at the end
+  std::filesystem::path table;              // the table used as leaves; empty: none
+  int table_pawns = 0;                      // its K
+  std::uint64_t certificate_positions = 0;  // winner-to-move positions in the certificate
+  std::uint64_t certificate_bytes = 0;
+};
+
+// Proves who wins `root` (any valid position, either side to move; a game
+// already over is lost by the side to move). See the top of this file for
+// threads and errors.
+SolveResult solve(const Position& root, const SolveOptions& options,
+                  const SearchProgressCallback& progress = {});
+
+}  // namespace pawntb::search

@@ -1,0 +1,121 @@
+// The search's view of a board: masks worked out once per geometry, move
+// generation for either side on bitboards, and the rules of knowledge
+// (docs/search.md derives each one).
+#pragma once
+
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "pawntb/game/bitboard.hpp"
+#include "pawntb/position.hpp"
+
+namespace pawntb::search_detail {
+
+// One side's pawns and the other's, with the side to move.
+struct Node {
+  std::uint64_t white = 0, black = 0;
+  bool white_to_move = true;
+  std::uint64_t mover() const { return white_to_move ? white : black; }
+  std::uint64_t other() const { return white_to_move ? black : white; }
+};
+
+struct SearchMove {
+  std::uint8_t from = 0, to = 0;
+};
+
+// Captures and pushes, at most 3 a pawn and 8 pawns a side in a start
+// position; any position of up to 64 pawns fits (pawntb::kMaxMoves).
+struct SearchMoves {
+  std::array<SearchMove, kMaxMoves> moves;
+  int size = 0;
+};
+
+class Board {
+ public:
+  explicit Board(Geometry g);
+
+  Geometry geometry() const { return g_; }
+
+  // Pawns of the side to move that stand on their goal row's neighbour and
+  // can step or capture onto the goal: each is a win in one ply.
+  std::uint64_t winning_pawns(std::uint64_t mover, std::uint64_t other, bool white) const {
+    const std::uint64_t empty = all_ & ~(mover | other);
+    if (white) {
+      const std::uint64_t p = mover & row_[1];
+      return p & ((empty << g_.cols) | ((other & ~file_a_) << (g_.cols - 1)) |
+                  ((other & ~file_last_) << (g_.cols + 1)));
+    }
+    const std::uint64_t p = mover & row_[g_.rows - 2];
+    return p & ((empty >> g_.cols) | ((other & ~file_last_) >> (g_.cols - 1)) |
+                ((other & ~file_a_) >> (g_.cols + 1)));
+  }
+
+  // Whether the side to move's opponent stands on its goal: the game is over.
+  bool opponent_arrived(const Node& n) const {
+    return n.white_to_move ? (n.black & row_[g_.rows - 1]) != 0 : (n.white & row_[0]) != 0;
+  }
+
+  // Every legal move of the side to move; with `ordered`, captures first,
+  // then pushes of the pawns nearest their goal, else in square order.
+  void moves(const Node& n, bool ordered, SearchMoves& out) const;
+
+  Node play(const Node& n, SearchMove m) const {
+    const std::uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
+    Node c = n;
+    if (n.white_to_move) {
+      c.white = (c.white & ~from) | to;
+      c.black &= ~to;
+    } else {
+      c.black = (c.black & ~from) | to;
+      c.white &= ~to;
+    }
+    c.white_to_move = !n.white_to_move;
+    return c;
+  }
+
+  // Plies to the goal of the side's nearest pawn, counted in its own moves
+  // (rows to go); kFar when it has no pawn.
+  static constexpr int kFar = 64;
+  int nearest(std::uint64_t pawns, bool white) const {
+    if (!pawns) return kFar;
+    if (white) return std::countr_zero(pawns) / g_.cols;  // lowest square: highest row
+    return g_.rows - 1 - (63 - std::countl_zero(pawns)) / g_.cols;
+  }
+
+  // The unstoppable pawn of `side` with the fewest rows to go (its rows to go
+  // in `rows_to_go`, its square in `square`), or false when it has none. A
+  // pawn is unstoppable when no pawn stands on its file ahead of it and no
+  // enemy pawn stands in its cone: rows ahead of it, no more files away than
+  // rows ahead (docs/search.md).
+  bool unstoppable(std::uint64_t own, std::uint64_t enemy, bool white, int& rows_to_go,
+                   int& square) const {
+    rows_to_go = kFar;
+    for (std::uint64_t p = own; p; p &= p - 1) {
+      const int s = std::countr_zero(p);
+      const int d = white ? s / g_.cols : g_.rows - 1 - s / g_.cols;
+      if (d >= rows_to_go) continue;
+      const Masks& m = white ? white_masks_[s] : black_masks_[s];
+      if ((own & m.file_ahead) == 0 && (enemy & m.cone) == 0) {
+        rows_to_go = d;
+        square = s;
+      }
+    }
+    return rows_to_go != kFar;
+  }
+
+  // The square one step ahead of `square` for `side`.
+  int ahead(int square, bool white) const { return white ? square - g_.cols : square + g_.cols; }
+
+ private:
+  struct Masks {
+    std::uint64_t file_ahead = 0;  // the squares ahead on the pawn's file
+    std::uint64_t cone = 0;        // where an enemy pawn could stop it
+  };
+  Geometry g_;
+  std::uint64_t all_, file_a_, file_last_;
+  std::array<std::uint64_t, kMaxSide> row_{};
+  std::array<Masks, kMaxSquares> white_masks_{}, black_masks_{};
+};
+
+}  // namespace pawntb::search_detail

@@ -1,0 +1,422 @@
+// solve(): a boolean depth-first search with a shared transposition table,
+// the rules of knowledge of board.hpp and tables as leaves; threads split
+// the root's moves (docs/search.md says why).
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <thread>
+#include <unordered_set>
+#include <vector>
+
+#include "board.hpp"
+#include "certificate.hpp"
+#include "pawntb/probe.hpp"
+#include "pawntb/search.hpp"
+#include "tt.hpp"
+
+namespace pawntb::search {
+
+using search_detail::Board;
+using search_detail::hash_node;
+using search_detail::Node;
+using search_detail::SearchMove;
+using search_detail::SearchMoves;
+using search_detail::TranspositionTable;
+
+namespace {
+
+constexpr std::uint64_t kDefaultMemory = std::uint64_t{64} << 20;
+
+// A root move's state, shared by the workers.
+struct RootMove {
+  SearchMove move;
+  std::atomic<int> state{0};  // 0 open, 1 refuted (the reply wins), 2 proven (the reply loses)
+  std::atomic<int> helpers{0};
+};
+
+// What the workers of one solve() share.
+struct Shared {
+  Shared(Geometry g, const SolveOptions& o, std::uint64_t tt_bytes)
+      : board(g), tt(tt_bytes), knowledge(o.knowledge) {}
+  Board board;
+  TranspositionTable tt;
+  Knowledge knowledge;
+  std::optional<Table> table;
+  int table_pawns = 0;
+  std::atomic<std::uint64_t> nodes{0}, probes{0};
+  std::atomic<bool> stop{false};
+  std::vector<RootMove> root_moves;
+};
+
+class Worker {
+ public:
+  explicit Worker(Shared& s) : s_(s), board_(s.board), k_(s.knowledge) {}
+
+  ~Worker() { flush(); }
+
+  // Whether the side to move wins `n`; its winning move in `best` when it
+  // has one to play (not for a table's answer). False also when aborted():
+  // then nothing is stored.
+  bool wins(const Node& n, SearchMove* best, int ply) {
+    if ((++nodes_ & 1023) == 0) poll();
+    if (aborted_) return false;
+    if (const std::optional<bool> known = settle(n, best)) return *known;
+    return expand(n, best, ply);
+  }
+
+  // What the rules say about `n` without a search: the game is over, a win
+  // in one, a table's answer, a race, or a stored result; nullopt when none
+  // applies.
+  std::optional<bool> settle(const Node& n, SearchMove* best) {
+    const bool white = n.white_to_move;
+    const std::uint64_t me = n.mover(), them = n.other();
+    if (board_.opponent_arrived(n)) return false;
+    if (k_.win_in_one) {
+      if (const std::uint64_t w = board_.winning_pawns(me, them, white)) {
+        if (best) *best = winning_move(n, std::countr_zero(w));
+        return true;
+      }
+    }
+    if (covered(n)) {
+      ++probes_;
+      const ProbeResult r = s_.table->probe(
+          Position{board_.geometry(), n.white, n.black, white ? Side::white : Side::black});
+      return r.ok() && r.winner == (white ? Side::white : Side::black);
+    }
+    if (k_.unstoppable) {
+      int d = 0, square = 0;
+      if (board_.unstoppable(me, them, white, d, square) && d <= board_.nearest(them, !white)) {
+        if (best)
+          *best = {static_cast<std::uint8_t>(square),
+                   static_cast<std::uint8_t>(board_.ahead(square, white))};
+        return true;
+      }
+      if (board_.unstoppable(them, me, !white, d, square) && d < board_.nearest(me, white)) {
+        return false;
+      }
+    }
+    const auto hit = s_.tt.probe(hash_node(n));
+    if (hit.found) {
+      if (hit.wins && best) *best = hit.move;
+      return hit.wins;
+    }
+    return std::nullopt;
+  }
+
+  // Whether a move that led to `child` loses at once to a win in one, so
+  // that it need not be searched (unless the move itself reached the goal).
+  bool hopeless(const Node& child) const {
+    return k_.threats && !board_.opponent_arrived(child) &&
+           board_.winning_pawns(child.mover(), child.other(), child.white_to_move);
+  }
+
+ private:
+  bool expand(const Node& n, SearchMove* best, int ply) {
+    const auto h = hash_node(n);
+    SearchMoves list;
+    board_.moves(n, k_.ordering, list);
+    auto& history = history_[n.white_to_move ? 0 : 1];
+    if (k_.ordering) {  // captures stay first; within each kind, the moves that won most work
+      const auto score = [&](SearchMove m) {
+        const bool capture = ((n.other() >> m.to) & 1) != 0;
+        return (capture ? kCaptureBonus : 0) + history[m.from][m.to];
+      };
+      std::stable_sort(list.moves.begin(), list.moves.begin() + list.size,
+                       [&](SearchMove a, SearchMove b) { return score(a) > score(b); });
+    }
+    if (perturb_ && ply < 4 && list.size > 1) {
+      std::rotate(list.moves.begin(), list.moves.begin() + (perturb_ + ply) % list.size,
+                  list.moves.begin() + list.size);
+    }
+    const std::uint64_t start = nodes_;
+    const auto won = [&](int i) {
+      const SearchMove m = list.moves[i];
+      s_.tt.store(h, true, &m, nodes_ - start);
+      if (k_.ordering) history[m.from][m.to] += nodes_ - start + 1;
+      if (best) *best = m;
+      return true;
+    };
+    std::array<bool, kMaxMoves> skip{};
+    if (k_.lookahead) {  // the replies' buckets load while the rules run
+      for (int i = 0; i < list.size; ++i) s_.tt.prefetch(hash_node(board_.play(n, list.moves[i])));
+    }
+    for (int i = 0; i < list.size; ++i) {
+      const Node c = board_.play(n, list.moves[i]);
+      if (hopeless(c)) {
+        skip[i] = true;
+      } else if (k_.lookahead) {  // a reply the rules or the table settle: no search
+        if (const std::optional<bool> known = settle(c, nullptr)) {
+          if (!*known) return won(i);
+          skip[i] = true;
+        }
+      }
+    }
+    for (int i = 0; i < list.size; ++i) {
+      if (skip[i]) continue;
+      if (!wins(board_.play(n, list.moves[i]), nullptr, ply + 1)) {
+        if (aborted_) return false;
+        return won(i);
+      }
+      if (aborted_) return false;
+    }
+    s_.tt.store(h, false, nullptr, nodes_ - start);
+    return false;
+  }
+
+ public:
+  // Takes root moves until all are decided or one wins.
+  void run_root(const Node& root) {
+    for (;;) {
+      RootMove* pick = nullptr;
+      int least = 0;
+      for (RootMove& m : s_.root_moves) {
+        if (m.state.load() != 0) continue;
+        const int h = m.helpers.load();
+        if (!pick || h < least) {
+          pick = &m;
+          least = h;
+        }
+      }
+      if (!pick || s_.stop.load()) break;
+      perturb_ = pick->helpers.fetch_add(1);
+      current_ = pick;
+      aborted_ = false;
+      const bool reply_wins = wins(board_.play(root, pick->move), nullptr, 1);
+      if (!aborted_) {
+        int open = 0;
+        pick->state.compare_exchange_strong(open, reply_wins ? 1 : 2);
+        if (!reply_wins) s_.stop.store(true);
+      }
+      pick->helpers.fetch_sub(1);
+      current_ = nullptr;
+    }
+    flush();
+  }
+
+  bool covered(const Node& n) const {
+    return s_.table_pawns > 0 && std::popcount(n.white) <= s_.table_pawns &&
+           std::popcount(n.black) <= s_.table_pawns;
+  }
+
+  void flush() {
+    s_.nodes.fetch_add(nodes_ - flushed_nodes_, std::memory_order_relaxed);
+    s_.probes.fetch_add(probes_ - flushed_probes_, std::memory_order_relaxed);
+    flushed_nodes_ = nodes_;
+    flushed_probes_ = probes_;
+  }
+
+ private:
+  void poll() {
+    flush();
+    if (s_.stop.load(std::memory_order_relaxed) ||
+        (current_ && current_->state.load(std::memory_order_relaxed) != 0)) {
+      aborted_ = true;
+    }
+  }
+
+  // The move of the pawn on `square`, one step from its goal, onto the goal:
+  // straight when it can, else a capture.
+  SearchMove winning_move(const Node& n, int square) const {
+    SearchMoves list;
+    board_.moves(n, false, list);
+    for (int i = 0; i < list.size; ++i) {
+      if (list.moves[i].from == square) return list.moves[i];
+    }
+    return list.moves[0];  // unreachable: winning_pawns() found a move
+  }
+
+  Shared& s_;
+  const Board& board_;
+  const Knowledge k_;
+  static constexpr std::uint64_t kCaptureBonus = std::uint64_t{1} << 62;
+  // Work won by each move (side, from, to): the history heuristic.
+  std::array<std::array<std::array<std::uint64_t, kMaxSquares>, kMaxSquares>, 2> history_{};
+  RootMove* current_ = nullptr;
+  int perturb_ = 0;
+  bool aborted_ = false;
+  std::uint64_t nodes_ = 0, probes_ = 0, flushed_nodes_ = 0, flushed_probes_ = 0;
+};
+
+Node node_of(const Position& p) {
+  return Node{p.white, p.black, p.to_move == Side::white};
+}
+
+// The table of `g` with the largest K among `files`.
+void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>& files,
+                 SolveResult& result) {
+  for (const auto& f : files) {
+    Table t = Table::open(f);
+    if (t.info().geometry != g || t.info().max_pawns <= s.table_pawns) continue;
+    s.table_pawns = t.info().max_pawns;
+    result.table = t.info().path;
+    result.table_pawns = s.table_pawns;
+    s.table = std::move(t);
+  }
+}
+
+// Walks the proof from `root`: every position of the winner to move gets the
+// move that wins, every reply of the loser is followed, down to the ends of
+// the game and the table's leaves.
+class ProofWalk {
+ public:
+  ProofWalk(Shared& s, Worker& w, bool white_wins) : s_(s), w_(w), white_wins_(white_wins) {}
+
+  void walk(const Node& n) {
+    struct Key {
+      std::uint64_t white, black;
+      bool white_to_move;
+      bool operator==(const Key&) const = default;
+    };
+    std::vector<Node> stack{n};
+    while (!stack.empty()) {
+      const Node x = stack.back();
+      stack.pop_back();
+      const auto h = hash_node(x);
+      if (!seen_.insert({h.key, h.check}).second) continue;
+      if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
+      if (x.white_to_move == white_wins_) {
+        SearchMove best;
+        if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
+        moves_.push_back({x.white, x.black, best.from, best.to});
+        stack.push_back(s_.board.play(x, best));
+      } else {
+        SearchMoves list;
+        s_.board.moves(x, false, list);
+        for (int i = 0; i < list.size; ++i) stack.push_back(s_.board.play(x, list.moves[i]));
+      }
+    }
+  }
+
+  std::vector<search_detail::ProofMove>& moves() { return moves_; }
+
+ private:
+  struct PairHash {
+    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
+      return p.first ^ (p.second * 31);
+    }
+  };
+  Shared& s_;
+  Worker& w_;
+  bool white_wins_;
+  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
+  std::vector<search_detail::ProofMove> moves_;
+};
+
+}  // namespace
+
+SolveResult solve(const Position& root, const SolveOptions& options,
+                  const SearchProgressCallback& progress) {
+  const Status status = classify(root);
+  if (status == Status::invalid) throw std::invalid_argument("invalid position");
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  Shared s(root.geometry, options, options.memory_bytes ? options.memory_bytes : kDefaultMemory);
+  SolveResult result;
+  open_tables(s, root.geometry, options.tables, result);
+  const Node r = node_of(root);
+  const Side mover = root.to_move;
+  bool mover_wins = false;
+  {
+    Worker main(s);
+    SearchMove best;
+    // The root's own rules first: a game over, a win in one, a table, a race.
+    const std::optional<bool> known =
+        status == Status::over ? std::optional<bool>(false) : main.settle(r, &best);
+    if (known) {
+      mover_wins = *known;
+      if (mover_wins && !main.covered(r)) {
+        result.has_best_move = true;
+        result.best_move = {best.from, best.to};
+      }
+    } else {
+      SearchMoves list;
+      s.board.moves(r, s.knowledge.ordering, list);
+      s.root_moves = std::vector<RootMove>(static_cast<std::size_t>(list.size));
+      for (int i = 0; i < list.size; ++i) {
+        s.root_moves[i].move = list.moves[i];
+        if (main.hopeless(s.board.play(r, list.moves[i]))) s.root_moves[i].state = 1;
+      }
+      unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
+      threads = std::max(1u, threads);
+      std::mutex mutex;
+      std::condition_variable done_cv;
+      unsigned running = threads;
+      std::vector<std::thread> pool;
+      std::exception_ptr failure;
+      for (unsigned t = 0; t < threads; ++t) {
+        pool.emplace_back([&] {
+          try {
+            Worker w(s);
+            w.run_root(r);
+          } catch (...) {
+            std::lock_guard lock(mutex);
+            if (!failure) failure = std::current_exception();
+            s.stop.store(true);
+          }
+          std::lock_guard lock(mutex);
+          --running;
+          done_cv.notify_all();
+        });
+      }
+      {
+        std::unique_lock lock(mutex);
+        while (!done_cv.wait_for(lock, options.progress_every, [&] { return running == 0; })) {
+          if (!progress) continue;
+          SearchProgress p;
+          p.nodes = s.nodes.load();
+          p.seconds = seconds();
+          p.nodes_per_second = p.seconds > 0 ? static_cast<double>(p.nodes) / p.seconds : 0;
+          p.table_fill = static_cast<double>(s.tt.used()) / static_cast<double>(s.tt.entries());
+          p.root_moves = list.size;
+          for (const RootMove& m : s.root_moves) {
+            p.root_moves_proven += m.state.load() == 2;
+            p.root_moves_refuted += m.state.load() == 1;
+          }
+          lock.unlock();
+          progress(p);
+          lock.lock();
+        }
+      }
+      for (auto& t : pool) t.join();
+      if (failure) std::rethrow_exception(failure);
+      for (const RootMove& m : s.root_moves) {
+        if (m.state.load() == 2) {
+          mover_wins = true;
+          result.has_best_move = true;
+          result.best_move = {m.move.from, m.move.to};
+          break;
+        }
+      }
+    }
+    main.flush();
+  }
+  result.winner = mover_wins ? mover : opponent(mover);
+  result.nodes = s.nodes.load();
+  result.table_probes = s.probes.load();
+  result.seconds = seconds();
+  result.tt_bytes = s.tt.bytes();
+  result.tt_entries = s.tt.entries();
+  result.tt_used = s.tt.used();
+  if (!options.certificate.empty()) {
+    s.stop.store(false);
+    Worker w(s);
+    ProofWalk walk(s, w, result.winner == Side::white);
+    walk.walk(r);
+    w.flush();
+    search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
+                                            s.table ? file_checksum(result.table) : 0};
+    result.certificate_positions = walk.moves().size();
+    result.certificate_bytes =
+        search_detail::write_certificate(options.certificate, header, walk.moves());
+  }
+  return result;
+}
+
+}  // namespace pawntb::search

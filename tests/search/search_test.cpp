@@ -1,0 +1,356 @@
+// pawntb::search against oracles that share none of its code: the
+// brute-force minimax of tests/oracle on small boards, and the committed
+// tables (probe) on random positions, with tables as leaves and without;
+// and pawntb::proof's checker on certificates, whole and tampered with.
+#include "pawntb/search.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "oracle/brute_force.hpp"
+#include "pawntb/format/layout.hpp"
+#include "pawntb/generator.hpp"
+#include "pawntb/notation.hpp"
+#include "pawntb/probe.hpp"
+#include "pawntb/proof.hpp"
+#include "support/test_support.hpp"
+
+namespace {
+
+using pawntb::Geometry;
+using pawntb::Position;
+using pawntb::Side;
+using pawntb::search::Knowledge;
+using pawntb::search::SolveOptions;
+using pawntb_test::kDataDir;
+using pawntb_test::TempDir;
+
+SolveOptions small_options(Knowledge k = {}) {
+  SolveOptions o;
+  o.memory_bytes = 1 << 16;  // small: the tables are allocated for every solve
+  o.knowledge = k;
+  return o;
+}
+
+// A random valid position of g with 0..pawns pawns a side, `side` to move.
+Position random_position(std::mt19937_64& rng, Geometry g, int pawns, Side side) {
+  for (;;) {
+    Position p{g, 0, 0, side};
+    std::uniform_int_distribution<int> count(0, pawns), square(0, g.squares() - 1);
+    const int white = count(rng), black = count(rng);
+    while (std::popcount(p.white) < white) p.white |= 1ULL << square(rng);
+    while (std::popcount(p.black) < black) {
+      const std::uint64_t bit = 1ULL << square(rng);
+      if (!(p.white & bit)) p.black |= bit;
+    }
+    if (pawntb::classify(p) != pawntb::Status::invalid) return p;
+  }
+}
+
+std::string board_text(const Position& p) {
+  std::string text;
+  for (int s = 0; s < p.geometry.squares(); ++s) {
+    text += (p.white >> s & 1) ? 'P' : (p.black >> s & 1) ? 'p' : '.';
+  }
+  return text;
+}
+
+// The knowledge settings the tests run: all of it, none of it, and each
+// piece left out in turn.
+std::vector<Knowledge> knowledge_settings() {
+  std::vector<Knowledge> out{Knowledge{}, Knowledge::none()};
+  for (int i = 0; i < 5; ++i) {
+    Knowledge k;
+    bool* pieces[] = {&k.win_in_one, &k.threats, &k.unstoppable, &k.ordering, &k.lookahead};
+    *pieces[i] = false;
+    out.push_back(k);
+  }
+  return out;
+}
+
+TEST(SearchOracle, SmallBoardsAgreeWithBruteForce) {
+  std::mt19937_64 rng(10838);
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{3, 4}, Geometry{4, 3}, Geometry{4, 4}, Geometry{4, 5}}) {
+    pawntb_oracle::Solver oracle(g.rows, g.cols);
+    const auto settings = knowledge_settings();
+    for (int i = 0; i < 300; ++i) {
+      const Position p = random_position(rng, g, g.cols, i % 2 ? Side::black : Side::white);
+      const auto expected = oracle.solve(board_text(p), p.to_move == Side::white);
+      ASSERT_TRUE(expected.valid);
+      const Side winner = expected.white_wins ? Side::white : Side::black;
+      const Knowledge k = settings[static_cast<std::size_t>(i) % settings.size()];
+      const auto r = pawntb::search::solve(p, small_options(k));
+      ASSERT_EQ(r.winner, winner) << pawntb::format_position(p);
+      if (r.has_best_move) {  // the move it names wins: the position after it is lost
+        const Position next = pawntb::play(p, pawntb::Move{r.best_move.from, r.best_move.to});
+        const auto after = oracle.solve(board_text(next), next.to_move == Side::white);
+        EXPECT_EQ(after.white_wins, expected.white_wins) << pawntb::format_position(p);
+      }
+    }
+  }
+}
+
+TEST(SearchOracle, StartsOfSmallBoards) {
+  for (const Geometry g : {Geometry{3, 5}, Geometry{5, 3}, Geometry{3, 6}, Geometry{6, 3}}) {
+    pawntb_oracle::Solver oracle(g.rows, g.cols);
+    const Position p = pawntb::start_position(g, g.cols);
+    const auto expected = oracle.solve(board_text(p), true);
+    EXPECT_EQ(pawntb::search::solve(p, small_options()).winner,
+              expected.white_wins ? Side::white : Side::black)
+        << to_string(g);
+  }
+}
+
+// Every committed table: its start, and random positions of both sides to
+// move, solved without tables and with a table of fewer pawns of the same
+// board as leaves (made here), against the table's own answer. 1,000
+// positions a table and a mode, not 10,000, so that the whole file stays
+// within a minute under the sanitizers.
+TEST(SearchTables, AgreeWithProbe) {
+  TempDir dir;
+  std::mt19937_64 rng(2026);
+  int tables = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kDataDir)) {
+    if (entry.path().extension() != ".pawntb") continue;
+    ++tables;
+    const pawntb::Table table = pawntb::Table::open(entry.path());
+    const Geometry g = table.info().geometry;
+    const int k = table.info().max_pawns;
+    // Leaves: a table of the same board with one pawn fewer a side.
+    pawntb::GenerateOptions gen;
+    gen.geometry = g;
+    gen.max_pawns = std::max(1, k - 1);
+    const auto leaves = dir / (to_string(g) + "-k" + std::to_string(gen.max_pawns) + ".pawntb");
+    pawntb::generate(gen, leaves);
+    SolveOptions with_leaves = small_options();
+    with_leaves.tables = {leaves};
+    const Position start = table.start_position();
+    EXPECT_EQ(pawntb::search::solve(start, small_options()).winner, table.probe(start).winner)
+        << entry.path();
+    for (int i = 0; i < 1000; ++i) {
+      const Position p = random_position(rng, g, k, i % 2 ? Side::black : Side::white);
+      const pawntb::ProbeResult expected = table.probe(p);
+      ASSERT_TRUE(expected.ok()) << pawntb::format_position(p);
+      ASSERT_EQ(pawntb::search::solve(p, small_options()).winner, expected.winner)
+          << entry.path() << " " << pawntb::format_position(p);
+      const auto r = pawntb::search::solve(p, with_leaves);
+      ASSERT_EQ(r.winner, expected.winner) << entry.path() << " " << pawntb::format_position(p);
+      ASSERT_EQ(r.table_pawns, gen.max_pawns);
+    }
+  }
+  EXPECT_GE(tables, 2);
+}
+
+// The winner of the start of every solved board up to 30 squares, as the
+// published answers (data/answers, from the tables) give it.
+TEST(SearchTables, StartsOfSolvedBoards) {
+  int boards = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(kDataDir / "answers")) {
+    if (entry.path().extension() != ".json") continue;
+    std::ifstream in(entry.path());
+    const nlohmann::json j = nlohmann::json::parse(in);
+    if (!j.contains("start")) continue;  // a board still running
+    const Position start = pawntb_test::parse(j.at("start").at("position").get<std::string>());
+    if (start.geometry.squares() > 30) continue;
+    ++boards;
+    SolveOptions o = small_options();
+    o.memory_bytes = 16 << 20;
+    EXPECT_EQ(side_name(pawntb::search::solve(start, o).winner),
+              j.at("start").at("winner").get<std::string>())
+        << entry.path();
+  }
+  EXPECT_GE(boards, 15);
+}
+
+TEST(SearchMemory, AFullTableGivesTheSameAnswer) {
+  const Position p = pawntb::start_position({5, 5}, 5);
+  SolveOptions tiny = small_options(), large = small_options();
+  tiny.memory_bytes = 64;  // one bucket: replaced all the time
+  large.memory_bytes = 64 << 20;
+  const auto a = pawntb::search::solve(p, tiny), b = pawntb::search::solve(p, large);
+  EXPECT_EQ(a.tt_bytes, 64u);
+  EXPECT_LE(b.tt_bytes, 64u << 20);
+  EXPECT_EQ(a.winner, b.winner);
+  EXPECT_GT(a.nodes, b.nodes);  // replacing costs work, never the answer
+}
+
+TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
+  for (const Geometry g : {Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
+    const Position p = pawntb::start_position(g, g.cols);
+    SolveOptions one = small_options(), two = small_options();
+    two.threads = 2;
+    EXPECT_EQ(pawntb::search::solve(p, one).winner, pawntb::search::solve(p, two).winner);
+  }
+}
+
+TEST(SearchErrors, InvalidPositionThrows) {
+  const Position p{{4, 4}, 1, 1, Side::white};  // overlapping pawns
+  EXPECT_THROW(pawntb::search::solve(p, small_options()), std::invalid_argument);
+}
+
+// ---------------------------------------------------------------------------
+// Certificates.
+
+std::vector<std::uint8_t> read_bytes(const std::filesystem::path& f) {
+  std::ifstream in(f, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const std::filesystem::path& f, const std::vector<std::uint8_t>& b) {
+  std::ofstream out(f, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+// Writes the checksum of the bytes before the last eight into the last eight,
+// as a forger would.
+void reseal(std::vector<std::uint8_t>& b) {
+  const std::size_t body = b.size() - 8;
+  const std::uint64_t sum = pawntb::format::checksum64(std::span(b.data(), body));
+  for (int i = 0; i < 8; ++i) b[body + i] = static_cast<std::uint8_t>(sum >> (8 * i));
+}
+
+constexpr std::size_t kHeader = 56, kEntry = 18;
+
+TEST(Certificate, ProofsOfSmallBoardsPass) {
+  TempDir dir;
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
+    SolveOptions o = small_options();
+    o.memory_bytes = 1 << 20;
+    o.certificate = dir / (to_string(g) + ".prf");
+    const auto r = pawntb::search::solve(pawntb::start_position(g, g.cols), o);
+    const auto report = pawntb::proof::check_proof(o.certificate, {});
+    EXPECT_TRUE(report.ok) << to_string(g) << ": " << report.error;
+    EXPECT_EQ(report.winner, r.winner);
+    EXPECT_EQ(report.entries, r.certificate_positions);
+  }
+}
+
+// Every board up to 6x6, without tables: the proof of its start passes the
+// checker and names the winner the published answers give (label `slow`).
+TEST(CertificateSlow, EveryBoardUpTo6x6) {
+  TempDir dir;
+  for (int rows = 3; rows <= 6; ++rows) {
+    for (int cols = 3; cols <= 6; ++cols) {
+      const Geometry g{rows, cols};
+      SolveOptions o = small_options();
+      o.memory_bytes = 64 << 20;
+      o.certificate = dir / (to_string(g) + ".prf");
+      const auto r = pawntb::search::solve(pawntb::start_position(g, cols), o);
+      const auto report = pawntb::proof::check_proof(o.certificate, {});
+      EXPECT_TRUE(report.ok) << to_string(g) << ": " << report.error;
+      EXPECT_EQ(report.winner, r.winner) << to_string(g);
+      std::ifstream in(kDataDir / "answers" /
+                       (to_string(g) + "-k" + std::to_string(cols) + ".json"));
+      ASSERT_TRUE(in) << to_string(g);
+      EXPECT_EQ(side_name(report.winner),
+                nlohmann::json::parse(in).at("start").at("winner").get<std::string>())
+          << to_string(g);
+      std::filesystem::remove(o.certificate);
+    }
+  }
+}
+
+TEST(Certificate, ProofWithTableLeavesPasses) {
+  TempDir dir;
+  pawntb::GenerateOptions gen;
+  gen.geometry = {5, 4};
+  gen.max_pawns = 2;
+  const auto leaves = dir / "5x4-k2.pawntb";
+  pawntb::generate(gen, leaves);
+  SolveOptions o = small_options();
+  o.tables = {leaves};
+  o.certificate = dir / "5x4.prf";
+  const auto r = pawntb::search::solve(pawntb::start_position({5, 4}, 4), o);
+  const auto report = pawntb::proof::check_proof(o.certificate, {leaves});
+  EXPECT_TRUE(report.ok) << report.error;
+  EXPECT_GT(report.table_leaves, 0u);
+  EXPECT_EQ(report.winner, r.winner);
+  // Without the table, the leaves cannot be checked.
+  const auto without = pawntb::proof::check_proof(o.certificate, {});
+  EXPECT_FALSE(without.ok);
+  EXPECT_NE(without.error.find("5x4-k2.pawntb"), std::string::npos) << without.error;
+}
+
+class Tampered : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    SolveOptions o = small_options();
+    o.certificate = dir_ / "5x5.prf";
+    pawntb::search::solve(pawntb::start_position({5, 5}, 5), o);
+    bytes_ = read_bytes(o.certificate);
+    ASSERT_GT(bytes_.size(), kHeader + 8 + 10 * kEntry);
+  }
+  pawntb::proof::ProofReport check(const std::vector<std::uint8_t>& b) {
+    write_bytes(dir_ / "t.prf", b);
+    return pawntb::proof::check_proof(dir_ / "t.prf", {});
+  }
+  TempDir dir_;
+  std::vector<std::uint8_t> bytes_;
+};
+
+TEST_F(Tampered, Untouched) {
+  EXPECT_TRUE(check(bytes_).ok);
+}
+
+TEST_F(Tampered, OneByteFlipped) {
+  for (const std::size_t at : {std::size_t{20}, kHeader + 3, bytes_.size() - 1}) {
+    auto b = bytes_;
+    b[at] ^= 0x10;
+    const auto r = check(b);
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.error.find("checksum"), std::string::npos) << r.error;
+  }
+}
+
+TEST_F(Tampered, OneMoveChanged) {
+  // Every stored move is reached, so changing any one to another square
+  // breaks the proof: an illegal move, or a line the table of moves does not
+  // cover. Entry 5's target goes one file over.
+  auto b = bytes_;
+  const std::size_t at = kHeader + 5 * kEntry + 17;
+  b[at] = static_cast<std::uint8_t>(b[at] % 5 == 4 ? b[at] - 1 : b[at] + 1);
+  reseal(b);
+  const auto r = check(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_FALSE(r.position.empty()) << r.error;
+}
+
+TEST_F(Tampered, OnePositionLeftOut) {
+  auto b = bytes_;
+  const std::size_t at = kHeader + 7 * kEntry;
+  b.erase(b.begin() + static_cast<std::ptrdiff_t>(at),
+          b.begin() + static_cast<std::ptrdiff_t>(at + kEntry));
+  std::uint64_t n = 0;
+  for (int i = 0; i < 8; ++i) n |= std::uint64_t{b[48 + i]} << (8 * i);
+  --n;
+  for (int i = 0; i < 8; ++i) b[48 + i] = static_cast<std::uint8_t>(n >> (8 * i));
+  reseal(b);
+  const auto r = check(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("no move is stored"), std::string::npos) << r.error;
+}
+
+TEST_F(Tampered, WinnerSwapped) {
+  auto b = bytes_;
+  b[15] ^= 1;
+  reseal(b);
+  EXPECT_FALSE(check(b).ok);
+}
+
+TEST_F(Tampered, Truncated) {
+  auto b = bytes_;
+  b.resize(b.size() - kEntry);
+  reseal(b);
+  const auto r = check(b);
+  EXPECT_FALSE(r.ok);
+  EXPECT_NE(r.error.find("size"), std::string::npos) << r.error;
+}
+
+}  // namespace

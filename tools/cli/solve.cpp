@@ -1,0 +1,202 @@
+#include "solve.hpp"
+
+#include <boost/program_options.hpp>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <stdexcept>
+#include <variant>
+
+#include "command_support.hpp"
+#include "pawntb/notation.hpp"
+#include "pawntb/probe.hpp"
+#include "pawntb/search.hpp"
+#include "pawntb/util/memory.hpp"
+
+namespace pawntb::cli {
+
+namespace po = boost::program_options;
+
+namespace {
+
+// The transposition table by default: a third of default_memory_limit(), at
+// most 1 GiB, so that a shared machine's other jobs keep the rest.
+std::uint64_t default_tt_bytes() {
+  return std::min<std::uint64_t>(util::default_memory_limit() / 3, std::uint64_t{1} << 30);
+}
+
+// The knowledge --without LIST leaves out: names separated by commas.
+// Returns a usage error, or empty.
+std::string apply_without(const std::string& list, search::Knowledge& k) {
+  std::stringstream in(list);
+  std::string name;
+  while (std::getline(in, name, ',')) {
+    if (name == "win-in-one") {
+      k.win_in_one = false;
+    } else if (name == "threats") {
+      k.threats = false;
+    } else if (name == "unstoppable") {
+      k.unstoppable = false;
+    } else if (name == "ordering") {
+      k.ordering = false;
+    } else if (name == "lookahead") {
+      k.lookahead = false;
+    } else if (!name.empty()) {
+      return "--without: unknown knowledge '" + name +
+             "' (win-in-one, threats, unstoppable, ordering, lookahead)";
+    }
+  }
+  return {};
+}
+
+// The table files for `g`: the largest K of each --tables directory, then
+// the search path's.
+std::vector<std::filesystem::path> table_files(const SolveArgs& o, Geometry g) {
+  std::vector<std::filesystem::path> files;
+  if (o.no_tables || o.baseline) return files;
+  for (const std::string& dir : o.tables) {
+    if (auto f = Table::find_in(dir, g)) files.push_back(*f);
+  }
+  if (auto f = Table::find(g)) files.push_back(*f);
+  return files;
+}
+
+int run_solve(const SolveArgs& o) {
+  Position root;
+  if (!o.position.empty()) {
+    const auto parsed = parse_position(o.position);
+    if (const auto* e = std::get_if<ParseError>(&parsed)) {
+      std::fprintf(stderr, "pawntb solve: --position: %s\n", e->message.c_str());
+      return kUsageError;
+    }
+    root = std::get<Position>(parsed);
+  } else {
+    root = start_position(Geometry{o.rows, o.cols}, o.cols);
+  }
+  if (classify(root) == Status::invalid) {
+    std::fprintf(stderr, "pawntb solve: invalid position: %s\n", invalid_reason(root).c_str());
+    return kUsageError;
+  }
+  search::SolveOptions options;
+  options.memory_bytes = o.memory.bytes ? o.memory.bytes : default_tt_bytes();
+  options.threads = o.threads;
+  if (o.baseline) options.knowledge = search::Knowledge::none();
+  apply_without(o.without, options.knowledge);
+  options.tables = table_files(o, root.geometry);
+  options.certificate = o.certificate;
+  options.progress_every = std::chrono::seconds(o.progress_seconds);
+  const auto progress = [](const search::SearchProgress& p) {
+    std::fprintf(stderr,
+                 "pawntb solve: %s nodes, %s nodes/s, table %.0f %% full, root moves: %d proven, "
+                 "%d refuted of %d, %s\n",
+                 with_commas(p.nodes).c_str(),
+                 with_commas(static_cast<std::uint64_t>(p.nodes_per_second)).c_str(),
+                 100 * p.table_fill, p.root_moves_proven, p.root_moves_refuted, p.root_moves,
+                 duration_text(p.seconds).c_str());
+  };
+  const search::SolveResult r = search::solve(root, options, progress);
+  const Geometry g = root.geometry;
+  const std::string best =
+      r.has_best_move ? move_name(g, Move{r.best_move.from, r.best_move.to}) : std::string();
+  if (o.json) {
+    const search::Knowledge& k = options.knowledge;
+    nlohmann::ordered_json j = {
+        {"position", format_position(root)},
+        {"geometry", {{"rows", g.rows}, {"cols", g.cols}}},
+        {"to_move", side_name(root.to_move)},
+        {"winner", side_name(r.winner)},
+        {"best_move", r.has_best_move ? nlohmann::ordered_json(best) : nullptr},
+        {"nodes", r.nodes},
+        {"seconds", r.seconds},
+        {"nodes_per_second", r.seconds > 0 ? static_cast<double>(r.nodes) / r.seconds : 0.0},
+        {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
+                                  : nlohmann::ordered_json(r.table.string())},
+        {"table_pawns", r.table_pawns},
+        {"table_probes", r.table_probes},
+        {"tt_bytes", r.tt_bytes},
+        {"tt_entries", r.tt_entries},
+        {"tt_used", r.tt_used},
+        {"threads", options.threads},
+        {"knowledge",
+         {{"win_in_one", k.win_in_one},
+          {"threats", k.threats},
+          {"unstoppable", k.unstoppable},
+          {"ordering", k.ordering},
+          {"lookahead", k.lookahead}}},
+        {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
+                                              : nlohmann::ordered_json(o.certificate)},
+        {"certificate_positions", r.certificate_positions}};
+    std::printf("%s\n", j.dump().c_str());
+    return kOk;
+  }
+  std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
+              side_name(r.winner));
+  if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
+  std::printf("searched %s nodes in %s", with_commas(r.nodes).c_str(),
+              duration_text(r.seconds).c_str());
+  if (!r.table.empty()) {
+    std::printf(", %s positions answered by %s", with_commas(r.table_probes).c_str(),
+                r.table.c_str());
+  }
+  std::printf("\n");
+  if (!o.certificate.empty()) {
+    std::printf("certificate: %s, %s positions of the winner to move, %s\n", o.certificate.c_str(),
+                with_commas(r.certificate_positions).c_str(),
+                (with_commas(r.certificate_bytes) + " bytes").c_str());
+  }
+  return kOk;
+}
+
+void solve_options(po::options_description& desc, SolveArgs& o) {
+  desc.add_options()("rows", po::value(&o.rows)->value_name("R"), "board rows, 3..8")(
+      "cols", po::value(&o.cols)->value_name("C"), "board columns, 3..8 (C pawns a side)")(
+      "position", po::value(&o.position)->value_name("FEN"),
+      "solve this position instead of a start (its board size from the text)")(
+      "tables", po::value(&o.tables)->composing()->value_name("DIR"),
+      "also look for tables of the board size in DIR (repeatable)")(
+      "no-tables", po::bool_switch(&o.no_tables), "answer no position by a table")(
+      "certificate", po::value(&o.certificate)->value_name("FILE"),
+      "write the proof to FILE, for `pawntb check-proof`")(
+      "without", po::value(&o.without)->value_name("LIST"),
+      "leave out knowledge: win-in-one,threats,unstoppable,ordering,lookahead")(
+      "baseline", po::bool_switch(&o.baseline),
+      "plain boolean search with a transposition table: no knowledge, no tables")(
+      "json", po::bool_switch(&o.json), "print the result as one JSON object")(
+      "progress", po::value(&o.progress_seconds)->value_name("S"),
+      "seconds between progress lines on stderr (default 10)");
+  add_memory_option(desc, o.memory, "the transposition table");
+  add_threads_option(desc, o.threads);
+}
+
+std::string validate_solve(const po::variables_map& given, const std::vector<std::string>& operands,
+                           SolveArgs& o) {
+  if (!operands.empty()) return "unexpected operand '" + operands.front() + "'";
+  const bool board = given.count("rows") || given.count("cols");
+  if (board == !o.position.empty()) return "give --rows and --cols, or --position";
+  if (board && !(given.count("rows") && given.count("cols"))) return "give both --rows and --cols";
+  if (board && !Geometry{o.rows, o.cols}.valid()) return "--rows and --cols must be 3..8";
+  if (o.progress_seconds < 1) return "--progress must be at least 1";
+  search::Knowledge k;
+  if (std::string problem = apply_without(o.without, k); !problem.empty()) return problem;
+  if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
+  return check_memory(given, o.memory, 64);
+}
+
+}  // namespace
+
+extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
+    "solve", "prove who wins a position by search, with tables as leaves",
+    "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
+    "[--memory SIZE] [--threads N] [--certificate FILE] [--json] [--without LIST] [--baseline]",
+    "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"
+    "by a depth-first search with a transposition table and the game's knowledge\n"
+    "(docs/search.md). Positions that a table of the board size covers (fewer\n"
+    "pawns: `pawntb generate --pawns K`) are answered by a probe. The table is\n"
+    "looked for in each --tables DIR, then along the search path. --memory bounds\n"
+    "the transposition table (default: 1/4 of the memory available, at most 1G).\n"
+    "--certificate FILE writes the proof (docs/certificate.md), which\n"
+    "`pawntb check-proof FILE` replays with code of its own.\n"
+    "Progress goes to stderr every --progress seconds.",
+    DefaultTable::none);
+
+}  // namespace pawntb::cli

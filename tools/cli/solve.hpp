@@ -1,0 +1,28 @@
+// pawntb solve: proving who wins by search (pawntb::search), and its options.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+
+namespace pawntb::cli {
+
+struct SolveArgs : CommandArgs {
+  int rows = 0;  // --rows, with --cols: the start of that board
+  int cols = 0;
+  std::string position;             // --position FEN; empty: the start of --rows x --cols
+  std::vector<std::string> tables;  // --tables DIR, repeatable: where more tables are found
+  bool no_tables = false;           // no tables as leaves at all
+  MemoryArg memory;                 // the transposition table's bound
+  unsigned threads = 0;
+  std::string certificate;  // --certificate FILE; empty: none
+  std::string without;      // --without LIST: knowledge switched off
+  bool baseline = false;    // plain boolean DFS + TT: no knowledge, no tables
+  bool json = false;
+  int progress_seconds = 10;  // --progress N: seconds between progress lines on stderr
+};
+
+extern const Command kSolve;
+
+}  // namespace pawntb::cli
