@@ -12,6 +12,7 @@
 
 #include "pawntb/format/layout.hpp"
 #include "pawntb/notation.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/proof.hpp"
 
@@ -180,7 +181,7 @@ ProofReport check_proof(const std::filesystem::path& file,
   std::optional<Table> table;
   if (table_pawns > 0) {
     for (const auto& f : tables) {
-      if (file_checksum(f) != table_checksum) continue;
+      if (check::file_checksum(f) != table_checksum) continue;
       table = Table::open(f);
       r.table = f;
       break;

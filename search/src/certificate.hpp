@@ -19,7 +19,7 @@ struct CertificateHeader {
   Position root;
   Side winner;
   int table_pawns;               // K of the table answering leaves; 0: none
-  std::uint64_t table_checksum;  // its file's XXH3-64 (file_checksum); 0: none
+  std::uint64_t table_checksum;  // its file's XXH3-64 (check::file_checksum); 0: none
 };
 
 // Sorts `moves` and writes the certificate atomically; returns its size in

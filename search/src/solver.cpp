@@ -15,6 +15,7 @@
 
 #include "board.hpp"
 #include "certificate.hpp"
+#include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/search.hpp"
 #include "tt.hpp"
@@ -411,7 +412,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     walk.walk(r);
     w.flush();
     search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
-                                            s.table ? file_checksum(result.table) : 0};
+                                            s.table ? check::file_checksum(result.table) : 0};
     result.certificate_positions = walk.moves().size();
     result.certificate_bytes =
         search_detail::write_certificate(options.certificate, header, walk.moves());

@@ -123,11 +123,11 @@ TEST(SearchTables, AgreeWithProbe) {
     const Geometry g = table.info().geometry;
     const int k = table.info().max_pawns;
     // Leaves: a table of the same board with one pawn fewer a side.
-    pawntb::GenerateOptions gen;
+    pawntb::GenerateRequest gen;
     gen.geometry = g;
     gen.max_pawns = std::max(1, k - 1);
     const auto leaves = dir / (to_string(g) + "-k" + std::to_string(gen.max_pawns) + ".pawntb");
-    pawntb::generate(gen, leaves);
+    pawntb::generate(gen, {}, leaves);
     SolveOptions with_leaves = small_options();
     with_leaves.tables = {leaves};
     const Position start = table.start_position();
@@ -259,11 +259,11 @@ TEST(CertificateSlow, EveryBoardUpTo6x6) {
 
 TEST(Certificate, ProofWithTableLeavesPasses) {
   TempDir dir;
-  pawntb::GenerateOptions gen;
+  pawntb::GenerateRequest gen;
   gen.geometry = {5, 4};
   gen.max_pawns = 2;
   const auto leaves = dir / "5x4-k2.pawntb";
-  pawntb::generate(gen, leaves);
+  pawntb::generate(gen, {}, leaves);
   SolveOptions o = small_options();
   o.tables = {leaves};
   o.certificate = dir / "5x4.prf";
