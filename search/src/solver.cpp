@@ -9,7 +9,6 @@
 #include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <thread>
 #include <unordered_set>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "pawntb/check.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/search.hpp"
+#include "pawntb/util/threads.hpp"
 #include "tt.hpp"
 
 namespace pawntb::search {
@@ -344,31 +344,37 @@ SolveResult solve(const Position& root, const SolveOptions& options,
         s.root_moves[i].move = list.moves[i];
         if (main.hopeless(s.board.play(r, list.moves[i]))) s.root_moves[i].state = 1;
       }
-      unsigned threads = options.threads ? options.threads : std::thread::hardware_concurrency();
-      threads = std::max(1u, threads);
+      // The workers split the root's moves (util's pool, on a thread of its
+      // own), while this thread reports progress until they are done.
+      const unsigned threads = util::thread_count(options.threads);
       std::mutex mutex;
       std::condition_variable done_cv;
-      unsigned running = threads;
-      std::vector<std::thread> pool;
-      std::exception_ptr failure;
-      for (unsigned t = 0; t < threads; ++t) {
-        pool.emplace_back([&] {
-          try {
-            Worker w(s);
-            w.run_root(r);
-          } catch (...) {
-            std::lock_guard lock(mutex);
-            if (!failure) failure = std::current_exception();
-            s.stop.store(true);
-          }
+      bool done = false;
+      std::optional<util::BackgroundTask> search;
+      search.emplace([&] {
+        try {
+          util::parallel_for("solve", threads, threads, [&](std::uint64_t, unsigned) {
+            try {
+              Worker w(s);
+              w.run_root(r);
+            } catch (...) {
+              s.stop.store(true);  // the others stop too; parallel_for rethrows the first
+              throw;
+            }
+          });
+        } catch (...) {
           std::lock_guard lock(mutex);
-          --running;
+          done = true;
           done_cv.notify_all();
-        });
-      }
+          throw;
+        }
+        std::lock_guard lock(mutex);
+        done = true;
+        done_cv.notify_all();
+      });
       {
         std::unique_lock lock(mutex);
-        while (!done_cv.wait_for(lock, options.progress_every, [&] { return running == 0; })) {
+        while (!done_cv.wait_for(lock, options.progress_every, [&] { return done; })) {
           if (!progress) continue;
           SearchProgress p;
           p.nodes = s.nodes.load();
@@ -385,8 +391,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           lock.lock();
         }
       }
-      for (auto& t : pool) t.join();
-      if (failure) std::rethrow_exception(failure);
+      search->join();
       for (const RootMove& m : s.root_moves) {
         if (m.state.load() == 2) {
           mover_wins = true;
