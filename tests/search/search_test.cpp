@@ -133,7 +133,8 @@ TEST(SearchTables, AgreeWithProbe) {
     const Position start = table.start_position();
     EXPECT_EQ(pawntb::search::solve(start, small_options()).winner, table.probe(start).winner)
         << entry.path();
-    for (int i = 0; i < 1000; ++i) {
+    // Under the sanitizers a tenth: the same checks, within the suite's time.
+    for (int i = 0; i < (pawntb_test::kSanitized ? 100 : 1000); ++i) {
       const Position p = random_position(rng, g, k, i % 2 ? Side::black : Side::white);
       const pawntb::ProbeResult expected = table.probe(p);
       ASSERT_TRUE(expected.ok()) << pawntb::format_position(p);
