@@ -10,6 +10,11 @@ Board::Board(Geometry g)
       file_a_(game::file_mask(g, 0)),
       file_last_(game::file_mask(g, g.cols - 1)) {
   for (int r = 0; r < g.rows; ++r) row_[r] = game::row_mask(g, r);
+  for (int c = 0; c < g.cols; ++c) file_[c] = game::file_mask(g, c);
+  if (g.cols % 2) middle_file_ = file_[g.cols / 2];
+  for (int s = 0; s < g.squares(); ++s) {
+    mirror_square_[s] = static_cast<std::uint8_t>(s / g.cols * g.cols + g.cols - 1 - s % g.cols);
+  }
   for (int s = 0; s < g.squares(); ++s) {
     const int r = s / g.cols, c = s % g.cols;
     for (int t = 0; t < g.squares(); ++t) {

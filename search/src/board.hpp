@@ -12,20 +12,24 @@
 
 namespace pawntb::search_detail {
 
-// One side's pawns and the other's, with the side to move.
+// One side's pawns and the other's, with the side to move. No default member
+// initializers, as SearchMove.
 struct Node {
-  std::uint64_t white = 0, black = 0;
-  bool white_to_move = true;
+  std::uint64_t white, black;
+  bool white_to_move;
   std::uint64_t mover() const { return white_to_move ? white : black; }
   std::uint64_t other() const { return white_to_move ? black : white; }
 };
 
+// No default member initializers: a list of kMaxMoves of them is made at
+// every node, and zeroing it cost more than generating the moves.
 struct SearchMove {
-  std::uint8_t from = 0, to = 0;
+  std::uint8_t from, to;
 };
 
 // Captures and pushes, at most 3 a pawn and 8 pawns a side in a start
-// position; any position of up to 64 pawns fits (pawntb::kMaxMoves).
+// position; any position of up to 64 pawns fits (pawntb::kMaxMoves). Only
+// the first `size` moves are set.
 struct SearchMoves {
   std::array<SearchMove, kMaxMoves> moves;
   int size = 0;
@@ -107,6 +111,23 @@ class Board {
   // The square one step ahead of `square` for `side`.
   int ahead(int square, bool white) const { return white ? square - g_.cols : square + g_.cols; }
 
+  // The board seen in a mirror standing on its left or right edge: file c
+  // becomes file cols-1-c. The rules treat both files alike, so a position
+  // and its mirror image have the same value and mirrored winning moves
+  // (docs/search.md, "Symmetry").
+  // File pairs (c, cols-1-c) swap places: cols/2 shifts each way, no loads.
+  std::uint64_t mirror(std::uint64_t bits) const {
+    std::uint64_t out = bits & middle_file_;
+    for (int i = 0; i < g_.cols / 2; ++i) {
+      const int d = g_.cols - 1 - 2 * i;
+      out |= ((bits & file_[i]) << d) | ((bits & file_[g_.cols - 1 - i]) >> d);
+    }
+    return out;
+  }
+  SearchMove mirror(SearchMove m) const {
+    return {mirror_square_[m.from], mirror_square_[m.to]};
+  }
+
  private:
   struct Masks {
     std::uint64_t file_ahead = 0;  // the squares ahead on the pawn's file
@@ -114,6 +135,9 @@ class Board {
   };
   Geometry g_;
   std::uint64_t all_, file_a_, file_last_;
+  std::array<std::uint64_t, kMaxSide> file_{};
+  std::uint64_t middle_file_ = 0;  // odd cols: the file that stays
+  std::array<std::uint8_t, kMaxSquares> mirror_square_{};
   std::array<std::uint64_t, kMaxSide> row_{};
   std::array<Masks, kMaxSquares> white_masks_{}, black_masks_{};
 };

@@ -15,15 +15,18 @@
 #include "board.hpp"
 #include "certificate.hpp"
 #include "pawntb/check.hpp"
+#include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/search.hpp"
 #include "pawntb/util/threads.hpp"
+#include "state.hpp"
 #include "tt.hpp"
 
 namespace pawntb::search {
 
 using search_detail::Board;
 using search_detail::hash_node;
+using search_detail::NodeHash;
 using search_detail::Node;
 using search_detail::SearchMove;
 using search_detail::SearchMoves;
@@ -35,7 +38,7 @@ constexpr std::uint64_t kDefaultMemory = std::uint64_t{64} << 20;
 
 // A root move's state, shared by the workers.
 struct RootMove {
-  SearchMove move;
+  SearchMove move{};
   std::atomic<int> state{0};  // 0 open, 1 refuted (the reply wins), 2 proven (the reply loses)
   std::atomic<int> helpers{0};
 };
@@ -63,17 +66,30 @@ class Worker {
   // Whether the side to move wins `n`; its winning move in `best` when it
   // has one to play (not for a table's answer). False also when aborted():
   // then nothing is stored.
-  bool wins(const Node& n, SearchMove* best, int ply) {
+  bool wins(const Node& n, SearchMove* best, int ply) { return wins(n, hash(n), best, ply); }
+
+  bool wins(const Node& n, const NodeHash& h, SearchMove* best, int ply) {
     if ((++nodes_ & 1023) == 0) poll();
     if (aborted_) return false;
-    if (const std::optional<bool> known = settle(n, best)) return *known;
-    return expand(n, best, ply);
+    if (const std::optional<bool> known = settle(n, h, best)) return *known;
+    return expand(n, h, best, ply);
+  }
+
+  // wins() for a node that settle() has just left open (the lookahead).
+  bool wins_unsettled(const Node& n, const NodeHash& h, int ply) {
+    if ((++nodes_ & 1023) == 0) poll();
+    if (aborted_) return false;
+    return expand(n, h, nullptr, ply);
   }
 
   // What the rules say about `n` without a search: the game is over, a win
   // in one, a table's answer, a race, or a stored result; nullopt when none
   // applies.
   std::optional<bool> settle(const Node& n, SearchMove* best) {
+    return settle(n, hash(n), best);
+  }
+
+  std::optional<bool> settle(const Node& n, const NodeHash& h, SearchMove* best) {
     const bool white = n.white_to_move;
     const std::uint64_t me = n.mover(), them = n.other();
     if (board_.opponent_arrived(n)) return false;
@@ -101,9 +117,9 @@ class Worker {
         return false;
       }
     }
-    const auto hit = s_.tt.probe(hash_node(n));
+    const auto hit = s_.tt.probe(h);
     if (hit.found) {
-      if (hit.wins && best) *best = hit.move;
+      if (hit.wins && best) *best = h.mirrored ? board_.mirror(hit.move) : hit.move;
       return hit.wins;
     }
     return std::nullopt;
@@ -117,18 +133,29 @@ class Worker {
   }
 
  private:
-  bool expand(const Node& n, SearchMove* best, int ply) {
-    const auto h = hash_node(n);
+  bool expand(const Node& n, const NodeHash& h, SearchMove* best, int ply) {
     SearchMoves list;
     board_.moves(n, k_.ordering, list);
     auto& history = history_[n.white_to_move ? 0 : 1];
     if (k_.ordering) {  // captures stay first; within each kind, the moves that won most work
-      const auto score = [&](SearchMove m) {
+      std::array<std::uint64_t, kMaxMoves> score;
+      for (int i = 0; i < list.size; ++i) {
+        const SearchMove m = list.moves[i];
         const bool capture = ((n.other() >> m.to) & 1) != 0;
-        return (capture ? kCaptureBonus : 0) + history[m.from][m.to];
-      };
-      std::stable_sort(list.moves.begin(), list.moves.begin() + list.size,
-                       [&](SearchMove a, SearchMove b) { return score(a) > score(b); });
+        score[i] = (capture ? kCaptureBonus : 0) + history[m.from][m.to];
+      }
+      // Insertion sort, stable: lists are short (at most 3 a pawn).
+      for (int i = 1; i < list.size; ++i) {
+        const SearchMove m = list.moves[i];
+        const std::uint64_t v = score[i];
+        int j = i;
+        for (; j > 0 && score[j - 1] < v; --j) {
+          list.moves[j] = list.moves[j - 1];
+          score[j] = score[j - 1];
+        }
+        list.moves[j] = m;
+        score[j] = v;
+      }
     }
     if (perturb_ && ply < 4 && list.size > 1) {
       std::rotate(list.moves.begin(), list.moves.begin() + (perturb_ + ply) % list.size,
@@ -137,21 +164,27 @@ class Worker {
     const std::uint64_t start = nodes_;
     const auto won = [&](int i) {
       const SearchMove m = list.moves[i];
-      s_.tt.store(h, true, &m, nodes_ - start);
+      const SearchMove stored = h.mirrored ? board_.mirror(m) : m;  // the table's frame
+      s_.tt.store(h, true, &stored, nodes_ - start);
       if (k_.ordering) history[m.from][m.to] += nodes_ - start + 1;
       if (best) *best = m;
       return true;
     };
-    std::array<bool, kMaxMoves> skip{};
-    if (k_.lookahead) {  // the replies' buckets load while the rules run
-      for (int i = 0; i < list.size; ++i) s_.tt.prefetch(hash_node(board_.play(n, list.moves[i])));
+    // Each reply and its hash, worked out once; the skipped ones are settled.
+    std::array<Node, kMaxMoves> child;
+    std::array<NodeHash, kMaxMoves> child_hash;
+    std::array<bool, kMaxMoves> skip;
+    for (int i = 0; i < list.size; ++i) {
+      child[i] = board_.play(n, list.moves[i]);
+      child_hash[i] = hash(child[i]);
+      skip[i] = false;
+      if (k_.lookahead) s_.tt.prefetch(child_hash[i]);  // loads while the rules run
     }
     for (int i = 0; i < list.size; ++i) {
-      const Node c = board_.play(n, list.moves[i]);
-      if (hopeless(c)) {
+      if (hopeless(child[i])) {
         skip[i] = true;
       } else if (k_.lookahead) {  // a reply the rules or the table settle: no search
-        if (const std::optional<bool> known = settle(c, nullptr)) {
+        if (const std::optional<bool> known = settle(child[i], child_hash[i], nullptr)) {
           if (!*known) return won(i);
           skip[i] = true;
         }
@@ -159,7 +192,9 @@ class Worker {
     }
     for (int i = 0; i < list.size; ++i) {
       if (skip[i]) continue;
-      if (!wins(board_.play(n, list.moves[i]), nullptr, ply + 1)) {
+      // A reply the lookahead settled not: straight to its expansion.
+      if (!(k_.lookahead ? wins_unsettled(child[i], child_hash[i], ply + 1)
+                         : wins(child[i], child_hash[i], nullptr, ply + 1))) {
         if (aborted_) return false;
         return won(i);
       }
@@ -197,6 +232,11 @@ class Worker {
       current_ = nullptr;
     }
     flush();
+  }
+
+  // The node's transposition-table hash: of it or its mirror image.
+  search_detail::NodeHash hash(const Node& n) const {
+    return search_detail::canonical_hash(board_, n, k_.symmetry);
   }
 
   bool covered(const Node& n) const {
@@ -281,7 +321,7 @@ class ProofWalk {
       if (!seen_.insert({h.key, h.check}).second) continue;
       if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
       if (x.white_to_move == white_wins_) {
-        SearchMove best;
+        SearchMove best{};
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
         moves_.push_back({x.white, x.black, best.from, best.to});
         stack.push_back(s_.board.play(x, best));
@@ -318,15 +358,46 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   const auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   };
-  Shared s(root.geometry, options, options.memory_bytes ? options.memory_bytes : kDefaultMemory);
+  // A saved state: its root must be this one, and its table's size is kept.
+  std::optional<search_detail::SearchStateHeader> saved;
+  if (!options.state.empty()) saved = search_detail::read_state_header(options.state);
+  std::uint64_t tt_bytes = options.memory_bytes ? options.memory_bytes : kDefaultMemory;
+  if (saved) {
+    if (saved->root != root) {
+      throw std::invalid_argument(options.state.string() + " is the state of another search (" +
+                               format_position(saved->root) + ")");
+    }
+    if (options.memory_bytes && TranspositionTable::bytes_for(options.memory_bytes) !=
+                                    saved->tt_bytes) {
+      throw std::invalid_argument(options.state.string() + " holds a table of " +
+                               std::to_string(saved->tt_bytes) +
+                               " bytes; the memory asked for makes one of " +
+                               std::to_string(TranspositionTable::bytes_for(options.memory_bytes)));
+    }
+    tt_bytes = saved->tt_bytes;
+  }
+  Shared s(root.geometry, options, tt_bytes);
   SolveResult result;
+  if (saved) {
+    search_detail::load_state(options.state, s.tt);
+    result.resumed = true;
+  }
+  const std::uint64_t nodes_before = saved ? saved->nodes : 0;
+  const double seconds_before = saved ? saved->seconds : 0;
+  auto last_save = std::chrono::steady_clock::now();
+  const auto save = [&] {
+    search_detail::save_state(
+        options.state, {root, nodes_before + s.nodes.load(), seconds_before + seconds(), 0}, s.tt);
+    ++result.states_saved;
+    last_save = std::chrono::steady_clock::now();
+  };
   open_tables(s, root.geometry, options.tables, result);
   const Node r = node_of(root);
   const Side mover = root.to_move;
   bool mover_wins = false;
   {
     Worker main(s);
-    SearchMove best;
+    SearchMove best{};
     // The root's own rules first: a game over, a win in one, a table, a race.
     const std::optional<bool> known =
         status == Status::over ? std::optional<bool>(false) : main.settle(r, &best);
@@ -374,11 +445,29 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       });
       {
         std::unique_lock lock(mutex);
-        while (!done_cv.wait_for(lock, options.progress_every, [&] { return done; })) {
-          if (!progress) continue;
+        const auto wake = options.state.empty()
+                              ? options.progress_every
+                              : std::min<std::chrono::milliseconds>(options.progress_every,
+                                                                    options.save_every);
+        auto last_progress = std::chrono::steady_clock::now();
+        while (!done_cv.wait_for(lock, wake, [&] { return done; })) {
+          const auto now = std::chrono::steady_clock::now();
+          if (!options.state.empty() && now - last_save >= options.save_every) {
+            lock.unlock();
+            try {
+              save();
+            } catch (...) {  // the workers stop; the error is this call's
+              s.stop.store(true);
+              search->join();
+              throw;
+            }
+            lock.lock();
+          }
+          if (!progress || now - last_progress < options.progress_every) continue;
+          last_progress = now;
           SearchProgress p;
-          p.nodes = s.nodes.load();
-          p.seconds = seconds();
+          p.nodes = nodes_before + s.nodes.load();
+          p.seconds = seconds_before + seconds();
           p.nodes_per_second = p.seconds > 0 ? static_cast<double>(p.nodes) / p.seconds : 0;
           p.table_fill = static_cast<double>(s.tt.used()) / static_cast<double>(s.tt.entries());
           p.root_moves = list.size;
@@ -404,9 +493,9 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     main.flush();
   }
   result.winner = mover_wins ? mover : opponent(mover);
-  result.nodes = s.nodes.load();
+  result.nodes = nodes_before + s.nodes.load();
   result.table_probes = s.probes.load();
-  result.seconds = seconds();
+  result.seconds = seconds_before + seconds();
   result.tt_bytes = s.tt.bytes();
   result.tt_entries = s.tt.entries();
   result.tt_used = s.tt.used();

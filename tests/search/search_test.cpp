@@ -64,9 +64,10 @@ std::string board_text(const Position& p) {
 // piece left out in turn.
 std::vector<Knowledge> knowledge_settings() {
   std::vector<Knowledge> out{Knowledge{}, Knowledge::none()};
-  for (int i = 0; i < 5; ++i) {
+  for (int i = 0; i < 6; ++i) {
     Knowledge k;
-    bool* pieces[] = {&k.win_in_one, &k.threats, &k.unstoppable, &k.ordering, &k.lookahead};
+    bool* pieces[] = {&k.win_in_one, &k.threats,   &k.unstoppable,
+                      &k.ordering,   &k.lookahead, &k.symmetry};
     *pieces[i] = false;
     out.push_back(k);
   }

@@ -136,11 +136,12 @@ void write_report(const std::string& path, const CommandArgs& args,
   util::write_file_atomically(path, report.dump(2) + "\n");
 }
 
-void add_memory_option(po::options_description& desc, MemoryArg& memory, const std::string& what) {
-  desc.add_options()(
-      "memory", po::value(&memory.given)->value_name("SIZE"),
-      ("most memory for " + what + ", e.g. 8G or 512M (default: 3/4 of the memory available)")
-          .c_str());
+void add_memory_option(po::options_description& desc, MemoryArg& memory, const std::string& what,
+                       const std::string& default_text) {
+  desc.add_options()("memory", po::value(&memory.given)->value_name("SIZE"),
+                     ("most memory for " + what + ", e.g. 8G or 512M (default: " + default_text +
+                      ")")
+                         .c_str());
 }
 
 std::string check_memory(const po::variables_map& given, MemoryArg& memory,

@@ -27,11 +27,12 @@ std::string validate_table_operand(const boost::program_options::variables_map& 
 void add_threads_option(boost::program_options::options_description& desc, unsigned& threads);
 std::string check_threads(unsigned threads);
 
-// --memory SIZE, "most memory for WHAT, e.g. 8G or 512M (default: 3/4 of the
-// memory available)", and its check, which sets memory.bytes and refuses a
+// --memory SIZE, "most memory for WHAT, e.g. 8G or 512M (default:
+// DEFAULT_TEXT)", the command's own default, and its check, which sets memory.bytes and refuses a
 // size below `minimum` bytes (a whole number of KiB), naming it.
 void add_memory_option(boost::program_options::options_description& desc, MemoryArg& memory,
-                       const std::string& what);
+                       const std::string& what,
+                       const std::string& default_text = "3/4 of the memory available");
 std::string check_memory(const boost::program_options::variables_map& given, MemoryArg& memory,
                          std::uint64_t minimum = 1);
 

@@ -41,9 +41,11 @@ std::string apply_without(const std::string& list, search::Knowledge& k) {
       k.ordering = false;
     } else if (name == "lookahead") {
       k.lookahead = false;
+    } else if (name == "symmetry") {
+      k.symmetry = false;
     } else if (!name.empty()) {
       return "--without: unknown knowledge '" + name +
-             "' (win-in-one, threats, unstoppable, ordering, lookahead)";
+             "' (win-in-one, threats, unstoppable, ordering, lookahead, symmetry)";
     }
   }
   return {};
@@ -78,7 +80,12 @@ int run_solve(const SolveArgs& o) {
     return kUsageError;
   }
   search::SolveOptions options;
-  options.memory_bytes = o.memory.bytes ? o.memory.bytes : default_tt_bytes();
+  // Resumed without --memory: the saved table's size (0 tells solve()).
+  std::error_code ec;
+  const bool resuming = !o.resume.empty() && std::filesystem::exists(o.resume, ec);
+  options.memory_bytes = o.memory.bytes ? o.memory.bytes : resuming ? 0 : default_tt_bytes();
+  options.state = o.resume;
+  options.save_every = std::chrono::seconds(o.save_every_seconds);
   options.threads = o.threads;
   if (o.baseline) options.knowledge = search::Knowledge::none();
   apply_without(o.without, options.knowledge);
@@ -94,7 +101,13 @@ int run_solve(const SolveArgs& o) {
                  100 * p.table_fill, p.root_moves_proven, p.root_moves_refuted, p.root_moves,
                  duration_text(p.seconds).c_str());
   };
-  const search::SolveResult r = search::solve(root, options, progress);
+  search::SolveResult r;
+  try {
+    r = search::solve(root, options, progress);
+  } catch (const std::invalid_argument& e) {  // a --resume file it cannot go on from
+    std::fprintf(stderr, "pawntb solve: %s\n", e.what());
+    return kUsageError;
+  }
   const Geometry g = root.geometry;
   const std::string best =
       r.has_best_move ? move_name(g, Move{r.best_move.from, r.best_move.to}) : std::string();
@@ -122,13 +135,19 @@ int run_solve(const SolveArgs& o) {
           {"threats", k.threats},
           {"unstoppable", k.unstoppable},
           {"ordering", k.ordering},
-          {"lookahead", k.lookahead}}},
+          {"lookahead", k.lookahead},
+          {"symmetry", k.symmetry}}},
         {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json(o.certificate)},
-        {"certificate_positions", r.certificate_positions}};
+        {"certificate_positions", r.certificate_positions},
+        {"resume", o.resume.empty() ? nlohmann::ordered_json(nullptr)
+                                    : nlohmann::ordered_json(o.resume)},
+        {"resumed", r.resumed},
+        {"states_saved", r.states_saved}};
     std::printf("%s\n", j.dump().c_str());
     return kOk;
   }
+  if (r.resumed) std::printf("went on from %s\n", o.resume.c_str());
   std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
               side_name(r.winner));
   if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
@@ -158,13 +177,19 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "certificate", po::value(&o.certificate)->value_name("FILE"),
       "write the proof to FILE, for `pawntb check-proof`")(
       "without", po::value(&o.without)->value_name("LIST"),
-      "leave out knowledge: win-in-one,threats,unstoppable,ordering,lookahead")(
+      "leave out knowledge: win-in-one,threats,unstoppable,ordering,lookahead,symmetry")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(
       "progress", po::value(&o.progress_seconds)->value_name("S"),
-      "seconds between progress lines on stderr (default 10)");
-  add_memory_option(desc, o.memory, "the transposition table");
+      "seconds between progress lines on stderr (default 10)")(
+      "resume", po::value(&o.resume)->value_name("FILE"),
+      "save the search's state to FILE every --save-every seconds, and go on from "
+      "FILE when it exists")(
+      "save-every", po::value(&o.save_every_seconds)->value_name("S"),
+      "seconds between saves of --resume FILE (default 300)");
+  add_memory_option(desc, o.memory, "the transposition table",
+                    "1/4 of the memory available, at most 1G");
   add_threads_option(desc, o.threads);
 }
 
@@ -176,6 +201,8 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   if (board && !(given.count("rows") && given.count("cols"))) return "give both --rows and --cols";
   if (board && !Geometry{o.rows, o.cols}.valid()) return "--rows and --cols must be 3..8";
   if (o.progress_seconds < 1) return "--progress must be at least 1";
+  if (o.save_every_seconds < 1) return "--save-every must be at least 1";
+  if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
   search::Knowledge k;
   if (std::string problem = apply_without(o.without, k); !problem.empty()) return problem;
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
@@ -187,7 +214,8 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--certificate FILE] [--json] [--without LIST] [--baseline]",
+    "[--memory SIZE] [--threads N] [--certificate FILE] [--resume FILE [--save-every S]] [--json] "
+    "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"
     "by a depth-first search with a transposition table and the game's knowledge\n"
     "(docs/search.md). Positions that a table of the board size covers (fewer\n"
@@ -195,7 +223,9 @@ extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_s
     "looked for in each --tables DIR, then along the search path. --memory bounds\n"
     "the transposition table (default: 1/4 of the memory available, at most 1G).\n"
     "--certificate FILE writes the proof (docs/certificate.md), which\n"
-    "`pawntb check-proof FILE` replays with code of its own.\n"
+    "`pawntb check-proof FILE` replays with code of its own. --resume FILE saves\n"
+    "the search's state (its table) every --save-every seconds; run the same\n"
+    "command again after a kill and it goes on from there.\n"
     "Progress goes to stderr every --progress seconds.",
     DefaultTable::none);
 

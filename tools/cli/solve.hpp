@@ -21,6 +21,8 @@ struct SolveArgs : CommandArgs {
   bool baseline = false;    // plain boolean DFS + TT: no knowledge, no tables
   bool json = false;
   int progress_seconds = 10;  // --progress N: seconds between progress lines on stderr
+  std::string resume;         // --resume FILE: save the state there, go on from it
+  int save_every_seconds = 300;  // --save-every S
 };
 
 extern const Command kSolve;

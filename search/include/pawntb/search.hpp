@@ -11,8 +11,10 @@
 // of its own and returns when they have stopped. Distinct calls share
 // nothing. ERRORS. solve() throws std::invalid_argument for a position that
 // is invalid, pawntb::TableError for a table that cannot be opened,
-// std::bad_alloc when the transposition table cannot be allocated, and
-// std::system_error when the certificate cannot be written. Nothing here
+// std::bad_alloc when the transposition table cannot be allocated,
+// std::system_error when the certificate or the state cannot be written, and
+// std::invalid_argument naming the file for a state that is damaged or
+// belongs to another search. Nothing here
 // prints, exits or aborts.
 #pragma once
 
@@ -34,7 +36,8 @@ struct Knowledge {
   bool unstoppable = true;  // a pawn no enemy can block or capture, and faster than any enemy
   bool ordering = true;     // captures first, then the moves that won most work (history)
   bool lookahead = true;    // before searching any reply, settle each by the rules and the TT
-  static Knowledge none() { return {false, false, false, false, false}; }
+  bool symmetry = true;     // a position and its mirror image share a TT entry
+  static Knowledge none() { return {false, false, false, false, false, false}; }
 };
 
 struct SolveOptions {
@@ -52,6 +55,14 @@ struct SolveOptions {
   std::chrono::milliseconds progress_every{1000};
   // Where to write the certificate (docs/certificate.md); empty: none.
   std::filesystem::path certificate;
+  // Where the search saves its state (the transposition table and the work
+  // done) every `save_every`, atomically; empty: nowhere. When the file
+  // exists, the search goes on from it: its root must be this one, and its
+  // table size is kept (memory_bytes, when not 0, must equal it). A search
+  // killed at any moment thus loses at most the last interval
+  // (docs/search.md, "Resume").
+  std::filesystem::path state;
+  std::chrono::seconds save_every{300};
 };
 
 // A progress report of a running solve().
@@ -71,9 +82,11 @@ struct SolveResult {
   Side winner = Side::white;
   bool has_best_move = false;      // the side to move wins and had a move to play
   Move best_move;                  // a winning move of the side to move
-  std::uint64_t nodes = 0;         // positions searched (every thread)
+  std::uint64_t nodes = 0;         // positions searched (every thread, every part)
   std::uint64_t table_probes = 0;  // positions answered by a table
-  double seconds = 0;
+  double seconds = 0;                       // wall time of every part
+  bool resumed = false;                     // went on from a saved state
+  std::uint64_t states_saved = 0;           // times the state was saved in this part
   std::uint64_t tt_bytes = 0;               // the transposition table's size
   std::uint64_t tt_entries = 0;             // its entries
   std::uint64_t tt_used = 0;                // entries holding a position at the end

@@ -1,0 +1,150 @@
+#include "state.hpp"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pawntb/format/layout.hpp"
+#include "pawntb/util/atomic_file.hpp"
+#include "pawntb/util/zstd.hpp"
+
+namespace pawntb::search_detail {
+
+// The file (little-endian), docs/search.md "Resume":
+//   offset 0   "PAWNSTA1"
+//          8   u32 version (1)
+//         12   u8 rows, u8 cols, u8 side to move of the root (0 white), u8 0
+//         16   u64 the root's white pawns, u64 its black pawns
+//         32   u64 nodes searched, u64 the wall seconds (an IEEE double's bits)
+//         48   u64 the table's bytes, a power of two of 64-byte buckets
+//         56   u64 XXH3-64 of bytes 0..55
+//         64   the table in chunks of kChunkWords words (the last may be
+//              shorter): each a u32 length and a zstd frame with its content
+//              checksum.
+namespace {
+
+constexpr char kMagic[8] = {'P', 'A', 'W', 'N', 'S', 'T', 'A', '1'};
+constexpr std::uint32_t kVersion = 1;
+constexpr std::size_t kHeaderBytes = 64;
+constexpr std::uint64_t kChunkWords = std::uint64_t{1} << 19;  // 4 MiB
+// Level 1: a 16 GiB table is saved in well under a minute, and its empty
+// parts, most of it early on, shrink to almost nothing.
+constexpr int kLevel = 1;
+
+void put(std::uint8_t* at, std::uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) at[i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+std::uint64_t get(const std::uint8_t* at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{at[i]} << (8 * i);
+  return v;
+}
+
+[[noreturn]] void damaged(const std::filesystem::path& path, const std::string& what) {
+  throw std::invalid_argument(path.string() + ": not a pawntb search state, or damaged: " + what);
+}
+
+}  // namespace
+
+std::uint64_t save_state(const std::filesystem::path& path, const SearchStateHeader& header,
+                         const TranspositionTable& tt) {
+  return util::write_file_atomically(path, [&](util::ByteSink& sink) {
+    std::uint8_t h[kHeaderBytes] = {};
+    std::memcpy(h, kMagic, 8);
+    put(h + 8, kVersion, 4);
+    put(h + 12, static_cast<std::uint64_t>(header.root.geometry.rows), 1);
+    put(h + 13, static_cast<std::uint64_t>(header.root.geometry.cols), 1);
+    put(h + 14, header.root.to_move == Side::white ? 0 : 1, 1);
+    put(h + 16, header.root.white, 8);
+    put(h + 24, header.root.black, 8);
+    put(h + 32, header.nodes, 8);
+    put(h + 40, std::bit_cast<std::uint64_t>(header.seconds), 8);
+    put(h + 48, tt.words() * 8, 8);
+    put(h + 56, format::checksum64({h, 56}), 8);
+    sink.write_at(0, {h, kHeaderBytes});
+    std::uint64_t offset = kHeaderBytes;
+    const util::ZstdCompressor cctx(ZSTD_createCCtx());
+    if (!cctx) throw std::bad_alloc();
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_compressionLevel, kLevel);
+    ZSTD_CCtx_setParameter(cctx.get(), ZSTD_c_checksumFlag, 1);
+    std::vector<std::uint64_t> words(kChunkWords);
+    std::vector<std::uint8_t> frame(4 + ZSTD_compressBound(kChunkWords * 8));
+    for (std::uint64_t first = 0; first < tt.words(); first += kChunkWords) {
+      const std::uint64_t count = std::min(kChunkWords, tt.words() - first);
+      tt.copy_out(first, words.data(), count);
+      const std::size_t n = ZSTD_compress2(cctx.get(), frame.data() + 4, frame.size() - 4,
+                                           words.data(), count * 8);
+      if (ZSTD_isError(n)) throw std::runtime_error(std::string("zstd: ") + ZSTD_getErrorName(n));
+      put(frame.data(), n, 4);
+      sink.write_at(offset, {frame.data(), n + 4});
+      offset += n + 4;
+    }
+    return offset;
+  });
+}
+
+namespace {
+
+SearchStateHeader parse_header(const std::filesystem::path& path, std::ifstream& in) {
+  std::uint8_t h[kHeaderBytes];
+  if (!in.read(reinterpret_cast<char*>(h), kHeaderBytes)) damaged(path, "shorter than its header");
+  if (std::memcmp(h, kMagic, 8) != 0) damaged(path, "no PAWNSTA1 at its start");
+  if (get(h + 8, 4) != kVersion) damaged(path, "version " + std::to_string(get(h + 8, 4)));
+  if (get(h + 56, 8) != format::checksum64({h, 56})) damaged(path, "its header's checksum");
+  SearchStateHeader r;
+  r.root.geometry = Geometry{static_cast<int>(h[12]), static_cast<int>(h[13])};
+  r.root.to_move = h[14] == 0 ? Side::white : Side::black;
+  r.root.white = get(h + 16, 8);
+  r.root.black = get(h + 24, 8);
+  r.nodes = get(h + 32, 8);
+  r.seconds = std::bit_cast<double>(get(h + 40, 8));
+  r.tt_bytes = get(h + 48, 8);
+  if (classify(r.root) == Status::invalid) damaged(path, "its root position is not valid");
+  if (r.tt_bytes < 64 || !std::has_single_bit(r.tt_bytes)) damaged(path, "its table's size");
+  return r;
+}
+
+}  // namespace
+
+std::optional<SearchStateHeader> read_state_header(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return std::nullopt;
+    throw std::invalid_argument("cannot read " + path.string());
+  }
+  return parse_header(path, in);
+}
+
+void load_state(const std::filesystem::path& path, TranspositionTable& tt) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::invalid_argument("cannot read " + path.string());
+  const SearchStateHeader header = parse_header(path, in);
+  if (header.tt_bytes != tt.words() * 8) damaged(path, "its table's size changed");
+  const util::ZstdDecompressor dctx(ZSTD_createDCtx());
+  if (!dctx) throw std::bad_alloc();
+  std::vector<std::uint64_t> words(kChunkWords);
+  std::vector<std::uint8_t> frame;
+  for (std::uint64_t first = 0; first < tt.words(); first += kChunkWords) {
+    const std::uint64_t count = std::min(kChunkWords, tt.words() - first);
+    std::uint8_t len[4];
+    if (!in.read(reinterpret_cast<char*>(len), 4)) damaged(path, "cut short");
+    frame.resize(get(len, 4));
+    if (frame.size() > ZSTD_compressBound(kChunkWords * 8)) damaged(path, "a chunk's length");
+    if (!in.read(reinterpret_cast<char*>(frame.data()), static_cast<std::streamsize>(frame.size())))
+      damaged(path, "cut short");
+    const std::size_t n =
+        ZSTD_decompressDCtx(dctx.get(), words.data(), count * 8, frame.data(), frame.size());
+    if (ZSTD_isError(n) || n != count * 8) damaged(path, "a chunk of the table");
+    tt.copy_in(first, words.data(), count);
+  }
+  if (in.peek() != std::ifstream::traits_type::eof()) damaged(path, "bytes after the table");
+}
+
+}  // namespace pawntb::search_detail

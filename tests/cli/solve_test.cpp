@@ -1,0 +1,126 @@
+// Tests of `pawntb solve` and `pawntb check-proof` as a subprocess: the
+// answers themselves are checked against the oracle and the tables in
+// tests/search; here the command must resume after a kill, refuse what it
+// cannot go on from, and give its documented JSON.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/cli_support.hpp"
+
+namespace {
+
+using namespace pawntb_test;
+
+nlohmann::json solve_json(const std::vector<std::string>& extra) {
+  std::vector<std::string> args{"solve", "--json", "--no-tables", "--memory", "64M"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  const RunResult r = run_cli(args);
+  EXPECT_EQ(r.status, 0) << r;
+  return nlohmann::json::parse(r.out);
+}
+
+// SIGKILLed once its state file exists (it saved at least once), the plain
+// search of 5x6 goes on from the file when the same command runs again,
+// counts the nodes of both parts, and names the winner that the search with
+// all its knowledge names.
+TEST(CliSolve, ResumesAfterAKill) {
+  TempDir dir;
+  const fs::path state = dir / "5x6.state";
+  const std::vector<std::string> args{"solve",         "--rows", "5",       "--cols",
+                                      "6",             "--baseline", "--no-tables",
+                                      "--memory",      "256M",   "--threads", "1",
+                                      "--resume",      state.string(), "--save-every", "1",
+                                      "--json"};
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const int out = ::open((dir / "out.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open((dir / "err.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ::dup2(out, STDOUT_FILENO);
+    ::dup2(err, STDERR_FILENO);
+    std::vector<char*> argv{const_cast<char*>(PAWNTB_CLI)};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(PAWNTB_CLI, argv.data());
+    ::_exit(127);
+  }
+  // The file appears whole (it is renamed into place): then kill.
+  const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
+  int status = 0;
+  bool exited = false;
+  while (!fs::exists(state) && std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(child, &status, WNOHANG) == child) {
+      exited = true;
+      break;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  if (!exited) {
+    ::kill(child, SIGKILL);
+    ::waitpid(child, &status, 0);
+  }
+  ASSERT_TRUE(WIFSIGNALED(status)) << "the search ended before it was killed: "
+                                   << read_file(dir / "out.txt") << read_file(dir / "err.txt");
+
+  const RunResult resumed = run_cli(args);
+  ASSERT_EQ(resumed.status, 0) << resumed;
+  const nlohmann::json part = nlohmann::json::parse(resumed.out);
+  EXPECT_TRUE(part.at("resumed").get<bool>()) << part;
+  EXPECT_EQ(part.at("resume"), state.string());
+  EXPECT_EQ(part.at("tt_bytes"), 256u << 20);
+  const nlohmann::json fresh = solve_json({"--rows", "5", "--cols", "6"});
+  EXPECT_EQ(part.at("winner"), fresh.at("winner"));
+  EXPECT_GT(part.at("nodes").get<std::uint64_t>(), 0u);
+
+  // Without --memory, the saved table's size is kept.
+  const RunResult again = run_cli({"solve", "--rows", "5", "--cols", "6", "--baseline",
+                                   "--no-tables", "--resume", state.string(), "--json"});
+  ASSERT_EQ(again.status, 0) << again;
+  EXPECT_EQ(nlohmann::json::parse(again.out).at("tt_bytes"), 256u << 20);
+
+  // Another position, or another table size, is refused by name (exit 2).
+  RunResult r = run_cli({"solve", "--rows", "6", "--cols", "5", "--resume", state.string()});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, state.string() + " is the state of another search")) << r;
+  r = run_cli({"solve", "--rows", "5", "--cols", "6", "--memory", "64M", "--resume",
+               state.string()});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, state.string() + " holds a table of 268435456 bytes")) << r;
+}
+
+// A state cut short, one of another position, and one whose table size
+// --memory contradicts are refused (exit 2), naming the file; so is
+// --save-every without --resume.
+TEST(CliSolve, RefusesAStateItCannotResume) {
+  TempDir dir;
+  const fs::path state = dir / "4x5.state";
+  const RunResult made = run_cli({"solve", "--rows", "4", "--cols", "5", "--no-tables",
+                                  "--memory", "1M", "--resume", state.string()});
+  ASSERT_EQ(made.status, 0) << made;
+  // A search that ends before its first save writes no state.
+  ASSERT_FALSE(fs::exists(state));
+  {
+    std::ofstream f(state, std::ios::binary);
+    f << "PAWNSTA1 and then not much";
+  }
+  RunResult r = run_cli({"solve", "--rows", "4", "--cols", "5", "--resume", state.string()});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, state.string() + ": not a pawntb search state")) << r;
+
+  r = run_cli({"solve", "--rows", "4", "--cols", "5", "--save-every", "5"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "--save-every needs --resume")) << r;
+}
+
+}  // namespace
