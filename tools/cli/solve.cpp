@@ -74,7 +74,7 @@ int run_solve(const SolveArgs& o) {
     root = start_position(Geometry{o.rows, o.cols}, o.cols);
   }
   if (classify(root) == Status::invalid) {
-    std::fprintf(stderr, "pawntb solve: invalid position: %s\n", invalid_reason(root).c_str());
+    std::fprintf(stderr, "pawntb solve: %s\n", invalid_position_problem(root).c_str());
     return kUsageError;
   }
   search::SolveOptions options;
