@@ -152,8 +152,9 @@ TEST(Probe, RefusesPositionsOutsideTheTable) {
   EXPECT_EQ(over.plies, 0);
 }
 
-// A failed probe is worded by probe_problem() alone: the C API, Python, the
-// CLI and the server all say these words.
+// A failed probe is worded by probe_problem() alone (an invalid position
+// by invalid_position_problem()): the C API, Python, the CLI and the server
+// all say these words.
 TEST(Probe, ProblemWordsAFailedProbe) {
   const Table table = Table::open(kDefaultTable);
   const auto problem = [&](const char* text) {
@@ -165,6 +166,8 @@ TEST(Probe, ProblemWordsAFailedProbe) {
   EXPECT_EQ(problem("ppp1/pp2/PP2/PPP1 w"), "more than 4 pawns a side, the table's limit");
   EXPECT_EQ(problem("P3/4/4/4 w"),
             "invalid position: white pawn on a4 is on its goal row, with white to move");
+  // The same words without a table, for the rules alone (play, solve).
+  EXPECT_EQ(invalid_position_problem(parse("P3/4/4/4 w")), problem("P3/4/4/4 w"));
   EXPECT_EQ(problem(".ppp/4/.PPP/4 w"), "");
   const Position p = parse("pppp/4/4/PPPP w");
   EXPECT_EQ(probe_problem(table, p, ProbeResult{ProbeStatus::damaged_table, Side::white, 0}),

@@ -57,13 +57,17 @@ SideValue value_for(Side side, Side winner, int plies) noexcept {
   return side == winner ? SideValue{plies, "win"} : SideValue{-plies, "loss"};
 }
 
+std::string invalid_position_problem(const Position& p) {
+  return "invalid position: " + invalid_reason(p);
+}
+
 std::string probe_problem(const Table& table, const Position& p, ProbeResult r) {
   const TableInfo& info = table.info();
   switch (r.status) {
     case ProbeStatus::ok:
       return {};
     case ProbeStatus::invalid_position:
-      return "invalid position: " + invalid_reason(p);
+      return invalid_position_problem(p);
     case ProbeStatus::geometry_mismatch:
       return "board is " + to_string(p.geometry) + ", the table " + info.path.string() + " is " +
              to_string(info.geometry);

@@ -64,8 +64,7 @@ Position parse_or_raise(std::string_view text) {
 Position parse_valid_or_raise(std::string_view text) {
   const Position p = parse_or_raise(text);
   if (classify(p) == Status::invalid) {
-    // probe_problem()'s words for a position the rules refuse, which need no table.
-    raise(errors.invalid_position, quoted(text) + ": invalid position: " + invalid_reason(p));
+    raise(errors.invalid_position, quoted(text) + ": " + invalid_position_problem(p));
   }
   return p;
 }

@@ -2,18 +2,12 @@
 // answers themselves are checked against the oracle and the tables in
 // tests/search; here the command must resume after a kill, refuse what it
 // cannot go on from, and give its documented JSON.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "support/cli_support.hpp"
@@ -42,36 +36,10 @@ TEST(CliSolve, ResumesAfterAKill) {
                                       "--memory",      "256M",   "--threads", "1",
                                       "--resume",      state.string(), "--save-every", "1",
                                       "--json"};
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    const int out = ::open((dir / "out.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = ::open((dir / "err.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(err, STDERR_FILENO);
-    std::vector<char*> argv{const_cast<char*>(PAWNTB_CLI)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(PAWNTB_CLI, argv.data());
-    ::_exit(127);
-  }
   // The file appears whole (it is renamed into place): then kill.
-  const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
-  int status = 0;
-  bool exited = false;
-  while (!fs::exists(state) && std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(child, &status, WNOHANG) == child) {
-      exited = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  if (!exited) {
-    ::kill(child, SIGKILL);
-    ::waitpid(child, &status, 0);
-  }
-  ASSERT_TRUE(WIFSIGNALED(status)) << "the search ended before it was killed: "
-                                   << read_file(dir / "out.txt") << read_file(dir / "err.txt");
+  const KillEnd end = kill_when_ready(args, dir.path(), [&] { return fs::exists(state); });
+  ASSERT_EQ(end, KillEnd::killed) << "the search ended before it was killed: "
+                                  << read_file(dir / "out.txt") << read_file(dir / "err.txt");
 
   const RunResult resumed = run_cli(args);
   ASSERT_EQ(resumed.status, 0) << resumed;

@@ -1,19 +1,13 @@
 // Tests of `pawntb stats`, run as a subprocess. The figures themselves are
 // checked against the oracle in tests/stats_test.cpp; here the command must
 // print the library's figures, write the plots and refuse bad input.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <chrono>
 #include <filesystem>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "pawntb/analysis.hpp"
@@ -100,36 +94,10 @@ TEST(CliStats, ResumesAfterAKill) {
   const std::vector<std::string> args{"stats",    "--json",       "--memory",
                                       "400K",     "--threads",    "1",
                                       "--resume", state.string(), table.string()};
-  const pid_t child = ::fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) {
-    const int out = ::open((dir / "out.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    const int err = ::open((dir / "err.txt").c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    ::dup2(out, STDOUT_FILENO);
-    ::dup2(err, STDERR_FILENO);
-    std::vector<char*> argv{const_cast<char*>(PAWNTB_CLI)};
-    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(PAWNTB_CLI, argv.data());
-    ::_exit(127);
-  }
-  // Wait for the first window's state, then kill.
-  const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
-  int status = 0;
-  bool exited = false;
-  while (walked(state).first == 0 && std::chrono::steady_clock::now() < deadline) {
-    if (::waitpid(child, &status, WNOHANG) == child) {
-      exited = true;
-      break;
-    }
-    std::this_thread::sleep_for(std::chrono::microseconds(200));
-  }
-  if (!exited) {
-    ::kill(child, SIGKILL);
-    ::waitpid(child, &status, 0);
-  }
-  ASSERT_TRUE(WIFSIGNALED(status))
-      << "the walk ended before it was killed: " << read_file(dir / "err.txt");
+  // Kill once the first window's state is written.
+  const KillEnd end = kill_when_ready(args, dir.path(), [&] { return walked(state).first > 0; });
+  ASSERT_EQ(end, KillEnd::killed) << "the walk ended before it was killed: "
+                                  << read_file(dir / "err.txt");
   const auto [done, entries] = walked(state);
   ASSERT_GT(done, 0u);
   ASSERT_LT(done, entries) << "the state says the walk was over when it was killed";

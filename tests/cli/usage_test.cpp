@@ -334,6 +334,37 @@ TEST(CliUsage, EveryOptionErrorNamesItsOption) {
   EXPECT_GT(refused, 40);  // the loop saw the options
 }
 
+// A --json result holding a file name that is not UTF-8 is printed with
+// those bytes as U+FFFD, by every command alike (solve, check-proof and
+// generate --plan once failed there, "invalid UTF-8 byte", where info did
+// not).
+TEST(CliUsage, JsonResultsSurviveAFileNameThatIsNotUtf8) {
+  TempDir dir;
+  const fs::path odd = dir / "odd\xff";
+  fs::create_directories(odd);
+  const fs::path table = odd / "4x4-k4.pawntb", proof = odd / "3x3.prf";
+  fs::copy_file(kDefaultTable, table);
+  const std::string replaced = (dir / "odd\xEF\xBF\xBD").string();
+  const std::vector<std::pair<std::vector<std::string>, const char*>> runs = {
+      {{"solve", "--rows", "3", "--cols", "3", "--no-tables", "--json", "--certificate",
+        proof.string()},
+       "certificate"},
+      {{"check-proof", "--json", proof.string()}, "file"},
+      {{"info", "--json", table.string()}, "file"},
+      {{"generate", "--plan", "--json", "--rows", "4", "--cols", "4", "--output",
+        (odd / "new.pawntb").string(), "--work-dir", (odd / "work").string()},
+       "work_dir"},
+  };
+  for (const auto& [args, key] : runs) {
+    const RunResult r = run_cli(args);
+    ASSERT_EQ(r.status, 0) << args[0] << "\n" << r;
+    const json j = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << args[0] << "\n" << r;
+    ASSERT_TRUE(j.at(key).is_string()) << args[0] << "\n" << r;
+    EXPECT_EQ(j.at(key).get<std::string>().rfind(replaced, 0), 0u) << args[0] << "\n" << r;
+  }
+}
+
 // `pawntb serve` runs pawntb-serve from its own directory: a pawntb copied
 // alone says what is missing and what to copy, and the README says so too
 // (it once said the explorer ran "from the pawntb executable alone").

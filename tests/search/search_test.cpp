@@ -33,6 +33,7 @@ using pawntb_test::TempDir;
 SolveOptions small_options(Knowledge k = {}) {
   SolveOptions o;
   o.memory_bytes = 1 << 16;  // small: the tables are allocated for every solve
+  o.threads = 1;             // one worker: SearchThreads compares it with two
   o.knowledge = k;
   return o;
 }
@@ -189,6 +190,17 @@ TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
     two.threads = 2;
     EXPECT_EQ(pawntb::search::solve(p, one).winner, pawntb::search::solve(p, two).winner);
   }
+}
+
+// By default solve() runs a worker per hardware thread, as generate() and
+// the CLI's --threads count them, and gives the answer one worker gives.
+TEST(SearchThreads, TheDefaultIsOnePerHardwareThread) {
+  EXPECT_EQ(SolveOptions{}.threads, pawntb::GenerateRequest{}.threads);
+  EXPECT_EQ(SolveOptions{}.threads, 0u);
+  const Position p = pawntb::start_position({5, 5}, 5);
+  SolveOptions all = small_options();
+  all.threads = SolveOptions{}.threads;
+  EXPECT_EQ(pawntb::search::solve(p, all).winner, pawntb::search::solve(p, small_options()).winner);
 }
 
 TEST(SearchErrors, InvalidPositionThrows) {

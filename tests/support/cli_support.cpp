@@ -11,6 +11,7 @@
 #include <cstring>
 #include <sstream>
 #include <string_view>
+#include <thread>
 #include <variant>
 
 extern char** environ;
@@ -126,6 +127,46 @@ RunResult run_with_input(const std::vector<std::string>& args, std::string input
   RunOptions options;
   options.input = std::move(input);
   return run_cli(args, options);
+}
+
+KillEnd kill_when_ready(const std::vector<std::string>& args, const fs::path& dir,
+                        const std::function<bool()>& ready, std::chrono::microseconds pause) {
+  std::vector<std::string> arg_strings{cli_path()};
+  arg_strings.insert(arg_strings.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (std::string& s : arg_strings) argv.push_back(s.data());
+  argv.push_back(nullptr);
+  const std::string out_name = (dir / "out.txt").string(), err_name = (dir / "err.txt").string();
+  const pid_t child = ::fork();
+  if (child < 0) {
+    ADD_FAILURE() << "fork: " << std::strerror(errno);
+    return KillEnd::hung;
+  }
+  if (child == 0) {
+    // Only async-signal-safe calls from here on.
+    const int out = ::open(out_name.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    const int err = ::open(err_name.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+    if (out < 0 || err < 0 || ::dup2(out, 1) < 0 || ::dup2(err, 2) < 0) ::_exit(125);
+    ::execv(argv[0], argv.data());
+    ::_exit(127);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + kHangGuard;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(child, &status, WNOHANG) == child) return KillEnd::finished;
+    if (ready()) {
+      std::this_thread::sleep_for(pause);
+      ::kill(child, SIGKILL);
+      ::waitpid(child, &status, 0);
+      return WIFSIGNALED(status) ? KillEnd::killed : KillEnd::finished;
+    }
+    std::this_thread::sleep_for(std::chrono::microseconds(200));  // a poll, not a wait for time
+  }
+  ::kill(child, SIGKILL);
+  ::waitpid(child, &status, 0);
+  ADD_FAILURE() << "the run neither finished nor became ready to be killed within "
+                << kHangGuardSeconds << " s: " << read_file(err_name);
+  return KillEnd::hung;
 }
 
 bool contains(const std::string& haystack, const std::string& needle) {

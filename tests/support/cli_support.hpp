@@ -2,6 +2,8 @@
 // executable as a subprocess and reading what it printed.
 #pragma once
 
+#include <chrono>
+#include <functional>
 #include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -54,6 +56,21 @@ std::string cli_path();
 RunResult run_cli(const std::vector<std::string>& args, const RunOptions& options = {});
 
 RunResult run_with_input(const std::vector<std::string>& args, std::string input);
+
+// How a run that kill_when_ready started ended.
+enum class KillEnd {
+  killed,    // by SIGKILL, after ready() held
+  finished,  // by itself, before ready() held or during the pause
+  hung,      // neither finished nor became ready within kHangGuard: killed, and a failure added
+};
+
+// Starts the pawntb executable with `args` (stdout to dir/out.txt, stderr
+// appended to dir/err.txt), polls ready() until it holds, waits `pause` and
+// kills the run with SIGKILL; for the tests that resume a killed run. ready()
+// watches an event, such as a file's content, and not the time.
+KillEnd kill_when_ready(const std::vector<std::string>& args, const fs::path& dir,
+                        const std::function<bool()>& ready,
+                        std::chrono::microseconds pause = std::chrono::microseconds{0});
 
 // ---------------------------------------------------------------------------
 // Reading the output.

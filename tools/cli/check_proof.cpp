@@ -25,8 +25,8 @@ int run_check_proof(const CheckProofArgs& o) {
     if (auto f = Table::find(g)) tables.push_back(*f);
   }
   const proof::ProofReport r = proof::check_proof(o.file, tables);
-  if (o.json) {
-    nlohmann::ordered_json j = {
+  const auto as_json = [&] {
+    return nlohmann::ordered_json{
         {"file", o.file},
         {"ok", r.ok},
         {"error", r.ok ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.error)},
@@ -40,17 +40,19 @@ int run_check_proof(const CheckProofArgs& o) {
         {"game_ends", r.game_ends},
         {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
                                   : nlohmann::ordered_json(r.table.string())}};
-    std::printf("%s\n", j.dump().c_str());
-  }
-  if (!r.ok) {
-    std::fprintf(stderr, "pawntb check-proof: %s: %s\n", o.file.c_str(), r.error.c_str());
-    return kRuntimeFailure;
-  }
-  if (!o.json) {
+  };
+  // A failed check prints no text: stderr says why.
+  const auto as_text = [&] {
+    if (!r.ok) return;
     std::printf("%s: ok, %s wins %s: %s positions checked (%s games over, %s table leaves)\n",
                 o.file.c_str(), side_name(r.winner), format_position(r.root).c_str(),
                 with_commas(r.positions_checked).c_str(), with_commas(r.game_ends).c_str(),
                 with_commas(r.table_leaves).c_str());
+  };
+  print_result(o.json, as_json, as_text);
+  if (!r.ok) {
+    std::fprintf(stderr, "pawntb check-proof: %s: %s\n", o.file.c_str(), r.error.c_str());
+    return kRuntimeFailure;
   }
   return kOk;
 }

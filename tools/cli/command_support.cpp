@@ -136,6 +136,17 @@ void write_report(const std::string& path, const CommandArgs& args,
   util::write_file_atomically(path, report.dump(2) + "\n");
 }
 
+void print_result(bool json, const std::function<nlohmann::ordered_json()>& as_json,
+                  const std::function<void()>& as_text, int indent) {
+  if (!json) {
+    as_text();
+    return;
+  }
+  const std::string text =
+      as_json().dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  std::printf("%s\n", text.c_str());
+}
+
 void add_memory_option(po::options_description& desc, MemoryArg& memory, const std::string& what,
                        const std::string& default_text) {
   desc.add_options()("memory", po::value(&memory.given)->value_name("SIZE"),

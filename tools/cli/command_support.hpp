@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
@@ -52,6 +53,13 @@ std::string check_report(const boost::program_options::variables_map& given,
 void write_report(const std::string& path, const CommandArgs& args,
                   const nlohmann::ordered_json& fields,
                   std::chrono::steady_clock::time_point start);
+
+// A command's result on stdout: with --json (`json`), as_json() dumped with
+// `indent` (-1: one line), any bytes of its strings that are not UTF-8 (a
+// file name's) replaced by U+FFFD rather than failing the command; else
+// as_text(), which prints the text itself.
+void print_result(bool json, const std::function<nlohmann::ordered_json()>& as_json,
+                  const std::function<void()>& as_text, int indent = -1);
 
 // The --help paragraphs on which table a command uses without --table, where
 // it is looked for and, here and now, where the search path leads. Reads the

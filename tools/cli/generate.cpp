@@ -244,12 +244,12 @@ int run_generate(const GenerateArgs& o) {
   }
   const GenerationPlan plan = plan_generation(request);
   if (o.plan) {
-    if (o.json) {
-      std::printf("%s\n", plan_json(plan).dump().c_str());
-    } else {
-      print_plan(stdout, plan, o);
-      std::printf("%s\n", plan.fits() ? "fits" : "does not fit");
-    }
+    print_result(
+        o.json, [&] { return plan_json(plan); },
+        [&] {
+          print_plan(stdout, plan, o);
+          std::printf("%s\n", plan.fits() ? "fits" : "does not fit");
+        });
     return plan.fits() ? kOk : kRuntimeFailure;
   }
   check_output(output);

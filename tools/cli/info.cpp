@@ -108,13 +108,14 @@ int run_info_tiers(const InfoArgs& o, const Table& table, std::uint64_t checksum
   const TierChecksums tiers = check::tier_checksums(table, o.threads);
   report_damage(table.info(), tiers.damaged_blocks);
   if (!tiers.damaged_blocks.empty()) return kRuntimeFailure;
-  if (o.json) {
-    nlohmann::ordered_json j = describe(table.info(), checksum, listed_in);
-    j["tiers"] = tiers_json(tiers.tiers);
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-  } else {
-    print_tiers(tiers.tiers);
-  }
+  print_result(
+      o.json,
+      [&] {
+        nlohmann::ordered_json j = describe(table.info(), checksum, listed_in);
+        j["tiers"] = tiers_json(tiers.tiers);
+        return j;
+      },
+      [&] { print_tiers(tiers.tiers); });
   return kOk;
 }
 
@@ -126,13 +127,9 @@ int run_info(const InfoArgs& o) {
   const std::uint64_t checksum = check::file_checksum(info.path);
   const fs::path listed_in = check::checksum_listing(info.path, checksum);
   if (o.tiers) return run_info_tiers(o, table, checksum, listed_in);
-  if (o.json) {
-    std::printf("%s\n", describe(info, checksum, listed_in)
-                            .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                            .c_str());
-  } else {
-    print_text(info, checksum, listed_in);
-  }
+  print_result(
+      o.json, [&] { return describe(info, checksum, listed_in); },
+      [&] { print_text(info, checksum, listed_in); });
   check_stdout();  // the header is out before a damaged block is reported
   // Block by block, keeping none: a table far larger than memory is checked too.
   const std::vector<BlockDamage> damage = check::check_blocks(table, o.threads);

@@ -76,7 +76,7 @@ int run_solve(const SolveArgs& o) {
     root = start_position(Geometry{o.rows, o.cols}, o.cols);
   }
   if (classify(root) == Status::invalid) {
-    std::fprintf(stderr, "pawntb solve: invalid position: %s\n", invalid_reason(root).c_str());
+    std::fprintf(stderr, "pawntb solve: %s\n", invalid_position_problem(root).c_str());
     return kUsageError;
   }
   search::SolveOptions options;
@@ -111,9 +111,9 @@ int run_solve(const SolveArgs& o) {
   const Geometry g = root.geometry;
   const std::string best =
       r.has_best_move ? move_name(g, Move{r.best_move.from, r.best_move.to}) : std::string();
-  if (o.json) {
+  const auto as_json = [&] {
     const search::Knowledge& k = options.knowledge;
-    nlohmann::ordered_json j = {
+    return nlohmann::ordered_json{
         {"position", format_position(root)},
         {"geometry", {{"rows", g.rows}, {"cols", g.cols}}},
         {"to_move", side_name(root.to_move)},
@@ -144,25 +144,26 @@ int run_solve(const SolveArgs& o) {
                                     : nlohmann::ordered_json(o.resume)},
         {"resumed", r.resumed},
         {"states_saved", r.states_saved}};
-    std::printf("%s\n", j.dump().c_str());
-    return kOk;
-  }
-  if (r.resumed) std::printf("went on from %s\n", o.resume.c_str());
-  std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
-              side_name(r.winner));
-  if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
-  std::printf("searched %s nodes in %s", with_commas(r.nodes).c_str(),
-              duration_text(r.seconds).c_str());
-  if (!r.table.empty()) {
-    std::printf(", %s positions answered by %s", with_commas(r.table_probes).c_str(),
-                r.table.c_str());
-  }
-  std::printf("\n");
-  if (!o.certificate.empty()) {
-    std::printf("certificate: %s, %s positions of the winner to move, %s\n", o.certificate.c_str(),
-                with_commas(r.certificate_positions).c_str(),
-                (with_commas(r.certificate_bytes) + " bytes").c_str());
-  }
+  };
+  const auto as_text = [&] {
+    if (r.resumed) std::printf("went on from %s\n", o.resume.c_str());
+    std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
+                side_name(r.winner));
+    if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
+    std::printf("searched %s nodes in %s", with_commas(r.nodes).c_str(),
+                duration_text(r.seconds).c_str());
+    if (!r.table.empty()) {
+      std::printf(", %s positions answered by %s", with_commas(r.table_probes).c_str(),
+                  r.table.c_str());
+    }
+    std::printf("\n");
+    if (!o.certificate.empty()) {
+      std::printf("certificate: %s, %s positions of the winner to move, %s\n",
+                  o.certificate.c_str(), with_commas(r.certificate_positions).c_str(),
+                  (with_commas(r.certificate_bytes) + " bytes").c_str());
+    }
+  };
+  print_result(o.json, as_json, as_text);
   return kOk;
 }
 

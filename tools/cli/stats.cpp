@@ -114,11 +114,8 @@ int run_stats(const StatsArgs& o) {
   options.on_progress = [&](const Progress& p) { progress.update(p.stage, p.fraction_done); };
   const analysis::TableStats s = analysis::compute_stats(table, options, from, save);
   if (!o.svg_dir.empty()) write_plots(o.svg_dir, s);
-  if (o.json) {
-    std::printf("%s\n", stats::to_json(s).dump(2).c_str());
-  } else {
-    print_text(table, s);
-  }
+  print_result(
+      o.json, [&] { return stats::to_json(s); }, [&] { print_text(table, s); }, 2);
   if (!o.report.empty()) {
     write_report(o.report, o, {{"table", table.info().path.string()}, {"positions", s.positions}},
                  start);

@@ -76,14 +76,15 @@ int run_tables(const TablesArgs& o) {
   for (const fs::path& path : Table::find_all()) found.push_back(examine(path));
   bool all_ok = true;
   for (const Found& f : found) all_ok = all_ok && f.info.has_value();
-  if (o.json) {
+  const auto as_json = [&] {
     nlohmann::ordered_json j;
     j["search_path"] = nlohmann::ordered_json::array();
     for (const fs::path& place : Table::search_path()) j["search_path"].push_back(place.string());
     j["tables"] = nlohmann::ordered_json::array();
     for (const Found& f : found) j["tables"].push_back(to_json(f));
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-  } else {
+    return j;
+  };
+  const auto as_text = [&] {
     // The path last and whole, so that a long one keeps the columns.
     std::printf("%-5s  %2s  %17s  %-16s  %-6s  %s\n", "board", "K", "entries", "checksum",
                 "status", "path");
@@ -97,7 +98,8 @@ int run_tables(const TablesArgs& o) {
                     f.path.c_str());
       }
     }
-  }
+  };
+  print_result(o.json, as_json, as_text);
   check_stdout();
   // So is a $PAWNTB_TABLE that names nothing.
   const std::string env_problem = common::table_env_problem();

@@ -222,6 +222,12 @@ std::string no_table_for(Geometry g, std::string_view where);
 // r.ok(). Thread-safe; throws only std::bad_alloc.
 std::string probe_problem(const Table& table, const Position& p, ProbeResult r);
 
+// Why the rules refuse `p` (classify(p) == Status::invalid), as
+// probe_problem() words ProbeStatus::invalid_position, for the interfaces
+// that apply the rules without a table (play, legal moves, solve).
+// Thread-safe; throws only std::bad_alloc.
+std::string invalid_position_problem(const Position& p);
+
 // An object of numbers, its keys in order: the geometry {"rows", "cols",
 // "max_pawns"}, as every JSON answer of pawntb gives it.
 using InfoObject = std::vector<std::pair<std::string, std::uint64_t>>;

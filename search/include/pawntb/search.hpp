@@ -8,14 +8,14 @@
 //   // r.winner == Side::black
 //
 // THREADS. solve() may be called from any thread; it runs `threads` workers
-// of its own and returns when they have stopped. Distinct calls share
-// nothing. ERRORS. solve() throws std::invalid_argument for a position that
-// is invalid, pawntb::TableError for a table that cannot be opened,
-// std::bad_alloc when the transposition table cannot be allocated,
-// std::system_error when the certificate or the state cannot be written, and
-// std::invalid_argument naming the file for a state that is damaged or
-// belongs to another search. Nothing here
-// prints, exits or aborts.
+// of its own (by default one per hardware thread, as generate() and
+// `pawntb solve --threads` count them) and returns when they have stopped.
+// Distinct calls share nothing. ERRORS. solve() throws std::invalid_argument
+// for a position that is invalid, and naming the file for a state that is
+// damaged or belongs to another search; pawntb::TableError for a table that
+// cannot be opened, std::bad_alloc when the transposition table cannot be
+// allocated, and std::system_error when the certificate or the state cannot
+// be written. Nothing here prints, exits or aborts.
 #pragma once
 
 #include <chrono>
@@ -49,7 +49,7 @@ struct SolveOptions {
   // power of two of them, at least one); 0: 64 MiB. Full, it replaces the
   // entry of least work in a bucket; it never grows.
   std::uint64_t memory_bytes = 0;
-  unsigned threads = 1;  // workers; 0: one per hardware thread
+  unsigned threads = 0;  // workers; 0 (the default): one per hardware thread
   Knowledge knowledge;
   // How often the progress callback is called.
   std::chrono::milliseconds progress_every{1000};
