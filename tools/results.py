@@ -79,7 +79,9 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            FILE` (with --memory and --threads) and then `pawntb check-proof
            --json FILE`, each timed (wall, CPU, peak RSS: the process's
            rusage), to data/proofs/RxC.json: the winner, a winning first
-           move, nodes, the search's wall time, CPU time, peak RSS, the
+           move, nodes, the search's wall time (as solve reports it) and the
+           whole run's (with allocating the transposition table and writing
+           the certificate), CPU time, peak RSS, the
            transposition table's size, threads, the command, date (UTC) and
            commit (`git rev-parse --short=7 HEAD`), and the certificate's
            size and positions and whether check-proof held it (with its time
@@ -90,8 +92,8 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            is `pawntb solve --json`'s output, naming its certificate (a path
            relative to SOLVE.json's directory, or absolute), which must be
            there; a field missing is an error (status 2). --time-log is the
-           run's `/usr/bin/time -v` log (its stderr), for its command, CPU
-           time and peak RSS (without it they are "not recorded"); the date
+           run's `/usr/bin/time -v` log (its stderr), for its command, wall
+           and CPU time and peak RSS (without it they are "not recorded"); the date
            is SOLVE.json's time
 --check-log  with --prove: the output of a `pawntb check-proof [--json] FILE`
            run by hand (its JSON line or its text line, with its
@@ -737,14 +739,14 @@ def prove(tree, programs, board, opts):
         certificate = os.path.join(os.path.dirname(os.path.abspath(source)), solve["certificate"])
         if not os.path.isfile(certificate):
             raise Failure("%s: its certificate %s is not there" % (source, certificate), 2)
-        # The time log of the run, if kept: its command, CPU time and peak.
+        # The time log of the run, if kept: its command, times and peak.
         if opts.time_log:
             t = time_log(opts.time_log)
             if not t["parts"]:
                 raise Failure("%s: not a `/usr/bin/time -v` log" % opts.time_log, 2)
-            command, cpu, peak = t["command"], t["cpu_s"], t["peak_rss_kib"] * 1024
+            command, wall, cpu, peak = t["command"], t["wall_s"], t["cpu_s"], t["peak_rss_kib"] * 1024
         else:
-            command = cpu = peak = None
+            command = wall = cpu = peak = None
         load = None
         date = datetime.datetime.fromtimestamp(os.path.getmtime(source), datetime.timezone.utc)
         resumed = {k: solve[k] for k in RESUME_KEYS if k in solve}
@@ -756,7 +758,7 @@ def prove(tree, programs, board, opts):
         with open("/proc/loadavg") as f:
             load = " ".join(f.read().split()[:3])
         say("%s: %s" % (board, " ".join(argv)))
-        status, _, cpu, peak = timed(argv, out, err)
+        status, wall, cpu, peak = timed(argv, out, err)
         if status != 0:
             raise Failure("%s: pawntb solve failed (status %d): see %s" % (board, status, err))
         date = datetime.datetime.now(datetime.timezone.utc)
@@ -783,6 +785,7 @@ def prove(tree, programs, board, opts):
 
     record = {"board": board, "rows": rows, "cols": cols, "position": solve["position"], "winner": solve["winner"],
               "best_move": solve["best_move"], "nodes": solve["nodes"], "seconds": two_decimals(solve["seconds"]),
+              "wall_seconds": None if wall is None else two_decimals(wall),
               "cpu_seconds": None if cpu is None else two_decimals(cpu), "peak_rss_bytes": peak,
               "tt_bytes": solve["tt_bytes"], "threads": solve["threads"], **resumed, "load_average": load,
               "command": None if command is None else results_page.shown_command(command),

@@ -564,8 +564,8 @@ def proof_row(p):
         checked = "yes, %s s, peak RSS %s MiB" % (known(c["check_seconds"], text), known(c["check_peak_rss_bytes"], lambda b: n(mib(b))))
     else:
         checked = "REFUSED: %s" % text(c["message"])
-    return "| %s | %s | `%s` | %s | %s%s | %s | %s | %s | %s bytes, %s positions | %s | %s | %s |" % (
-        p["board"], p["winner"], text(p["best_move"]), n(p["nodes"]), text(p["seconds"]),
+    return "| %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s bytes, %s positions | %s | %s | %s |" % (
+        p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]), n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
         " (resumed)" if truthy(p.get("resumed")) else "",
         known(p["cpu_seconds"], text), known(p["peak_rss_bytes"], lambda b: n(mib(b))), n(mib(p["tt_bytes"])),
         n(c["bytes"]), n(c["positions"]), checked, text(p["date"]), text(p["commit"]))
@@ -588,9 +588,10 @@ def boards_beyond_the_tables(records, proofs, beyond, tool):
            "A proof gives the winner and a winning first move, not the distance to the end. `%s --prove RxC` runs both, "
            "each timed (CPU time and peak RSS of the process), and writes `data/proofs/RxC.json`; the certificate stays in "
            "its work directory, out of the repository, and the command below makes it again. \"Time\" is the search's "
-           "wall time as `solve` reports it, on a 2-core machine shared with other jobs (the load average when the search "
-           "started is below); \"table\" the transposition table's size." % tool, "",
-           "| board | winner from the start | a winning first move | nodes | time (s) | CPU (s) | peak RSS (MiB) | table (MiB) | certificate | checked: time, peak RSS | date | commit |",
+           "wall time as `solve` reports it, then the whole run's, with allocating the transposition table and writing the "
+           "certificate, on a 2-core machine shared with other jobs (the load average when the search started is below); "
+           "\"table\" the transposition table's size." % tool, "",
+           "| board | winner from the start | a winning first move | nodes | time (s): search / run | CPU (s) | peak RSS (MiB) | table (MiB) | certificate | checked: time, peak RSS | date | commit |",
            "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for b in boards:
         out.append(proof_row(proof[b]) if b in proof else "| %s | not proven yet | | | | | | | | | | |" % b)

@@ -141,7 +141,7 @@ def render(records, order, projections=None, running=(), proofs=(), beyond=""):
 
 def proof(board, winner, checked=True):
     """A made-up record of a board proven by search (data/proofs/RxC.json)."""
-    return {"board": board, "winner": winner, "best_move": "b1b2", "nodes": 1234567, "seconds": 12.5,
+    return {"board": board, "winner": winner, "best_move": "b1b2" if winner == "white" else None, "nodes": 1234567, "seconds": 12.5, "wall_seconds": 20.75,
             "cpu_seconds": 10.25, "peak_rss_bytes": 3 * 1048576, "tt_bytes": 2 * 1048576, "threads": 1,
             "load_average": "2.00 1.00 0.50", "command": "pawntb solve --rows 9 --certificate %s.prf" % board,
             "date": "2026-01-02T03:04:05Z", "commit": "abcdef0",
@@ -189,7 +189,7 @@ class Page(unittest.TestCase):
                       "([below](#boards-beyond-the-tables)).", text)
         section = text[text.index("## Boards beyond the tables"):]
         self.assertIn("| 3x5 | not proven yet | | | | | | | | | | |", section)
-        self.assertIn("| 4x4 | black | `b1b2` | 1,234,567 | 12.5 | 10.25 | 3 | 2 | 64,018 bytes, 3,555 positions | "
+        self.assertIn("| 4x4 | black | none: white, to move, loses | 1,234,567 | 12.5 / 20.75 | 10.25 | 3 | 2 | 64,018 bytes, 3,555 positions | "
                       "yes, 1.5 s, peak RSS 1 MiB | 2026-01-02T03:04:05Z | abcdef0 |", section)
         self.assertIn("| 4x5 | white | `b1b2` |", section)
         self.assertIn("| REFUSED: entry 7 is out of order |", section)
@@ -408,9 +408,9 @@ class ProveFromJson(unittest.TestCase):
         self.solve = {"position": self.START_6X7, "geometry": {"rows": 6, "cols": 7}, "to_move": "white",
                       "winner": "black", "best_move": "d2d3", "nodes": 14324591, "seconds": 505.123, "tt_bytes": 1 << 30,
                       "threads": 1, "certificate": "6x7.prf", "certificate_positions": 52}
+        # No proof records but the one made here.
+        shutil.rmtree(os.path.join(self.root, "data", "proofs"), ignore_errors=True)
         self.record = os.path.join(self.root, "data", "proofs", "6x7.json")
-        if os.path.exists(self.record):
-            os.remove(self.record)
 
     def tearDown(self):
         self.tmp.cleanup()
@@ -440,7 +440,7 @@ class ProveFromJson(unittest.TestCase):
     def test_a_run_by_hand_is_recorded(self):
         solve_log = self.write("6x7.solve.err", "pawntb solve: 1,000 nodes\n" + self.time_log(
             "/opt/b/pawntb solve --rows 6 --cols 7 --no-tables --json --certificate /w/6x7.prf --memory 1G --threads 1",
-            "40.25", "8:25.12", 1048576))
+            "40.25", "8:30.50", 1048576))
         run = self.prove("--time-log", solve_log, "--check-log", self.check_log())
         self.assertEqual(run.returncode, 0, run.stderr)
         with open(self.record) as f:
@@ -452,7 +452,7 @@ class ProveFromJson(unittest.TestCase):
         self.assertEqual(commit, subprocess.run(["git", "-C", SOURCE, "rev-parse", "--short=7", "HEAD"],
                                                 capture_output=True, text=True).stdout.strip())
         self.assertEqual(r, {"board": "6x7", "rows": 6, "cols": 7, "position": self.START_6X7, "winner": "black",
-                             "best_move": "d2d3", "nodes": 14324591, "seconds": 505.12, "cpu_seconds": 40.75,
+                             "best_move": "d2d3", "nodes": 14324591, "seconds": 505.12, "wall_seconds": 510.5, "cpu_seconds": 40.75,
                              "peak_rss_bytes": 1 << 30, "tt_bytes": 1 << 30, "threads": 1, "load_average": None,
                              "command": "pawntb solve --rows 6 --cols 7 --no-tables --json --certificate 6x7.prf "
                                         "--memory 1G --threads 1"})
@@ -460,7 +460,7 @@ class ProveFromJson(unittest.TestCase):
                              "check_seconds": 2.25, "check_peak_rss_bytes": 2 << 20,
                              "check_command": "pawntb check-proof --json 6x7.prf"})
         text = read(os.path.join(self.root, "docs", "results.md"))
-        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
+        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / 510.5 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
                       "yes, 2.25 s, peak RSS 2 MiB | %s | %s |" % (date, commit), text)
         self.assertNotIn("| 6x7 | not proven yet |", text)
         self.assertIn("| 5x8 | not proven yet |", text)
@@ -470,8 +470,8 @@ class ProveFromJson(unittest.TestCase):
         self.assertEqual(run.returncode, 0, run.stderr)
         with open(self.record) as f:
             r = json.load(f)
-        self.assertEqual((r["command"], r["cpu_seconds"], r["peak_rss_bytes"]), (None, None, None))
-        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 | not recorded | not recorded |",
+        self.assertEqual((r["command"], r["wall_seconds"], r["cpu_seconds"], r["peak_rss_bytes"]), (None, None, None, None))
+        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / not recorded | not recorded | not recorded |",
                       read(os.path.join(self.root, "docs", "results.md")))
 
     def test_a_missing_field_is_refused(self):
@@ -566,6 +566,7 @@ class Prove(unittest.TestCase):
             self.assertEqual(r["command"], "pawntb solve --rows 4 --cols 4 --no-tables --json --certificate 4x4.prf "
                                            "--memory 64M --threads 1")
             self.assertGreater(r["cpu_seconds"], 0)
+            self.assertGreaterEqual(r["wall_seconds"], r["seconds"])
             self.assertGreater(r["peak_rss_bytes"], 0)
 
 
