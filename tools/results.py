@@ -8,14 +8,16 @@ the zugzwangs, the file's size and checksum. Writes, per board RxC with K = C,
   data/tiers/RxC-kK.tsv      each tier's checksum (`pawntb info --tiers`)
   data/stats/RxC-kK.json     `pawntb stats --json` of the table, whole
 and then, from every data/answers/RxC-kK.json there is (and
-data/answers/projections.json, see --project, and data/answers/*.progress.json,
-see --running), docs/results.md and its plot, docs/img/results-start-plies.svg
-(tools/results_page.py).
+data/answers/projections.json, see --project, data/answers/*.progress.json,
+see --running, and data/proofs/RxC.json, see --prove), docs/results.md and
+its plot, docs/img/results-start-plies.svg (tools/results_page.py).
 
   tools/results.py [--build DIR] [--boards "3x3 4x4 ..."] [--tables DIR] [--work DIR]
                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
                    [--render-only] [--running BOARD --resume "COMMAND" [--lost "TEXT"]]
+                   [--prove BOARD [--proofs DIR]
+                    [--from-json SOLVE.json [--time-log FILE]] [--check-log FILE]]
                    [--root DIR]
 
 --build    the build directory holding tools/pawntb and tests/pawntb_spot_check (build)
@@ -72,6 +74,31 @@ see --running), docs/results.md and its plot, docs/img/results-start-plies.svg
 --lost     with --running: what earlier runs of BOARD did that was lost
            (their directory gone), kept in the record and on the page until
            the board is measured; given once, kept by later --running calls
+--prove    only prove who wins board BOARD's start by search, with no table:
+           `pawntb solve --rows R --cols C --no-tables --json --certificate
+           FILE` (with --memory and --threads) and then `pawntb check-proof
+           --json FILE`, each timed (wall, CPU, peak RSS: the process's
+           rusage), to data/proofs/RxC.json: the winner, a winning first
+           move, nodes, the search's wall time (as solve reports it) and the
+           whole run's (with allocating the transposition table and writing
+           the certificate), CPU time, peak RSS, the
+           transposition table's size, threads, the command, date (UTC) and
+           commit (`git rev-parse --short=7 HEAD`), and the certificate's
+           size and positions and whether check-proof held it (with its time
+           and peak RSS, or its reason when it refused: then the status is
+           1); then the page. The certificate, and the commands' output, stay
+           in --proofs DIR (BUILD/results/proofs), out of the repository
+--from-json  with --prove: record a run made by hand instead: SOLVE.json
+           is `pawntb solve --json`'s output, naming its certificate (a path
+           relative to SOLVE.json's directory, or absolute), which must be
+           there; a field missing is an error (status 2). --time-log is the
+           run's `/usr/bin/time -v` log (its stderr), for its command, wall
+           and CPU time and peak RSS (without it they are "not recorded"); the date
+           is SOLVE.json's time
+--check-log  with --prove: the output of a `pawntb check-proof [--json] FILE`
+           run by hand (its JSON line or its text line, with its
+           `/usr/bin/time -v` report in the same file if it had one, for its
+           time and peak), instead of running check-proof here
 --root     the source tree whose data/ and docs/ are read and written (the
            one this script is in)
 Each board's statistics document, `pawntb stats --json` as it wrote it, is
@@ -90,6 +117,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import results_page  # noqa: E402  (next to this script)
@@ -100,7 +128,10 @@ TOOL = "tools/results.py"
 ORDER = "3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 4x7 4x8 5x3 5x4 5x5 5x6 5x7 6x3 6x4 6x5 6x6 7x3 7x4 7x5 7x6 8x3 8x4 8x5"
 # The boards --project projects: those of ORDER not solved yet, and the
 # larger ones, beyond one machine.
-UNSOLVED = "4x8 5x7 7x6 6x7 5x8 8x6 7x7 6x8 8x7 7x8 8x8"
+# The boards beyond ORDER, with no table: the page lists which are proven by
+# search (--prove).
+BEYOND = "6x7 5x8 8x6 7x7 6x8 8x7 7x8 8x8"
+UNSOLVED = "4x8 5x7 7x6 " + BEYOND
 DEFAULT_BOARDS = "3x3 3x4 3x5 3x6 3x7 3x8 4x3 4x4 4x5 4x6 5x3 5x4 5x5 6x3 6x4 6x5 7x3 7x4 8x3 8x4 5x6"
 PLOT = "img/results-start-plies.svg"
 
@@ -119,6 +150,7 @@ cmake -S . -B build && cmake --build build -j2 --target pawntb pawntb_spot_check
 tools/results.py                   # 3x3 to 8x4 and 6x5, each in minutes at most, and 5x6 (about an hour)
 tools/results.py --boards "4x7 7x5 8x5" --memory 6G   # a few hours
 tools/results.py --boards "6x6" --tables DIR --large 6x6   # DIR/6x6-k6.pawntb exists
+tools/results.py --prove 6x7 --memory 2G --threads 1        # who wins 6x7's start, by search
 ```
 
 With `--tables DIR`, the figures of runs made by hand, or by
@@ -291,11 +323,12 @@ def mib_of(kib_or_bytes, unit):
     return float("%.1f" % (kib_or_bytes / unit))
 
 
-def time_figures(log):
-    """The figures of a `/usr/bin/time -v` log. A log that a resumed run
-    appended to holds one report a part: the times add up, the peak is the
-    largest part's, the status is the last part's ("parts" > 1)."""
-    cmd, parts, cpu, wall, rss, status = "", 0, 0.0, 0.0, 0, 0
+def time_log(log):
+    """What a `/usr/bin/time -v` log says, whole: the command, the parts (one
+    report a part: a resumed run appends one each time), the CPU and wall
+    seconds they add up to, the largest part's peak RSS in KiB and the last
+    part's exit status."""
+    cmd, parts, cpu, wall, rss_kib, status = "", 0, 0.0, 0.0, 0, 0
     with open(log, encoding="utf-8", errors="replace") as f:
         for line in f:
             line = line.rstrip("\n")
@@ -311,13 +344,21 @@ def time_figures(log):
                     part = part * 60 + float(t)
                 wall += part
             elif "Maximum resident set size" in line:
-                rss = max(rss, int(value))
+                rss_kib = max(rss_kib, int(value))
             elif "Exit status" in line:
                 status = int(value)
-    figures = {"command": cmd, "wall_s": two_decimals(wall), "cpu_s": two_decimals(cpu),
-               "peak_rss_mib": mib_of(rss, 1024), "exit_status": status}
-    if parts > 1:
-        figures["parts"] = parts
+    return {"command": cmd, "parts": parts, "cpu_s": cpu, "wall_s": wall, "peak_rss_kib": rss_kib, "exit_status": status}
+
+
+def time_figures(log):
+    """The record's figures of a `/usr/bin/time -v` log: the times add up over
+    the parts of a resumed run, the peak is the largest part's, the status is
+    the last part's ("parts" > 1)."""
+    t = time_log(log)
+    figures = {"command": t["command"], "wall_s": two_decimals(t["wall_s"]), "cpu_s": two_decimals(t["cpu_s"]),
+               "peak_rss_mib": mib_of(t["peak_rss_kib"], 1024), "exit_status": t["exit_status"]}
+    if t["parts"] > 1:
+        figures["parts"] = t["parts"]
     return figures
 
 
@@ -457,9 +498,13 @@ class Tree:
         self.stats = os.path.join(root, "data", "stats")
         self.tiers = os.path.join(root, "data", "tiers")
         self.docs = os.path.join(root, "docs")
+        self.proofs = os.path.join(root, "data", "proofs")
 
     def record_path(self, board):
         return os.path.join(self.answers, name_of(board) + ".json")
+
+    def proof_path(self, board):
+        return os.path.join(self.proofs, board + ".json")
 
     def progress_path(self, board):
         return os.path.join(self.answers, name_of(board) + ".progress.json")
@@ -489,10 +534,12 @@ class Tree:
         running = [read_json(p) for p in sorted(glob.glob(os.path.join(self.answers, "*.progress.json")))]
         documents = {os.path.basename(p)[:-len(".json")]: read_json(p)
                      for p in sorted(glob.glob(os.path.join(self.stats, "*.json")))}
+        proofs = [read_json(p) for p in sorted(glob.glob(os.path.join(self.proofs, "*.json")))]
         os.makedirs(os.path.join(self.docs, "img"), exist_ok=True)
         write_atomically(os.path.join(self.docs, PLOT), results_page.plot(records))
         write_atomically(os.path.join(self.docs, "results.md"),
-                         results_page.page(records, ORDER, OPENING, INTRO, PLOT, projections, running, documents, TOOL))
+                         results_page.page(records, ORDER, OPENING, INTRO, PLOT, projections, running, documents, TOOL,
+                                           proofs, BEYOND))
         say("wrote docs/results.md and docs/%s (%d boards)" % (PLOT, len(records)))
 
 
@@ -581,6 +628,173 @@ def record_progress(tree, board, tables, resume, lost):
         record["lost"] = lost
     write_json(progress_file, record)
     say("%s: %s (as of %s, %s)" % (board, line, as_of, as_of_file))
+
+
+# ---- --prove ---------------------------------------------------------------------
+
+# What a record takes from `pawntb solve --json`'s object; each must be there.
+SOLVE_KEYS = ("position", "geometry", "winner", "best_move", "nodes", "seconds", "tt_bytes", "threads", "certificate",
+              "certificate_positions")
+# What a resumed search adds, kept as it is when there.
+RESUME_KEYS = ("resume", "resumed", "states_saved")
+
+
+def start_position(rows, cols):
+    """The start of an R x C board in pawntb notation: black's pawns on the
+    top row, white's on the bottom row, white to move."""
+    return "/".join(["p" * cols] + [str(cols)] * (rows - 2) + ["P" * cols]) + " w"
+
+
+def timed(argv, out, err):
+    """Runs argv with its stdout and stderr to the files `out` and `err`; its
+    exit status, wall seconds, CPU seconds and peak RSS in bytes (its rusage)."""
+    with open(out, "w") as stdout, open(err, "w") as stderr:
+        begun = time.monotonic()
+        process = subprocess.Popen(argv, stdout=stdout, stderr=stderr)
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.monotonic() - begun
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def solve_fields(solve, source, board):
+    """The fields of `pawntb solve --json`'s object `solve` (read from
+    `source`) that a proof record keeps; a missing field, a board other than
+    `board` or a position other than its start is an input error (status 2)."""
+    missing = [k for k in SOLVE_KEYS if k not in solve]
+    if missing:
+        raise Failure("%s: not a record of `pawntb solve --json`: no %s" % (source, results_page.words(missing)), 2)
+    rows, cols = check_board(board)
+    geometry = solve["geometry"]
+    if not isinstance(geometry, dict) or (geometry.get("rows"), geometry.get("cols")) != (rows, cols):
+        raise Failure("%s: a search of a board other than %s (geometry %s)" % (source, board, json.dumps(geometry)), 2)
+    if solve["position"] != start_position(rows, cols):
+        raise Failure("%s: a search of %s, not of the start %s" % (source, solve["position"], start_position(rows, cols)), 2)
+    if not solve["certificate"]:
+        raise Failure("%s: the search wrote no certificate (run it with --certificate FILE)" % source, 2)
+    return solve
+
+
+def check_result(text, source):
+    """What `pawntb check-proof` said in `text` (its output, maybe with a
+    `/usr/bin/time -v` report around it): its --json object, else its text
+    line ("FILE: ok, white wins ...: N positions checked ...") or its refusal
+    ("pawntb check-proof: FILE: REASON"), as {"ok", "error", "winner",
+    "root", "entries", "positions_checked"} (unknown ones None)."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                j = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(j, dict) and "ok" in j:
+                return {k: j.get(k) for k in ("ok", "error", "winner", "root", "entries", "positions_checked")}
+    m = re.search(r": ok, (white|black) wins (.*): ([0-9,]+) positions checked", text)
+    if m:
+        return {"ok": True, "error": None, "winner": m.group(1), "root": m.group(2), "entries": None,
+                "positions_checked": int(m.group(3).replace(",", ""))}
+    m = re.search(r"^pawntb check-proof: (.*)$", text, re.M)
+    if m:
+        return {"ok": False, "error": m.group(1), "winner": None, "root": None, "entries": None, "positions_checked": None}
+    raise Failure("%s: no result of `pawntb check-proof` in it" % source, 2)
+
+
+def certificate_figures(solve, path, check, check_command, seconds, peak):
+    """The record's certificate: its size, its positions, whether the check
+    held (it must say so, of the start the search solved, with its winner,
+    over its positions) and the check's figures."""
+    problems = []
+    if not check["ok"]:
+        problems.append(check["error"] or "refused")
+    else:
+        if check["winner"] != solve["winner"]:
+            problems.append("check-proof says %s wins, the search %s" % (check["winner"], solve["winner"]))
+        if check["root"] is not None and check["root"] != solve["position"]:
+            problems.append("check-proof replayed %s, the search solved %s" % (check["root"], solve["position"]))
+        if check["entries"] is not None and check["entries"] != solve["certificate_positions"]:
+            problems.append("check-proof read %d positions, the search wrote %d" % (check["entries"], solve["certificate_positions"]))
+    return {"bytes": os.path.getsize(path), "positions": solve["certificate_positions"], "checked": not problems,
+            "message": "; ".join(problems) if problems else None,
+            "replayed_positions": check["positions_checked"] if not problems else None,
+            "check_seconds": None if seconds is None else two_decimals(seconds), "check_peak_rss_bytes": peak,
+            "check_command": re.sub(r"[^ ]*/([^ /]+)$", r"\1", results_page.shown_command(check_command))}
+
+
+def prove(tree, programs, board, opts):
+    """Proves who wins board `board`'s start by search (`pawntb solve
+    --no-tables --certificate`), or takes a run made by hand (--from-json),
+    checks the certificate and writes data/proofs/RxC.json. Returns False when
+    the check refused it (recorded)."""
+    rows, cols = check_board(board)
+    os.makedirs(tree.proofs, exist_ok=True)
+    os.makedirs(opts.proofs, exist_ok=True)
+    # The commit of the source this script (and, by default, the build) is of.
+    commit = subprocess.run(["git", "-C", os.path.dirname(os.path.abspath(__file__)), "rev-parse", "--short=7", "HEAD"],
+                            capture_output=True, text=True).stdout.strip() or None
+    resumed = {}
+    if opts.from_json:
+        source = opts.from_json
+        solve = solve_fields(read_json(source, board), source, board)
+        certificate = os.path.join(os.path.dirname(os.path.abspath(source)), solve["certificate"])
+        if not os.path.isfile(certificate):
+            raise Failure("%s: its certificate %s is not there" % (source, certificate), 2)
+        # The time log of the run, if kept: its command, times and peak.
+        if opts.time_log:
+            t = time_log(opts.time_log)
+            if not t["parts"]:
+                raise Failure("%s: not a `/usr/bin/time -v` log" % opts.time_log, 2)
+            command, wall, cpu, peak = t["command"], t["wall_s"], t["cpu_s"], t["peak_rss_kib"] * 1024
+        else:
+            command = wall = cpu = peak = None
+        load = None
+        date = datetime.datetime.fromtimestamp(os.path.getmtime(source), datetime.timezone.utc)
+        resumed = {k: solve[k] for k in RESUME_KEYS if k in solve}
+    else:
+        certificate = os.path.join(opts.proofs, board + ".prf")
+        out, err = os.path.join(opts.proofs, board + ".solve.json"), os.path.join(opts.proofs, board + ".solve.err")
+        argv = [programs.pawntb, "solve", "--rows", str(rows), "--cols", str(cols), "--no-tables", "--json",
+                "--certificate", certificate, *memory_args(opts.memory), "--threads", str(opts.threads)]
+        with open("/proc/loadavg") as f:
+            load = " ".join(f.read().split()[:3])
+        say("%s: %s" % (board, " ".join(argv)))
+        status, wall, cpu, peak = timed(argv, out, err)
+        if status != 0:
+            raise Failure("%s: pawntb solve failed (status %d): see %s" % (board, status, err))
+        date = datetime.datetime.now(datetime.timezone.utc)
+        solve = solve_fields(read_json(out, board), out, board)
+        command = " ".join(argv)
+
+    check_command = [programs.pawntb, "check-proof", "--json", certificate]
+    if opts.check_log:
+        check = check_result(read_text(opts.check_log), opts.check_log)
+        t = time_log(opts.check_log)
+        seconds, check_peak = (t["wall_s"], t["peak_rss_kib"] * 1024) if t["parts"] else (None, None)
+        if t["parts"]:
+            check_command = t["command"].split()
+    else:
+        if not os.access(programs.pawntb, os.X_OK):
+            raise Failure("build %s first (cmake --build %s --target pawntb)" % (programs.pawntb, opts.build), 2)
+        say("%s: %s" % (board, " ".join(check_command)))
+        out, err = os.path.join(opts.proofs, board + ".check.json"), os.path.join(opts.proofs, board + ".check.err")
+        status, seconds, _, check_peak = timed(check_command, out, err)
+        check = check_result(read_text(out) + read_text(err), err)
+        if status != 0 and check["ok"]:
+            check = {**check, "ok": False, "error": "exit status %d" % status}
+    figures = certificate_figures(solve, certificate, check, " ".join(check_command), seconds, check_peak)
+
+    record = {"board": board, "rows": rows, "cols": cols, "position": solve["position"], "winner": solve["winner"],
+              "best_move": solve["best_move"], "nodes": solve["nodes"], "seconds": two_decimals(solve["seconds"]),
+              "wall_seconds": None if wall is None else two_decimals(wall),
+              "cpu_seconds": None if cpu is None else two_decimals(cpu), "peak_rss_bytes": peak,
+              "tt_bytes": solve["tt_bytes"], "threads": solve["threads"], **resumed, "load_average": load,
+              "command": None if command is None else results_page.shown_command(command),
+              "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit, "certificate": figures}
+    write_json(tree.proof_path(board), record)
+    say("%s: %s wins, %s; wrote %s" % (board, solve["winner"],
+                                       "checked" if figures["checked"] else "NOT checked: " + figures["message"],
+                                       tree.proof_path(board)))
+    return figures["checked"]
 
 
 # ---- Running pawntb -------------------------------------------------------------
@@ -837,6 +1051,11 @@ def parse(argv):
     parser.add_argument("--lost", default="")
     parser.add_argument("--refresh", action="store_true")
     parser.add_argument("--project", action="store_true")
+    parser.add_argument("--prove", default="")
+    parser.add_argument("--proofs", default="")
+    parser.add_argument("--from-json", default="")
+    parser.add_argument("--time-log", default="")
+    parser.add_argument("--check-log", default="")
     parser.add_argument("--root", default=here)
     opts = parser.parse_args(argv)
     if opts.help:
@@ -848,6 +1067,14 @@ def parse(argv):
             parser.error("--tables %s: no such directory" % opts.tables)
         opts.tables = os.path.abspath(opts.tables)
     opts.work = os.path.abspath(opts.work or os.path.join(opts.build, "results"))
+    opts.proofs = os.path.abspath(opts.proofs or os.path.join(opts.work, "proofs"))
+    if (opts.from_json or opts.time_log or opts.check_log) and not opts.prove:
+        parser.error("--from-json, --time-log and --check-log go with --prove")
+    if opts.time_log and not opts.from_json:
+        parser.error("--time-log goes with --from-json")
+    for path in (opts.from_json, opts.time_log, opts.check_log):
+        if path and not os.path.isfile(path):
+            parser.error("%s: no such file" % path)
     return opts
 
 
@@ -859,7 +1086,11 @@ def main(argv):
     try:
         for d in (tree.answers, tree.stats):
             os.makedirs(d, exist_ok=True)
-        if opts.project:
+        if opts.prove:
+            if not opts.from_json and not os.access(programs.pawntb, os.X_OK):
+                raise Failure("build %s first (cmake --build %s --target pawntb)" % (programs.pawntb, opts.build), 2)
+            ok = prove(tree, programs, opts.prove, opts)
+        elif opts.project:
             project(tree, opts.build)
         elif opts.running:
             if not opts.tables:

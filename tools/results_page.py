@@ -288,7 +288,7 @@ def boards_of(order):
     return order.split()
 
 
-def what_the_map_shows(records, pending, tool):
+def what_the_map_shows(records, pending, tool, proofs=()):
     white = [r["board"] for r in records if r["start"]["winner"] == "white"]
     black = [r["board"] for r in records if r["start"]["winner"] == "black"]
     shortest = first_min(records, start_plies)
@@ -335,6 +335,12 @@ def what_the_map_shows(records, pending, tool):
             + trend(records, zugzwang_value, lambda v: pct2(v, 1)) + ".")
     if pending:
         out.append("- Not solved yet: %s (below)." % words(pending))
+    solved = {r["board"] for r in records}
+    proven_boards = [p for p in sorted(proofs, key=lambda p: board_size(p["board"]))
+                     if p["board"] not in solved and p["certificate"]["checked"]]
+    if proven_boards:
+        out.append("- Proven from the start by search, with no table: %s ([below](#boards-beyond-the-tables))." % words(
+            ["%s (%s wins)" % (p["board"], p["winner"]) for p in proven_boards]))
     out.append("")
     return out
 
@@ -344,15 +350,16 @@ def board_size(board):
     return int(rows), int(cols)
 
 
-def the_map(records, all_boards, pending, projected, running, plot):
+def the_map(records, all_boards, pending, projected, running, plot, proofs=()):
     record = {r["board"]: r for r in records}
+    proof = {p["board"]: p for p in proofs}
     projection = {}
     for p in projected:
         projection.setdefault(p["board"], p)
     run = {}
     for r in running:
         run.setdefault(r["board"], r)
-    sizes = [board_size(b) for b in all_boards] + [board_size(p["board"]) for p in projected]
+    sizes = [board_size(b) for b in all_boards] + [board_size(p["board"]) for p in list(projected) + list(proofs)]
     rows = sorted({s[0] for s in sizes})
     cols = sorted({s[1] for s in sizes})
 
@@ -360,16 +367,19 @@ def the_map(records, all_boards, pending, projected, running, plot):
         rec = record.get(b)
         if rec is not None:
             return "%s %s" % (letter(rec["start"]["winner"]), text(rec["start"]["plies"]))
+        facts = [] if b not in proof else [proven(proof[b])]
         if b in run:
-            return "running"
-        if b in pending:
-            return "not yet run"
-        if b in projection:
-            return "cannot be indexed" if projection[b].get("indexable") is False else "left out"
-        return ""
+            facts.append("running")
+        elif b in pending and not facts:
+            facts.append("not yet run")
+        elif b in projection and not facts:
+            facts.append("cannot be indexed" if projection[b].get("indexable") is False else "left out")
+        return "; ".join(facts)
 
-    out = ["## The map", "",
-           "Rows down, columns across; each solved board shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. Boards not solved are [below](#boards-not-solved).", "",
+    legend = ("Rows down, columns across; each solved board shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. Boards not solved are [below](#boards-not-solved).")
+    if proofs:
+        legend = ("Rows down, columns across. A *solved* board (its table made, every position's value known) shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. A board marked *proven* has no table, but who wins from its start is proven by a search whose certificate `pawntb check-proof` replays: the winner, with no distance known ([Boards beyond the tables](#boards-beyond-the-tables)). Boards not solved are [below](#boards-not-solved).")
+    out = ["## The map", "", legend, "",
            "| rows \\ columns | " + " | ".join(map(str, cols)) + " |",
            "|---|" + "|".join("---:" for _ in cols) + "|"]
     out += ["| **%d** | " % r + " | ".join(cell("%dx%d" % (r, c)) for c in cols) + " |" for r in rows]
@@ -388,6 +398,8 @@ def the_map(records, all_boards, pending, projected, running, plot):
             r = run.get(b)
             status = "not yet run" if r is None else "running: %s (%s)%s" % (
                 text(r["progress"]), text(r["as_of"]), "; lost before: %s" % text(r["lost"]) if truthy(r.get("lost")) else "")
+            if b in proof:
+                status = "%s; %s" % (proven(proof[b]), status)
             out.append("| %s | %s | %s | %s | | | | |" % (
                 b, b.split("x")[1], "" if p is None else "about " + sci(p.get("positions")), status))
     out += ["",
@@ -396,7 +408,7 @@ def the_map(records, all_boards, pending, projected, running, plot):
     return out
 
 
-def boards_not_solved(records, all_boards, pending, projections, running, tool):
+def boards_not_solved(records, all_boards, pending, projections, running, tool, proofs=()):
     projected = projections["boards"]
     if not projected:
         return []
@@ -416,6 +428,8 @@ def boards_not_solved(records, all_boards, pending, projections, running, tool):
     sentence += ("For each, `tools/bench/project_tiers` gives the size of its index, its work units and the most a unit holds with the parts of other tiers it reads (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (%s million positions a second: that run's positions over its wall time) and its work directory at that run's %s bytes a position (`%s --project`, which runs `%s` for each). These are projections, not measurements."
                  % (num(rnd(rate / 1e6 * 10) / 10), text(projections["work_bytes_per_position"]), tool, text(projections["command"])))
     out = ["## Boards not solved", "", sentence, ""]
+    if any(p["board"] not in solved for p in proofs):
+        out += ["Who wins from the start of some of them is proven by search, with no table: [Boards beyond the tables](#boards-beyond-the-tables).", ""]
     if running:
         out += ["Runs not finished, each resumed by running its command again (it picks up its work directory):", ""]
         for r in running:
@@ -444,10 +458,10 @@ def boards_not_solved(records, all_boards, pending, projections, running, tool):
     return out
 
 
-def generation_command(command):
+def shown_command(command):
     """The command as run, without the directories of the binary and the files."""
     command = re.sub(r"^[^ ]*/pawntb[^ ]* ", "pawntb ", command, count=1)
-    return re.sub(r"(--output |-o |--work-dir )[^ ]*/", r"\1", command)
+    return re.sub(r"(--output |-o |--work-dir |--certificate )[^ ]*/", r"\1", command)
 
 
 def summary_row(r):
@@ -504,7 +518,7 @@ def board_section(r, documents):
     if g is None:
         line = "Generation: not measured."
     else:
-        line = ("Generation (`%s`, %s" % (generation_command(g["command"]), text(r["generated"]))
+        line = ("Generation (`%s`, %s" % (shown_command(g["command"]), text(r["generated"]))
                 + (", load average %s" % text(g["load_average"]) if g.get("load_average") is not None else ", load average not recorded")
                 + "): %s s wall, %s s CPU%s, peak RSS %s MiB" % (
                     text(g["wall_s"]), text(g["cpu_s"]), " in %s parts" % text(g["parts"]) if truthy(g.get("parts")) else "", text(g["peak_rss_mib"]))
@@ -529,22 +543,93 @@ def board_section(r, documents):
     return out
 
 
-def page(records, order, opening, intro, plot, projections, running, documents, tool):
+# ---- Boards proven by search ------------------------------------------------------
+
+
+def proven(proof):
+    """A proof record's word in the map: "proven: W", or that its certificate
+    was refused."""
+    if proof["certificate"]["checked"]:
+        return "proven: %s" % letter(proof["winner"])
+    return "not proven (certificate refused)"
+
+
+def known(x, show):
+    return "not recorded" if x is None else show(x)
+
+
+def proof_row(p):
+    c = p["certificate"]
+    if c["checked"]:
+        checked = "yes, %s s, peak RSS %s MiB" % (known(c["check_seconds"], text), known(c["check_peak_rss_bytes"], lambda b: n(mib(b))))
+    else:
+        checked = "REFUSED: %s" % text(c["message"])
+    return "| %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s bytes, %s positions | %s | %s | %s |" % (
+        p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]), n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
+        " (resumed)" if truthy(p.get("resumed")) else "",
+        known(p["cpu_seconds"], text), known(p["peak_rss_bytes"], lambda b: n(mib(b))), n(mib(p["tt_bytes"])),
+        n(c["bytes"]), n(c["positions"]), checked, text(p["date"]), text(p["commit"]))
+
+
+def boards_beyond_the_tables(records, proofs, beyond, tool):
+    """The boards proven by search (data/proofs/RxC.json), and those of
+    `beyond` (boards with no table) not proven yet."""
+    proof = {p["board"]: p for p in proofs}
+    solved = {r["board"] for r in records}
+    boards = sorted(set(proof) | {b for b in beyond if b not in solved}, key=board_size)
+    if not boards:
+        return []
+    out = ["## Boards beyond the tables", "",
+           "A board without a table can still be asked the first question: who wins from the start. "
+           "`pawntb solve --no-tables` answers it by a depth-first search with a transposition table ([search.md](search.md)) "
+           "that answers no position by a table, and writes its proof as a certificate ([certificate.md](certificate.md)): "
+           "each position of the proof with the winner to move, and its winning move. `pawntb check-proof` replays the "
+           "certificate with a move generator of its own, trying every reply of the loser; \"checked\" says it held. "
+           "A proof gives the winner and a winning first move, not the distance to the end. `%s --prove RxC` runs both, "
+           "each timed (CPU time and peak RSS of the process), and writes `data/proofs/RxC.json`; the certificate stays in "
+           "its work directory, out of the repository, and the command below makes it again. \"Time\" is the search's "
+           "wall time as `solve` reports it, then the whole run's, with allocating the transposition table and writing the "
+           "certificate, on a 2-core machine shared with other jobs (the load average when the search started is below); "
+           "\"table\" the transposition table's size." % tool, "",
+           "| board | winner from the start | a winning first move | nodes | time (s): search / run | CPU (s) | peak RSS (MiB) | table (MiB) | certificate | checked: time, peak RSS | date | commit |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
+    for b in boards:
+        out.append(proof_row(proof[b]) if b in proof else "| %s | not proven yet | | | | | | | | | | |" % b)
+    out.append("")
+    if proofs:
+        out += ["Each proof's commands, as run (the certificate's directory left out):", ""]
+        for b in boards:
+            if b not in proof:
+                continue
+            p = proof[b]
+            c = p["certificate"]
+            out.append("- %s: `%s`, then `%s`%s." % (
+                b, known(p["command"], text), text(c["check_command"]),
+                "; load average %s" % text(p["load_average"]) if p.get("load_average") is not None else ""))
+        out.append("")
+    return out
+
+
+def page(records, order, opening, intro, plot, projections, running, documents, tool, proofs=(), beyond=""):
     """docs/results.md, as text: `records` in the page's order, `order` every
     board of the page (solved or not, "3x3 3x4 ..."), `opening` and `intro`
     the fixed paragraphs (Markdown), `plot` the plot's path relative to docs/,
     `projections` data/answers/projections.json or None, `running` the
     progress records of the runs not finished, `documents` the statistics
-    documents by name ("RxC-kK"), `tool` the script's path in its sentences."""
+    documents by name ("RxC-kK"), `tool` the script's path in its sentences,
+    `proofs` the records of boards proven by search (data/proofs/RxC.json),
+    `beyond` the boards with no table to list as not proven when they are not
+    ("6x7 5x8 ...")."""
     all_boards = boards_of(order)
     solved = [r["board"] for r in records]
     pending = [b for b in all_boards if b not in solved]
     projections = projections or {"boards": []}
     out = ["# Results: pawn chess solved on %d boards, %s to %s" % (len(records), records[0]["board"], records[-1]["board"]), "",
            opening, ""]
-    out += what_the_map_shows(records, pending, tool)
-    out += the_map(records, all_boards, pending, projections["boards"], running, plot)
-    out += boards_not_solved(records, all_boards, pending, projections, running, tool)
+    out += what_the_map_shows(records, pending, tool, proofs)
+    out += the_map(records, all_boards, pending, projections["boards"], running, plot, proofs)
+    out += boards_not_solved(records, all_boards, pending, projections, running, tool, proofs)
+    out += boards_beyond_the_tables(records, proofs, boards_of(beyond), tool)
     out += [intro, "",
             "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | work dir peak (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
             "|---|---:|---:|---|---:|---|---:|---:|---:|---|---:|---:|---|"]

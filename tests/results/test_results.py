@@ -25,10 +25,12 @@ SCRIPT = os.path.join(SOURCE, "tools", "results.py")
 
 
 def copy_of_the_data(into):
-    """A tree with a copy of the page's data (data/answers, data/stats) and
-    an empty docs/."""
+    """A tree with a copy of the page's data (data/answers, data/stats,
+    data/proofs) and an empty docs/."""
     shutil.copytree(os.path.join(SOURCE, "data", "answers"), os.path.join(into, "data", "answers"))
     shutil.copytree(os.path.join(SOURCE, "data", "stats"), os.path.join(into, "data", "stats"))
+    if os.path.isdir(os.path.join(SOURCE, "data", "proofs")):
+        shutil.copytree(os.path.join(SOURCE, "data", "proofs"), os.path.join(into, "data", "proofs"))
     os.makedirs(os.path.join(into, "docs"))
 
 
@@ -132,8 +134,21 @@ def record(board, winner, plies, longest=None, stats=True):
     }
 
 
-def render(records, order, projections=None, running=()):
-    return page.page(records, order, "OPENING", "INTRO", "plot.svg", projections, list(running), {}, "tool")
+def render(records, order, projections=None, running=(), proofs=(), beyond=""):
+    return page.page(records, order, "OPENING", "INTRO", "plot.svg", projections, list(running), {}, "tool",
+                     list(proofs), beyond)
+
+
+def proof(board, winner, checked=True):
+    """A made-up record of a board proven by search (data/proofs/RxC.json)."""
+    return {"board": board, "winner": winner, "best_move": "b1b2" if winner == "white" else None, "nodes": 1234567, "seconds": 12.5, "wall_seconds": 20.75,
+            "cpu_seconds": 10.25, "peak_rss_bytes": 3 * 1048576, "tt_bytes": 2 * 1048576, "threads": 1,
+            "load_average": "2.00 1.00 0.50", "command": "pawntb solve --rows 9 --certificate %s.prf" % board,
+            "date": "2026-01-02T03:04:05Z", "commit": "abcdef0",
+            "certificate": {"bytes": 64018, "positions": 3555, "checked": checked,
+                            "message": None if checked else "entry 7 is out of order",
+                            "replayed_positions": 9999 if checked else None, "check_seconds": 1.5,
+                            "check_peak_rss_bytes": 1048576, "check_command": "pawntb check-proof --json %s.prf" % board}}
 
 
 class Page(unittest.TestCase):
@@ -154,6 +169,39 @@ class Page(unittest.TestCase):
         self.assertIn("- Not solved yet: 4x3 and 4x4 (below).", text)
         self.assertTrue(text.startswith("# Results: pawn chess solved on 2 boards, 3x3 to 3x4\n\nOPENING\n"))
         self.assertTrue(text.endswith("\n\n"))
+
+    def test_a_proven_board_shows_its_winner_in_the_map_and_its_proof_below(self):
+        records = [record("3x3", "black", 6), record("3x4", "white", 5)]
+        projections = {"rate": 1e6, "work_bytes_per_position": 0.01, "command": "project",
+                       "boards": [{"board": "3x5", "indexable": False}, {"board": "4x5", "indexable": False},
+                                  {"board": "4x4", "positions": 5e9, "tiers": 10, "units": 20, "unit_with_reads": 1e9,
+                                   "unit_with_reads_gib": 0.93, "work_dir_gib": 1.5, "one_machine": "2 h"}]}
+        running = [{"board": "4x3", "progress": "solve unit 1/2 50%", "as_of": "2026-01-01T00:00Z", "resume": "r"}]
+        proofs = [proof("4x3", "white"), proof("4x4", "black"), proof("4x5", "white", checked=False)]
+        text = render(records, "3x3 3x4 4x3", projections, running, proofs, "3x5 4x4 4x5")
+        # 4x3 is running and proven, 4x4 (left out) and 4x5 (cannot be indexed)
+        # have proofs, 3x5 none.
+        self.assertIn("| **3** | B 6 | W 5 | cannot be indexed |\n"
+                      "| **4** | proven: W; running | proven: B | not proven (certificate refused) |\n", text)
+        self.assertIn("A board marked *proven* has no table", text)
+        self.assertIn("| 4x3 | 3 |  | proven: W; running: solve unit 1/2 50% (2026-01-01T00:00Z) | | | | |", text)
+        self.assertIn("- Proven from the start by search, with no table: 4x3 (white wins) and 4x4 (black wins) "
+                      "([below](#boards-beyond-the-tables)).", text)
+        section = text[text.index("## Boards beyond the tables"):]
+        self.assertIn("| 3x5 | not proven yet | | | | | | | | | | |", section)
+        self.assertIn("| 4x4 | black | none: white, to move, loses | 1,234,567 | 12.5 / 20.75 | 10.25 | 3 | 2 | 64,018 bytes, 3,555 positions | "
+                      "yes, 1.5 s, peak RSS 1 MiB | 2026-01-02T03:04:05Z | abcdef0 |", section)
+        self.assertIn("| 4x5 | white | `b1b2` |", section)
+        self.assertIn("| REFUSED: entry 7 is out of order |", section)
+        self.assertIn("- 4x4: `pawntb solve --rows 9 --certificate 4x4.prf`, then `pawntb check-proof --json 4x4.prf`; "
+                      "load average 2.00 1.00 0.50.", section)
+        # In the map's order (rows, then columns), each board once.
+        self.assertEqual(re.findall(r"^\| ([0-9]x[0-9]) \| (?:not|white|black)", section, re.M), ["3x5", "4x3", "4x4", "4x5"])
+        # Without proofs and boards beyond, no such section nor legend.
+        plain = render(records, "3x3 3x4 4x3", projections, running)
+        self.assertNotIn("Boards beyond the tables", plain)
+        self.assertNotIn("proven", plain)
+        self.assertIn("| **4** | running | left out | cannot be indexed |\n", plain)
 
     def test_sentences_follow_the_lines_of_the_map(self):
         records = [record("3x3", "black", 6), record("3x4", "white", 5, longest=7), record("3x5", "white", 7),
@@ -342,6 +390,126 @@ class Running(unittest.TestCase):
         self.assertEqual(run_script("--root", self.root, "--no-such-option").returncode, 2)
 
 
+class ProveFromJson(unittest.TestCase):
+    """--prove BOARD --from-json: a search run by hand, with its time log and
+    check-proof's output, becomes data/proofs/RxC.json and reaches the page;
+    a field missing, another board or a refused check is said so."""
+
+    START_6X7 = "ppppppp/7/7/7/7/PPPPPPP w"
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.root = self.tmp.name
+        copy_of_the_data(self.root)
+        self.run_dir = os.path.join(self.root, "run")
+        os.makedirs(self.run_dir)
+        with open(os.path.join(self.run_dir, "6x7.prf"), "wb") as f:
+            f.write(b"P" * 1000)
+        self.solve = {"position": self.START_6X7, "geometry": {"rows": 6, "cols": 7}, "to_move": "white",
+                      "winner": "black", "best_move": "d2d3", "nodes": 14324591, "seconds": 505.123, "tt_bytes": 1 << 30,
+                      "threads": 1, "certificate": "6x7.prf", "certificate_positions": 52}
+        # No proof records but the one made here.
+        shutil.rmtree(os.path.join(self.root, "data", "proofs"), ignore_errors=True)
+        self.record = os.path.join(self.root, "data", "proofs", "6x7.json")
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def write(self, name, content):
+        path = os.path.join(self.run_dir, name)
+        with open(path, "w") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content) + "\n")
+        return path
+
+    def time_log(self, command, cpu, wall, kib):
+        return ('\tCommand being timed: "%s"\n\tUser time (seconds): %s\n\tSystem time (seconds): 0.50\n'
+                '\tElapsed (wall clock) time (h:mm:ss or m:ss): %s\n\tMaximum resident set size (kbytes): %d\n'
+                '\tExit status: 0\n' % (command, cpu, wall, kib))
+
+    def prove(self, *more):
+        return run_script("--root", self.root, "--build", os.path.join(self.root, "no-build"), "--prove", "6x7",
+                          "--from-json", self.write("6x7.solve.json", self.solve), *more)
+
+    def check_log(self, **fields):
+        check = {"file": "6x7.prf", "ok": True, "error": None, "failing_position": None, "winner": "black",
+                 "root": self.START_6X7, "entries": 52, "positions_checked": 99, "table_leaves": 0, "game_ends": 40,
+                 "table": None, **fields}
+        return self.write("6x7.check.log", json.dumps(check) + "\n" +
+                          self.time_log("/opt/b/pawntb check-proof --json /w/6x7.prf", "1.00", "0:02.25", 2048))
+
+    def test_a_run_by_hand_is_recorded(self):
+        solve_log = self.write("6x7.solve.err", "pawntb solve: 1,000 nodes\n" + self.time_log(
+            "/opt/b/pawntb solve --rows 6 --cols 7 --no-tables --json --certificate /w/6x7.prf --memory 1G --threads 1",
+            "40.25", "8:30.50", 1048576))
+        run = self.prove("--time-log", solve_log, "--check-log", self.check_log())
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            r = json.load(f)
+        c = r.pop("certificate")
+        date = r.pop("date")
+        self.assertRegex(date, r"^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z$")
+        commit = r.pop("commit")
+        self.assertEqual(commit, subprocess.run(["git", "-C", SOURCE, "rev-parse", "--short=7", "HEAD"],
+                                                capture_output=True, text=True).stdout.strip())
+        self.assertEqual(r, {"board": "6x7", "rows": 6, "cols": 7, "position": self.START_6X7, "winner": "black",
+                             "best_move": "d2d3", "nodes": 14324591, "seconds": 505.12, "wall_seconds": 510.5, "cpu_seconds": 40.75,
+                             "peak_rss_bytes": 1 << 30, "tt_bytes": 1 << 30, "threads": 1, "load_average": None,
+                             "command": "pawntb solve --rows 6 --cols 7 --no-tables --json --certificate 6x7.prf "
+                                        "--memory 1G --threads 1"})
+        self.assertEqual(c, {"bytes": 1000, "positions": 52, "checked": True, "message": None, "replayed_positions": 99,
+                             "check_seconds": 2.25, "check_peak_rss_bytes": 2 << 20,
+                             "check_command": "pawntb check-proof --json 6x7.prf"})
+        text = read(os.path.join(self.root, "docs", "results.md"))
+        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / 510.5 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
+                      "yes, 2.25 s, peak RSS 2 MiB | %s | %s |" % (date, commit), text)
+        self.assertNotIn("| 6x7 | not proven yet |", text)
+        self.assertIn("| 5x8 | not proven yet |", text)
+
+    def test_without_its_time_log_the_figures_are_not_recorded(self):
+        run = self.prove("--check-log", self.check_log())
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            r = json.load(f)
+        self.assertEqual((r["command"], r["wall_seconds"], r["cpu_seconds"], r["peak_rss_bytes"]), (None, None, None, None))
+        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / not recorded | not recorded | not recorded |",
+                      read(os.path.join(self.root, "docs", "results.md")))
+
+    def test_a_missing_field_is_refused(self):
+        for key in ("nodes", "certificate_positions", "winner"):
+            del self.solve[key]
+        run = self.prove("--check-log", self.check_log())
+        self.assertEqual(run.returncode, 2)
+        self.assertIn(os.path.join(self.run_dir, "6x7.solve.json"), run.stderr)
+        self.assertIn("no winner, nodes and certificate_positions", run.stderr)
+        self.assertFalse(os.path.exists(self.record))
+
+    def test_another_board_or_no_certificate_is_refused(self):
+        self.solve["geometry"] = {"rows": 7, "cols": 6}
+        run = self.prove("--check-log", self.check_log())
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("a search of a board other than 6x7", run.stderr)
+        self.solve["geometry"] = {"rows": 6, "cols": 7}
+        os.remove(os.path.join(self.run_dir, "6x7.prf"))
+        run = self.prove("--check-log", self.check_log())
+        self.assertEqual(run.returncode, 2)
+        self.assertIn(os.path.join(self.run_dir, "6x7.prf") + " is not there", run.stderr)
+        self.assertFalse(os.path.exists(self.record))
+
+    def test_a_refused_or_disagreeing_check_is_recorded_and_fails(self):
+        refusal = self.write("6x7.check.log", "pawntb check-proof: /w/6x7.prf: entry 7 is out of order\n")
+        run = self.prove("--check-log", refusal)
+        self.assertEqual(run.returncode, 1)
+        with open(self.record) as f:
+            c = json.load(f)["certificate"]
+        self.assertEqual((c["checked"], c["message"], c["check_seconds"]), (False, "/w/6x7.prf: entry 7 is out of order", None))
+        self.assertIn("| **6** |", read(os.path.join(self.root, "docs", "results.md")))
+        self.assertIn("not proven (certificate refused)", read(os.path.join(self.root, "docs", "results.md")))
+        run = self.prove("--check-log", self.check_log(winner="white"))
+        self.assertEqual(run.returncode, 1)
+        with open(self.record) as f:
+            self.assertEqual(json.load(f)["certificate"]["message"], "check-proof says white wins, the search black")
+
+
 class Project(unittest.TestCase):
     def test_the_projectors_lines_become_projections(self):
         with tempfile.TemporaryDirectory() as tmp:
@@ -370,6 +538,36 @@ class Project(unittest.TestCase):
             self.assertEqual(projections["boards"][-1], {"board": "8x8", "indexable": False})
             self.assertEqual(read(os.path.join(tmp, "calls")).splitlines()[0],
                              "4 8 8 %d %s 1" % (rate, page.num(projections["work_bytes_per_position"])))
+
+
+class Prove(unittest.TestCase):
+    """--prove with the build's pawntb (the build directory in $PAWNTB_BUILD):
+    the search's winner of 4x4 is the one its table gives (the committed
+    record), and check-proof holds its certificate."""
+
+    def test_4x4_by_search_agrees_with_its_table(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            work = os.path.join(tmp, "work")
+            run = run_script("--root", tmp, "--build", build, "--prove", "4x4", "--memory", "64M", "--threads", "1",
+                             "--proofs", work)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(tmp, "data", "proofs", "4x4.json")) as f:
+                r = json.load(f)
+            with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:
+                table = json.load(f)
+            self.assertEqual(r["winner"], table["start"]["winner"])
+            self.assertEqual(r["position"], table["start"]["position"])
+            self.assertTrue(r["certificate"]["checked"], r["certificate"]["message"])
+            self.assertEqual(r["certificate"]["bytes"], os.path.getsize(os.path.join(work, "4x4.prf")))
+            self.assertEqual(r["command"], "pawntb solve --rows 4 --cols 4 --no-tables --json --certificate 4x4.prf "
+                                           "--memory 64M --threads 1")
+            self.assertGreater(r["cpu_seconds"], 0)
+            self.assertGreaterEqual(r["wall_seconds"], r["seconds"])
+            self.assertGreater(r["peak_rss_bytes"], 0)
 
 
 class Measure(unittest.TestCase):
