@@ -12,10 +12,14 @@
 
 namespace pawntb::search_detail {
 
-// One side's pawns and the other's, with the side to move. No default member
-// initializers, as SearchMove.
+// One side's pawns and the other's, with the side to move, and the pawns of
+// its mirror image (Board::mirror), which Board::play keeps up to date for
+// a few instructions, where working them out again at every hash cost more
+// than the entries they share saved. No default member initializers, as
+// SearchMove.
 struct Node {
   std::uint64_t white, black;
+  std::uint64_t mirror_white, mirror_black;
   bool white_to_move;
   std::uint64_t mover() const { return white_to_move ? white : black; }
   std::uint64_t other() const { return white_to_move ? black : white; }
@@ -64,15 +68,25 @@ class Board {
   // then pushes of the pawns nearest their goal, else in square order.
   void moves(const Node& n, bool ordered, SearchMoves& out) const;
 
+  Node node(std::uint64_t white, std::uint64_t black, bool white_to_move) const {
+    return Node{white, black, mirror(white), mirror(black), white_to_move};
+  }
+
   Node play(const Node& n, SearchMove m) const {
     const std::uint64_t from = 1ULL << m.from, to = 1ULL << m.to;
+    const std::uint64_t mirror_from = 1ULL << mirror_square_[m.from],
+                        mirror_to = 1ULL << mirror_square_[m.to];
     Node c = n;
     if (n.white_to_move) {
       c.white = (c.white & ~from) | to;
       c.black &= ~to;
+      c.mirror_white = (c.mirror_white & ~mirror_from) | mirror_to;
+      c.mirror_black &= ~mirror_to;
     } else {
       c.black = (c.black & ~from) | to;
       c.white &= ~to;
+      c.mirror_black = (c.mirror_black & ~mirror_from) | mirror_to;
+      c.mirror_white &= ~mirror_to;
     }
     c.white_to_move = !n.white_to_move;
     return c;

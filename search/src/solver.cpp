@@ -236,7 +236,7 @@ class Worker {
 
   // The node's transposition-table hash: of it or its mirror image.
   search_detail::NodeHash hash(const Node& n) const {
-    return search_detail::canonical_hash(board_, n, k_.symmetry);
+    return search_detail::canonical_hash(n, k_.symmetry);
   }
 
   bool covered(const Node& n) const {
@@ -283,8 +283,8 @@ class Worker {
   std::uint64_t nodes_ = 0, probes_ = 0, flushed_nodes_ = 0, flushed_probes_ = 0;
 };
 
-Node node_of(const Position& p) {
-  return Node{p.white, p.black, p.to_move == Side::white};
+Node node_of(const Board& board, const Position& p) {
+  return board.node(p.white, p.black, p.to_move == Side::white);
 }
 
 // The table of `g` with the largest K among `files`.
@@ -392,7 +392,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     last_save = std::chrono::steady_clock::now();
   };
   open_tables(s, root.geometry, options.tables, result);
-  const Node r = node_of(root);
+  const Node r = node_of(s.board, root);
   const Side mover = root.to_move;
   bool mover_wins = false;
   {

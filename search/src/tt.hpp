@@ -41,13 +41,13 @@ inline NodeHash hash_node(const Node& n, bool mirrored = false) {
 // The hash of `n` or of its mirror image, whichever is smaller as (white,
 // black): a position and its mirror share one entry. Without `symmetry`,
 // that of `n`.
-inline NodeHash canonical_hash(const Board& board, const Node& n, bool symmetry) {
+inline NodeHash canonical_hash(const Node& n, bool symmetry) {
   if (!symmetry) return hash_node(n);
-  const Node m{board.mirror(n.white), board.mirror(n.black), n.white_to_move};
-  const bool mirrored = m.white < n.white || (m.white == n.white && m.black < n.black);
-  return mirrored ? hash_node(m, true) : hash_node(n);
+  const bool mirrored =
+      n.mirror_white < n.white || (n.mirror_white == n.white && n.mirror_black < n.black);
+  if (!mirrored) return hash_node(n);
+  return hash_node(Node{n.mirror_white, n.mirror_black, n.white, n.black, n.white_to_move}, true);
 }
-
 struct TtResult {
   bool found = false;
   bool wins = false;
