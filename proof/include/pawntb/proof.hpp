@@ -23,9 +23,11 @@ struct ProofReport {
   Position root;         // as the certificate gives it (when its header could be read)
   Side winner = Side::white;
   std::uint64_t entries = 0;            // winner-to-move positions the certificate lists
-  std::uint64_t positions_checked = 0;  // distinct positions the replay reached
-  std::uint64_t table_leaves = 0;       // of those, answered by the table
-  std::uint64_t game_ends = 0;          // of those, games over, lost by the side to move
+  // Positions the replay visited: each listed position once, any other once
+  // for each way the replay reaches it.
+  std::uint64_t positions_checked = 0;
+  std::uint64_t table_leaves = 0;  // of those visits, answered by the table
+  std::uint64_t game_ends = 0;     // of those visits, games over, lost by the side to move
   std::filesystem::path table;          // the table that answered leaves; empty: none
 };
 
