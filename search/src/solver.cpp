@@ -4,12 +4,12 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
-#include <unordered_set>
 #include <vector>
 
 #include "board.hpp"
@@ -302,28 +302,27 @@ void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>
 
 // Walks the proof from `root`: every position of the winner to move gets the
 // move that wins, every reply of the loser is followed, down to the ends of
-// the game and the table's leaves.
+// the game and the table's leaves. Only the winner's positions are
+// remembered (each is listed once); a loser's position is reached at most
+// once per listed move that leads to it, so it needs no memory.
 class ProofWalk {
  public:
   ProofWalk(Shared& s, Worker& w, bool white_wins) : s_(s), w_(w), white_wins_(white_wins) {}
 
   void walk(const Node& n) {
-    struct Key {
-      std::uint64_t white, black;
-      bool white_to_move;
-      bool operator==(const Key&) const = default;
-    };
     std::vector<Node> stack{n};
     while (!stack.empty()) {
       const Node x = stack.back();
       stack.pop_back();
-      const auto h = hash_node(x);
-      if (!seen_.insert({h.key, h.check}).second) continue;
       if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
       if (x.white_to_move == white_wins_) {
+        std::uint64_t& slot = find(x.white, x.black);
+        if (slot != 0) continue;
         SearchMove best{};
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
         moves_.push_back({x.white, x.black, best.from, best.to});
+        slot = moves_.size();
+        if (2 * moves_.size() > slots_.size()) grow();
         stack.push_back(s_.board.play(x, best));
       } else {
         SearchMoves list;
@@ -336,15 +335,32 @@ class ProofWalk {
   std::vector<search_detail::ProofMove>& moves() { return moves_; }
 
  private:
-  struct PairHash {
-    std::size_t operator()(const std::pair<std::uint64_t, std::uint64_t>& p) const {
-      return p.first ^ (p.second * 31);
+  // The listed positions: an open-addressing set of indices into moves_
+  // (plus one; 0 is empty), probed linearly and at most half full, so 16
+  // bytes a position where a node-based set took about 60.
+  std::uint64_t& find(std::uint64_t white, std::uint64_t black) {
+    std::uint64_t h = (white ^ std::rotl(black, 29)) * 0x9e3779b97f4a7c15ULL;
+    const std::uint64_t mask = slots_.size() - 1;
+    for (std::uint64_t i = (h ^ (h >> 31)) & mask;; i = (i + 1) & mask) {
+      std::uint64_t& slot = slots_[i];
+      if (slot == 0) return slot;
+      const search_detail::ProofMove& m = moves_[slot - 1];
+      if (m.white == white && m.black == black) return slot;
     }
-  };
+  }
+
+  void grow() {
+    std::vector<std::uint64_t> old(slots_.size() * 2, 0);
+    old.swap(slots_);
+    for (std::uint64_t i = 0; i < moves_.size(); ++i) {
+      find(moves_[i].white, moves_[i].black) = i + 1;
+    }
+  }
+
   Shared& s_;
   Worker& w_;
   bool white_wins_;
-  std::unordered_set<std::pair<std::uint64_t, std::uint64_t>, PairHash> seen_;
+  std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(1024, 0);
   std::vector<search_detail::ProofMove> moves_;
 };
 
