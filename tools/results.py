@@ -70,7 +70,12 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            the page shows them until the board is measured (which removes
            that file); then the page. A run queued behind another
            (tools/run-board.sh --after: BOARD's directory has no log yet but
-           an `after` file) is recorded as waiting for that board.
+           an `after` file) is recorded as waiting for that board. A proof
+           run (tools/run-board.sh --prove: a `mode` file saying "prove") is
+           recorded with the last progress line of BOARD.solve.err, then the
+           search's result (BOARD.solve.json) and the check's
+           (BOARD.check.log), until --prove records it (which removes that
+           file).
 --lost     with --running: what earlier runs of BOARD did that was lost
            (their directory gone), kept in the record and on the page until
            the board is measured; given once, kept by later --running calls
@@ -94,7 +99,8 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            there; a field missing is an error (status 2). --time-log is the
            run's `/usr/bin/time -v` log (its stderr), for its command, wall
            and CPU time and peak RSS (without it they are "not recorded"); the date
-           is SOLVE.json's time
+           is SOLVE.json's time, and the commit that of pawntb.commit beside it
+           (tools/run-board.sh --prove keeps one), else this tree's
 --check-log  with --prove: the output of a `pawntb check-proof [--json] FILE`
            run by hand (its JSON line or its text line, with its
            `/usr/bin/time -v` report in the same file if it had one, for its
@@ -560,6 +566,27 @@ def last_progress_line(log):
     return re.sub(r", [0-9,]* positions/s.*", "", lines[-1][len("pawntb generate: "):], count=1)
 
 
+def proof_progress(tables, board):
+    """How far a proof run (tools/run-board.sh --prove) has come: its check's
+    result, the search's result, else the last progress line of `pawntb
+    solve` in BOARD.solve.err without its prefix and rate; "" if none."""
+    check_log = os.path.join(tables, board + ".check.log")
+    solve_json = os.path.join(tables, board + ".solve.json")
+    if nonempty(solve_json):
+        solve = read_json(solve_json, board)
+        line = "searched: %s wins (%s nodes)" % (solve.get("winner"), results_page.n(solve.get("nodes", 0)))
+        if not nonempty(check_log):
+            return line + "; certificate not checked yet"
+        check = check_result(read_text(check_log), check_log)
+        return line + ("; certificate checked" if check["ok"] else "; certificate refused: %s" % check["error"])
+    log = os.path.join(tables, board + ".solve.err")
+    text = read_text(log) if os.path.isfile(log) else ""
+    lines = [l for l in text.splitlines() if l.startswith("pawntb solve: ")]
+    if not lines:
+        return ""
+    return re.sub(r", [0-9,]* nodes/s", "", lines[-1][len("pawntb solve: "):], count=1)
+
+
 def generated_positions(tables, board):
     """The positions of a generation that has ended, as "1,234" (its report,
     else the "generated" line of its output), or None."""
@@ -583,15 +610,21 @@ def record_progress(tree, board, tables, resume, lost):
     # What was lost is kept from the record unless given again.
     if not lost and os.path.isfile(progress_file):
         lost = read_json(progress_file, board).get("lost") or ""
-    log = os.path.join(tables, board + ".err")
-    line = last_progress_line(log)
+    mode = os.path.join(tables, "mode")
+    proving = nonempty(mode) and read_text(mode).strip() == "prove"
+    log = os.path.join(tables, board + (".solve.err" if proving else ".err"))
+    line = proof_progress(tables, board) if proving else last_progress_line(log)
     as_of_file = log
+    if proving:  # the newest of its outputs
+        for name in (".solve.json", ".check.log"):
+            if nonempty(os.path.join(tables, board + name)):
+                as_of_file = os.path.join(tables, board + name)
     if not line and not nonempty(log) and nonempty(os.path.join(tables, "after")):
         with open(os.path.join(tables, "after")) as f:
             after = f.read().strip()
         line = "queued: starts when %s is done" % os.path.basename(after)
         as_of_file = os.path.join(tables, "run.log")
-    generated = generated_positions(tables, board)
+    generated = None if proving else generated_positions(tables, board)
     if not line and generated is None:
         raise Failure("%s: no progress line in %s" % (board, log))
     # A generation that has ended still waits for verify and stats, which
@@ -750,6 +783,12 @@ def prove(tree, programs, board, opts):
         load = None
         date = datetime.datetime.fromtimestamp(os.path.getmtime(source), datetime.timezone.utc)
         resumed = {k: solve[k] for k in RESUME_KEYS if k in solve}
+        if resumed.get("resume"):  # the state file's name, not where it was
+            resumed["resume"] = os.path.basename(resumed["resume"])
+        # A run of tools/run-board.sh --prove names the commit of its pawntb.
+        commit_file = os.path.join(os.path.dirname(os.path.abspath(source)), "pawntb.commit")
+        if nonempty(commit_file):
+            commit = read_text(commit_file).strip()
     else:
         certificate = os.path.join(opts.proofs, board + ".prf")
         out, err = os.path.join(opts.proofs, board + ".solve.json"), os.path.join(opts.proofs, board + ".solve.err")
@@ -791,6 +830,8 @@ def prove(tree, programs, board, opts):
               "command": None if command is None else results_page.shown_command(command),
               "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit, "certificate": figures}
     write_json(tree.proof_path(board), record)
+    if os.path.isfile(tree.progress_path(board)):  # a proof run's progress, now done
+        os.remove(tree.progress_path(board))
     say("%s: %s wins, %s; wrote %s" % (board, solve["winner"],
                                        "checked" if figures["checked"] else "NOT checked: " + figures["message"],
                                        tree.proof_path(board)))

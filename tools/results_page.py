@@ -461,7 +461,7 @@ def boards_not_solved(records, all_boards, pending, projections, running, tool, 
 def shown_command(command):
     """The command as run, without the directories of the binary and the files."""
     command = re.sub(r"^[^ ]*/pawntb[^ ]* ", "pawntb ", command, count=1)
-    return re.sub(r"(--output |-o |--work-dir |--certificate )[^ ]*/", r"\1", command)
+    return re.sub(r"(--output |-o |--work-dir |--certificate |--resume )[^ ]*/", r"\1", command)
 
 
 def summary_row(r):

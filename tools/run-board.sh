@@ -5,15 +5,23 @@
 # the reports RxC.generate.report.json and RxC.verify.report.json (--report),
 # RxC.err (generate's progress), RxC.stats.json and RxC.verify.json;
 # RxC.stats.resume.json keeps the walk of stats.
+# With --prove it proves who wins the board's start by search instead:
+# `pawntb solve --no-tables --resume RxC.state` (saved every 10 minutes) with
+# a certificate RxC.prf, then `pawntb check-proof` of it; what
+# `tools/results.py --prove RxC --from-json DIR/RxC.solve.json --time-log
+# DIR/RxC.solve.time --check-log DIR/RxC.check.log` records, while
+# RxC.solve.err has the search's progress (tools/results.py --running).
 #
-#   tools/run-board.sh RxC DIR [--memory SIZE] [--threads N] [--nice N] [--build DIR]
-#                      [--after OTHER]
+#   tools/run-board.sh RxC DIR [--prove] [--memory SIZE] [--threads N] [--nice N]
+#                      [--build DIR] [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
 # RxC      the board, K = columns
 # DIR      the run's directory, outside the work tree: the table, the logs, the
 #          work directory (DIR/work) and the run's own pawntb
-# --memory passed to generate, stats and verify (default 8G)
+# --prove  prove who wins instead of generating the table (kept for resumes)
+# --memory passed to generate, stats and verify, or solve's transposition
+#          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
 #          0 when the machine is free)
 # --build  where the pawntb binary to copy is (default build): only on the
@@ -27,7 +35,8 @@
 # every later start runs that copy: a run is resumed only with the binary that
 # started it. A lock (DIR/lock) refuses a second copy. Stopping it at any
 # moment (kill, or the machine going away) loses at most the unit, or the last
-# minute of verify, in flight. Exit status: 0 all done, 1 a step failed,
+# minute of verify, in flight; a proof loses at most 10 minutes of search and
+# the certificate's walk or check in flight. Exit status: 0 all done, 1 a step failed,
 # 2 usage, 3 already running.
 set -eu
 usage() {
@@ -42,6 +51,7 @@ threads=
 nice_level=
 build=build
 after=
+prove=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -58,6 +68,7 @@ while [ $# -gt 0 ]; do
     --nice) nice_level=$2; shift 2 ;;
     --build) build=$2; shift 2 ;;
     --after) after=$2; shift 2 ;;
+    --prove) prove=1; shift ;;
     *) usage ;;
   esac
 done
@@ -83,6 +94,7 @@ fi
 [ -z "$threads" ] || echo "$threads" > "$dir/threads"
 [ -z "$nice_level" ] || echo "$nice_level" > "$dir/nice"
 [ -z "$after" ] || (cd "$after" && pwd) > "$dir/after"
+[ -z "$prove" ] || echo prove > "$dir/mode"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -91,6 +103,10 @@ pawntb="$dir/pawntb"
 exec 9>"$dir/lock"
 flock -n 9 || { echo "run-board: $board is running already ($dir/lock)" >&2; exit 3; }
 renice -n "$nice_level" $$ >/dev/null 2>&1 || true
+# Started with setsid, the run has a scheduling group of its own (Linux's
+# autogroup), where nice orders only its own threads: the group's nice is
+# what lets other work go first.
+echo "$nice_level" > "/proc/$$/autogroup" 2>/dev/null || true
 log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> "$dir/run.log"; }
 after=$(cat "$dir/after" 2>/dev/null || true)
 if [ -n "$after" ]; then
@@ -106,6 +122,32 @@ if [ -n "$after" ]; then
   [ "$status" -eq 0 ] || { log "$after failed (status $status): not starting"; exit 1; }
 fi
 log "start: $board with $pawntb ($(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)), --memory $memory, nice $nice_level"
+
+if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
+  # /usr/bin/time -v (Debian's `time`) keeps each part's times and peak.
+  timed() {
+    time_file=$1
+    shift
+    if [ -x /usr/bin/time ]; then /usr/bin/time -v -a -o "$time_file" "$@"; else "$@"; fi
+  }
+  if [ ! -s "$dir/$board.solve.json" ]; then
+    log "solve"
+    timed "$dir/$board.solve.time" "$pawntb" solve --rows "$rows" --cols "$cols" --no-tables \
+      --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
+      --save-every 600 --certificate "$dir/$board.prf" \
+      > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" || { log "solve failed"; exit 1; }
+    mv "$dir/$board.solve.json.tmp" "$dir/$board.solve.json"
+  fi
+  if [ ! -s "$dir/$board.check.log" ]; then
+    log "check-proof"
+    rm -f "$dir/$board.check.log.tmp"
+    timed "$dir/$board.check.log.tmp" "$pawntb" check-proof --json "$dir/$board.prf" \
+      >> "$dir/$board.check.log.tmp" 2>&1 || { log "check-proof failed"; exit 1; }
+    mv "$dir/$board.check.log.tmp" "$dir/$board.check.log"
+  fi
+  log "done"
+  exit 0
+fi
 
 if ! grep -q '^generated ' "$dir/$board.out" 2>/dev/null; then
   if [ ! -s "$dir/$board.plan.json" ]; then

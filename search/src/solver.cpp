@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -309,7 +310,8 @@ class ProofWalk {
  public:
   ProofWalk(Shared& s, Worker& w, bool white_wins) : s_(s), w_(w), white_wins_(white_wins) {}
 
-  void walk(const Node& n) {
+  // `listed` is called every 2^16 positions listed, with their number.
+  void walk(const Node& n, const std::function<void(std::uint64_t)>& listed) {
     std::vector<Node> stack{n};
     while (!stack.empty()) {
       const Node x = stack.back();
@@ -323,6 +325,7 @@ class ProofWalk {
         moves_.push_back({x.white, x.black, best.from, best.to});
         slot = moves_.size();
         if (2 * moves_.size() > slots_.size()) grow();
+        if ((moves_.size() & 0xffff) == 0) listed(moves_.size());
         stack.push_back(s_.board.play(x, best));
       } else {
         SearchMoves list;
@@ -516,10 +519,28 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   result.tt_entries = s.tt.entries();
   result.tt_used = s.tt.used();
   if (!options.certificate.empty()) {
+    // A run stopped during the walk need not search again.
+    if (!options.state.empty()) save();
     s.stop.store(false);
     Worker w(s);
     ProofWalk walk(s, w, result.winner == Side::white);
-    walk.walk(r);
+    SearchProgress p;
+    p.nodes = result.nodes;
+    p.table_fill = static_cast<double>(result.tt_used) / static_cast<double>(result.tt_entries);
+    p.root_moves = static_cast<int>(s.root_moves.size());
+    for (const RootMove& m : s.root_moves) {
+      p.root_moves_proven += m.state.load() == 2;
+      p.root_moves_refuted += m.state.load() == 1;
+    }
+    auto last_progress = std::chrono::steady_clock::now();
+    walk.walk(r, [&](std::uint64_t listed) {
+      const auto now = std::chrono::steady_clock::now();
+      if (!progress || now - last_progress < options.progress_every) return;
+      last_progress = now;
+      p.seconds = seconds_before + seconds();
+      p.certificate_positions = listed;
+      progress(p);
+    });
     w.flush();
     search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
                                             s.table ? check::file_checksum(result.table) : 0};

@@ -570,6 +570,54 @@ class Prove(unittest.TestCase):
             self.assertGreater(r["peak_rss_bytes"], 0)
 
 
+class RunBoardProve(unittest.TestCase):
+    """tools/run-board.sh --prove with the build's pawntb: a proof run of 4x4
+    searches, writes and checks its certificate, is done when run again, and
+    --running and --prove --from-json record it from its directory."""
+
+    def test_a_proof_run_from_start_to_record(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            copy_of_the_data(tmp)
+            run_dir = os.path.join(tmp, "runs", "4x4")
+            script = os.path.join(SOURCE, "tools", "run-board.sh")
+            run = subprocess.run(["sh", script, "4x4", run_dir, "--prove", "--build", build, "--nice", "0",
+                                  "--memory", "64M", "--threads", "1"], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:
+                table = json.load(f)
+            with open(os.path.join(run_dir, "4x4.solve.json")) as f:
+                solve = json.load(f)
+            self.assertEqual(solve["winner"], table["start"]["winner"])
+            # Run again: every step is done, nothing runs.
+            again = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
+            self.assertEqual(again.returncode, 0, again.stderr)
+            log = read(os.path.join(run_dir, "run.log"))
+            self.assertEqual(log.count(" solve\n"), 1, log)
+            self.assertEqual(log.count(" done\n"), 2, log)
+
+            progress = os.path.join(tmp, "data", "answers", "4x4-k4.progress.json")
+            run = run_script("--root", tmp, "--running", "4x4", "--tables", run_dir, "--resume", "run.sh")
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(progress) as f:
+                self.assertEqual(json.load(f)["progress"], "searched: %s wins (%s nodes); certificate checked" % (
+                    table["start"]["winner"], page.n(solve["nodes"])))
+            run = run_script("--root", tmp, "--prove", "4x4", "--from-json", os.path.join(run_dir, "4x4.solve.json"),
+                             "--time-log", os.path.join(run_dir, "4x4.solve.time"),
+                             "--check-log", os.path.join(run_dir, "4x4.check.log"))
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertFalse(os.path.exists(progress))
+            with open(os.path.join(tmp, "data", "proofs", "4x4.json")) as f:
+                r = json.load(f)
+            self.assertTrue(r["certificate"]["checked"], r["certificate"]["message"])
+            self.assertEqual(r["winner"], table["start"]["winner"])
+            self.assertEqual(r["resume"], "4x4.state")
+            self.assertIn("--resume 4x4.state --save-every 600 --certificate 4x4.prf", r["command"])
+            self.assertEqual(r["commit"], read(os.path.join(run_dir, "pawntb.commit")).strip())
+
+
 class Measure(unittest.TestCase):
     """Measuring a board with the build's programs (the build directory in
     $PAWNTB_BUILD, as CTest gives it): 3x3 gives its committed answers and

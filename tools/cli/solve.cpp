@@ -93,6 +93,11 @@ int run_solve(const SolveArgs& o) {
   options.certificate = o.certificate;
   options.progress_every = std::chrono::seconds(o.progress_seconds);
   const auto progress = [](const search::SearchProgress& p) {
+    if (p.certificate_positions) {
+      std::fprintf(stderr, "pawntb solve: writing the certificate: %s positions listed, %s\n",
+                   with_commas(p.certificate_positions).c_str(), duration_text(p.seconds).c_str());
+      return;
+    }
     std::fprintf(stderr,
                  "pawntb solve: %s nodes, %s nodes/s, table %.0f %% full, root moves: %d proven, "
                  "%d refuted of %d, %s\n",

@@ -74,6 +74,10 @@ struct SearchProgress {
   int root_moves = 0;          // legal moves of the root position
   int root_moves_proven = 0;   // root moves proven to win for the side to move
   int root_moves_refuted = 0;  // root moves proven to lose for the side to move
+  // After the search, while the certificate is written: the winner-to-move
+  // positions listed so far (the search's fields keep their final values);
+  // 0 while searching.
+  std::uint64_t certificate_positions = 0;
 };
 // Called from the thread that called solve(), never concurrently; must not throw.
 using SearchProgressCallback = std::function<void(const SearchProgress&)>;
