@@ -67,15 +67,21 @@ class Rules {
     return out;
   }
 
-  // The game is over for the side to move (it has lost) when the other side
-  // has a pawn on its far row, or when it has no move.
-  bool over(const State& s) const {
+  // Whether the other side has a pawn on its far row: then the game is over
+  // and the side to move has lost it.
+  bool other_arrived(const State& s) const {
     const std::uint64_t other = s.white_to_move ? s.black : s.white;
     const int goal_row = s.white_to_move ? g_.rows - 1 : 0;
     for (int col = 0; col < g_.cols; ++col) {
       if (has(other, goal_row, col)) return true;
     }
-    return moves(s).empty();
+    return false;
+  }
+
+  // Whether the move takes a pawn of the side to move onto its far row,
+  // which wins.
+  bool reaches_goal(const State& s, Step m) const {
+    return m.to / g_.cols == (s.white_to_move ? 0 : g_.rows - 1);
   }
 
   State play(const State& s, Step m) const {
@@ -132,8 +138,10 @@ ProofReport check_proof(const std::filesystem::path& file,
   if (format::checksum64(std::span(b.data(), body)) != get(b, body, 8)) {
     return refuse(r, "checksum mismatch: the file is damaged");
   }
-  if (get(b, 8, 4) != 1)
-    return refuse(r, "certificate version " + std::to_string(get(b, 8, 4)) + ", not 1");
+  // Version 1 also listed the winner's wins in one, which are checked by
+  // the rules either way.
+  if (get(b, 8, 4) != 1 && get(b, 8, 4) != 2)
+    return refuse(r, "certificate version " + std::to_string(get(b, 8, 4)) + ", not 1 or 2");
   const Geometry g{b[12], b[13]};
   if (!g.valid() || b[14] > 1 || b[15] > 1) return refuse(r, "bad header (board, side or winner)");
   r.root = Position{g, get(b, 16, 8), get(b, 24, 8), b[14] ? Side::black : Side::white};
@@ -168,7 +176,8 @@ ProofReport check_proof(const std::filesystem::path& file,
       return refuse(r, "position " + std::to_string(i) + " lies off the board");
     }
   }
-  const auto find_entry = [&](const State& s) -> std::optional<std::uint64_t> {
+  constexpr std::uint64_t kNotListed = ~std::uint64_t{0};
+  const auto find_entry = [&](const State& s) {
     std::uint64_t lo = 0, hi = r.entries;  // the entry, if any, is in [lo, hi)
     while (lo < hi) {
       const std::uint64_t mid = lo + (hi - lo) / 2;
@@ -178,8 +187,8 @@ ProofReport check_proof(const std::filesystem::path& file,
         hi = mid;
       }
     }
-    if (lo < r.entries && entry_white(lo) == s.white && entry_black(lo) == s.black) return lo;
-    return std::nullopt;
+    const bool found = lo < r.entries && entry_white(lo) == s.white && entry_black(lo) == s.black;
+    return found ? lo : kNotListed;
   };
   std::vector<bool> replayed(r.entries);
   // The table the leaves need.
@@ -215,29 +224,37 @@ ProofReport check_proof(const std::filesystem::path& file,
     const State s = stack.back();
     stack.pop_back();
     const bool winner_to_move = s.white_to_move == white_wins;
-    const std::optional<std::uint64_t> entry =
-        winner_to_move ? find_entry(s) : std::optional<std::uint64_t>{};
-    if (entry) {
-      if (replayed[*entry]) continue;
-      replayed[*entry] = true;
+    std::uint64_t entry = kNotListed;
+    if (winner_to_move) {
+      entry = find_entry(s);
+      if (entry != kNotListed) {
+        if (replayed[entry]) continue;
+        replayed[entry] = true;
+      }
     }
     ++r.positions_checked;
-    if (rules.over(s)) {
+    // The game is over when the other side has arrived or this one has no move.
+    const std::vector<Step> legal = rules.other_arrived(s) ? std::vector<Step>{} : rules.moves(s);
+    if (legal.empty()) {
       if (winner_to_move) return fail(s, "the game is over and the winner has lost it");
       ++r.game_ends;
       continue;
     }
-    if (!entry && table && pawns(s.white) <= table_pawns && pawns(s.black) <= table_pawns) {
+    if (winner_to_move &&
+        std::any_of(legal.begin(), legal.end(), [&](Step m) { return rules.reaches_goal(s, m); })) {
+      ++r.wins_in_one;
+      continue;
+    }
+    if (entry == kNotListed && table && pawns(s.white) <= table_pawns && pawns(s.black) <= table_pawns) {
       const ProbeResult v =
           table->probe(Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
       if (!v.ok() || v.winner != r.winner) return fail(s, "the table says the winner loses here");
       ++r.table_leaves;
       continue;
     }
-    const std::vector<Step> legal = rules.moves(s);
     if (winner_to_move) {
-      if (!entry) return fail(s, "no move is stored for the winner");
-      const std::uint8_t* const move = entry_bytes + *entry * kEntryBytes + 16;
+      if (entry == kNotListed) return fail(s, "no move is stored for the winner");
+      const std::uint8_t* const move = entry_bytes + entry * kEntryBytes + 16;
       const Step m{move[0], move[1]};
       if (std::none_of(legal.begin(), legal.end(),
                        [&](Step l) { return l.from == m.from && l.to == m.to; })) {

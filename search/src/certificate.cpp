@@ -11,7 +11,8 @@ namespace pawntb::search_detail {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'W', 'N', 'P', 'R', 'F', '1'};
-constexpr std::uint32_t kVersion = 1;
+// 2: positions the winner wins in one move are not listed (1 listed them).
+constexpr std::uint32_t kVersion = 2;
 
 void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));

@@ -302,7 +302,7 @@ void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>
 }
 
 // Walks the proof from `root`: every position of the winner to move gets the
-// move that wins, every reply of the loser is followed, down to the ends of
+// move that wins (but a win in one, which the checker sees), every reply of the loser is followed, down to the ends of
 // the game and the table's leaves. Only the winner's positions are
 // remembered (each is listed once); a loser's position is reached at most
 // once per listed move that leads to it, so it needs no memory.
@@ -318,6 +318,8 @@ class ProofWalk {
       stack.pop_back();
       if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
       if (x.white_to_move == white_wins_) {
+        // A win in one needs no entry: the checker sees it by the rules.
+        if (s_.board.winning_pawns(x.mover(), x.other(), x.white_to_move)) continue;
         std::uint64_t& slot = find(x.white, x.black);
         if (slot != 0) continue;
         SearchMove best{};

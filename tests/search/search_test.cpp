@@ -313,6 +313,17 @@ TEST_F(Tampered, Untouched) {
   EXPECT_TRUE(check(bytes_).ok);
 }
 
+TEST_F(Tampered, WinsInOneAreLeftToTheRules) {
+  // 5x5 is a white win: no stored move goes onto row 0 (a win in one is
+  // not listed), yet the checker finds such wins on the way.
+  ASSERT_EQ(bytes_[15], 0);
+  const std::size_t entries = (bytes_.size() - kHeader - 8) / kEntry;
+  for (std::size_t i = 0; i < entries; ++i) {
+    EXPECT_GE(bytes_[kHeader + i * kEntry + 17], 5) << "entry " << i;
+  }
+  EXPECT_GT(check(bytes_).wins_in_one, 0u);
+}
+
 TEST_F(Tampered, OneByteFlipped) {
   for (const std::size_t at : {std::size_t{20}, kHeader + 3, bytes_.size() - 1}) {
     auto b = bytes_;

@@ -38,16 +38,19 @@ int run_check_proof(const CheckProofArgs& o) {
         {"positions_checked", r.positions_checked},
         {"table_leaves", r.table_leaves},
         {"game_ends", r.game_ends},
+        {"wins_in_one", r.wins_in_one},
         {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
                                   : nlohmann::ordered_json(r.table.string())}};
   };
   // A failed check prints no text: stderr says why.
   const auto as_text = [&] {
     if (!r.ok) return;
-    std::printf("%s: ok, %s wins %s: %s positions checked (%s games over, %s table leaves)\n",
-                o.file.c_str(), side_name(r.winner), format_position(r.root).c_str(),
-                with_commas(r.positions_checked).c_str(), with_commas(r.game_ends).c_str(),
-                with_commas(r.table_leaves).c_str());
+    std::printf(
+        "%s: ok, %s wins %s: %s positions checked (%s games over, %s wins in one, %s table "
+        "leaves)\n",
+        o.file.c_str(), side_name(r.winner), format_position(r.root).c_str(),
+        with_commas(r.positions_checked).c_str(), with_commas(r.game_ends).c_str(),
+        with_commas(r.wins_in_one).c_str(), with_commas(r.table_leaves).c_str());
   };
   print_result(o.json, as_json, as_text);
   if (!r.ok) {

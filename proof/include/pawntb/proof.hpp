@@ -28,13 +28,14 @@ struct ProofReport {
   std::uint64_t positions_checked = 0;
   std::uint64_t table_leaves = 0;  // of those visits, answered by the table
   std::uint64_t game_ends = 0;     // of those visits, games over, lost by the side to move
+  std::uint64_t wins_in_one = 0;   // of those visits, the winner to move with a move onto its goal
   std::filesystem::path table;          // the table that answered leaves; empty: none
 };
 
 // Replays the certificate `file`: from its root, every move of the loser
 // and the winner's stored move, until each line ends in a game over lost by
-// the loser or in a position the certificate's table answers as a win of the
-// winner. The table is the one among `tables` whose file checksum the
+// the loser, a position where the winner can move onto its goal row, or a
+// position the certificate's table answers as a win of the winner. The table is the one among `tables` whose file checksum the
 // certificate names (none needed when it names none).
 ProofReport check_proof(const std::filesystem::path& file,
                         const std::vector<std::filesystem::path>& tables);
