@@ -584,7 +584,7 @@ def proof_progress(tables, board):
     lines = [l for l in text.splitlines() if l.startswith("pawntb solve: ")]
     if not lines:
         return ""
-    return re.sub(r", [0-9,]* nodes/s", "", lines[-1][len("pawntb solve: "):], count=1)
+    return "proving who wins: " + re.sub(r", [0-9,]* nodes/s", "", lines[-1][len("pawntb solve: "):], count=1)
 
 
 def generated_positions(tables, board):
