@@ -575,6 +575,8 @@ def proof_progress(tables, board):
     if nonempty(solve_json):
         solve = read_json(solve_json, board)
         line = "searched: %s wins (%s nodes)" % (solve.get("winner"), results_page.n(solve.get("nodes", 0)))
+        if solve.get("certificate_error"):
+            return line + "; certificate not written: %s" % solve["certificate_error"]
         if not nonempty(check_log):
             return line + "; certificate not checked yet"
         check = check_result(read_text(check_log), check_log)
@@ -770,7 +772,7 @@ def prove(tree, programs, board, opts):
         source = opts.from_json
         solve = solve_fields(read_json(source, board), source, board)
         certificate = os.path.join(os.path.dirname(os.path.abspath(source)), solve["certificate"])
-        if not os.path.isfile(certificate):
+        if not solve.get("certificate_error") and not os.path.isfile(certificate):
             raise Failure("%s: its certificate %s is not there" % (source, certificate), 2)
         # The time log of the run, if kept: its command, times and peak.
         if opts.time_log:
@@ -798,14 +800,18 @@ def prove(tree, programs, board, opts):
             load = " ".join(f.read().split()[:3])
         say("%s: %s" % (board, " ".join(argv)))
         status, wall, cpu, peak = timed(argv, out, err)
-        if status != 0:
+        if status != 0 and not (status == 1 and '"certificate_error":"' in read_text(out)):
             raise Failure("%s: pawntb solve failed (status %d): see %s" % (board, status, err))
         date = datetime.datetime.now(datetime.timezone.utc)
         solve = solve_fields(read_json(out, board), out, board)
         command = " ".join(argv)
 
     check_command = [programs.pawntb, "check-proof", "--json", certificate]
-    if opts.check_log:
+    if solve.get("certificate_error"):  # too large to list here: the answer stands, unchecked
+        figures = {"written": False, "bytes": None, "positions": solve["certificate_positions"], "checked": False,
+                   "message": "not written: %s" % solve["certificate_error"], "replayed_positions": None,
+                   "check_seconds": None, "check_peak_rss_bytes": None, "check_command": None}
+    elif opts.check_log:
         check = check_result(read_text(opts.check_log), opts.check_log)
         t = time_log(opts.check_log)
         seconds, check_peak = (t["wall_s"], t["peak_rss_kib"] * 1024) if t["parts"] else (None, None)
@@ -820,7 +826,8 @@ def prove(tree, programs, board, opts):
         check = check_result(read_text(out) + read_text(err), err)
         if status != 0 and check["ok"]:
             check = {**check, "ok": False, "error": "exit status %d" % status}
-    figures = certificate_figures(solve, certificate, check, " ".join(check_command), seconds, check_peak)
+    if not solve.get("certificate_error"):
+        figures = certificate_figures(solve, certificate, check, " ".join(check_command), seconds, check_peak)
 
     record = {"board": board, "rows": rows, "cols": cols, "position": solve["position"], "winner": solve["winner"],
               "best_move": solve["best_move"], "nodes": solve["nodes"], "seconds": two_decimals(solve["seconds"]),
@@ -835,7 +842,7 @@ def prove(tree, programs, board, opts):
     say("%s: %s wins, %s; wrote %s" % (board, solve["winner"],
                                        "checked" if figures["checked"] else "NOT checked: " + figures["message"],
                                        tree.proof_path(board)))
-    return figures["checked"]
+    return figures["checked"] or figures.get("written") is False
 
 
 # ---- Running pawntb -------------------------------------------------------------

@@ -551,6 +551,8 @@ def proven(proof):
     was refused."""
     if proof["certificate"]["checked"]:
         return "proven: %s" % letter(proof["winner"])
+    if proof["certificate"].get("written") is False:
+        return "searched: %s (certificate too large to check)" % letter(proof["winner"])
     return "not proven (certificate refused)"
 
 
@@ -562,13 +564,17 @@ def proof_row(p):
     c = p["certificate"]
     if c["checked"]:
         checked = "yes, %s s, peak RSS %s MiB" % (known(c["check_seconds"], text), known(c["check_peak_rss_bytes"], lambda b: n(mib(b))))
+    elif c.get("written") is False:
+        checked = "no: %s" % text(c["message"])
     else:
         checked = "REFUSED: %s" % text(c["message"])
-    return "| %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s bytes, %s positions | %s | %s | %s |" % (
+    size = ("more than %s positions" % n(c["positions"]) if c.get("written") is False
+            else "%s bytes, %s positions" % (n(c["bytes"]), n(c["positions"])))
+    return "| %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s | %s | %s | %s |" % (
         p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]), n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
         " (resumed)" if truthy(p.get("resumed")) else "",
         known(p["cpu_seconds"], text), known(p["peak_rss_bytes"], lambda b: n(mib(b))), n(mib(p["tt_bytes"])),
-        n(c["bytes"]), n(c["positions"]), checked, text(p["date"]), text(p["commit"]))
+        size, checked, text(p["date"]), text(p["commit"]))
 
 
 def boards_beyond_the_tables(records, proofs, beyond, tool):
@@ -603,8 +609,9 @@ def boards_beyond_the_tables(records, proofs, beyond, tool):
                 continue
             p = proof[b]
             c = p["certificate"]
-            out.append("- %s: `%s`, then `%s`%s." % (
-                b, known(p["command"], text), text(c["check_command"]),
+            out.append("- %s: `%s`%s%s." % (
+                b, known(p["command"], text),
+                ", then `%s`" % text(c["check_command"]) if c.get("check_command") else "",
                 "; load average %s" % text(p["load_average"]) if p.get("load_average") is not None else ""))
         out.append("")
     return out

@@ -18,6 +18,10 @@ void put(std::vector<std::uint8_t>& out, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
 }
 
+// The file goes out in pieces of about this size, each added to the
+// checksum: a proof of a billion positions needs no second copy in memory.
+constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
+
 }  // namespace
 
 std::uint64_t write_certificate(const std::filesystem::path& path, const CertificateHeader& header,
@@ -36,16 +40,27 @@ std::uint64_t write_certificate(const std::filesystem::path& path, const Certifi
   put(out, static_cast<std::uint64_t>(header.table_pawns), 8);
   put(out, header.table_checksum, 8);
   put(out, moves.size(), 8);
-  for (const ProofMove& m : moves) {
-    put(out, m.white, 8);
-    put(out, m.black, 8);
-    put(out, m.from, 1);
-    put(out, m.to, 1);
-  }
-  put(out, format::checksum64(out), 8);
-  util::write_file_atomically(
-      path, std::string_view(reinterpret_cast<const char*>(out.data()), out.size()));
-  return out.size();
+  return util::write_file_atomically(path, [&](util::ByteSink& sink) {
+    format::Checksum64Stream checksum;
+    std::uint64_t at = 0;
+    const auto flush = [&] {
+      checksum.update(out);
+      sink.write_at(at, out);
+      at += out.size();
+      out.clear();
+    };
+    for (const ProofMove& m : moves) {
+      put(out, m.white, 8);
+      put(out, m.black, 8);
+      put(out, m.from, 1);
+      put(out, m.to, 1);
+      if (out.size() >= kPieceBytes) flush();
+    }
+    flush();
+    put(out, checksum.value(), 8);
+    sink.write_at(at, out);
+    return at + out.size();
+  });
 }
 
 }  // namespace pawntb::search_detail

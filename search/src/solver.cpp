@@ -19,6 +19,7 @@
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "pawntb/search.hpp"
+#include "pawntb/util/memory.hpp"
 #include "pawntb/util/threads.hpp"
 #include "state.hpp"
 #include "tt.hpp"
@@ -308,7 +309,11 @@ void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>
 // once per listed move that leads to it, so it needs no memory.
 class ProofWalk {
  public:
-  ProofWalk(Shared& s, Worker& w, bool white_wins) : s_(s), w_(w), white_wins_(white_wins) {}
+  // Thrown by walk() when the list would outgrow `memory_bytes`.
+  struct TooLarge {};
+
+  ProofWalk(Shared& s, Worker& w, bool white_wins, std::uint64_t memory_bytes)
+      : s_(s), w_(w), white_wins_(white_wins), memory_bytes_(memory_bytes) {}
 
   // `listed` is called every 2^16 positions listed, with their number.
   void walk(const Node& n, const std::function<void(std::uint64_t)>& listed) {
@@ -324,9 +329,17 @@ class ProofWalk {
         if (slot != 0) continue;
         SearchMove best{};
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
+        if (moves_.size() == moves_.capacity()) {  // grows by half, within the bound
+          const std::uint64_t more = moves_.capacity() / 2 + 1024;
+          fits((2 * moves_.capacity() + more) * sizeof(search_detail::ProofMove));
+          moves_.reserve(moves_.capacity() + more);
+        }
         moves_.push_back({x.white, x.black, best.from, best.to});
         slot = moves_.size();
-        if (2 * moves_.size() > slots_.size()) grow();
+        if (2 * moves_.size() > slots_.size()) {
+          fits(3 * slots_.size() * sizeof(std::uint64_t));
+          grow();
+        }
         if ((moves_.size() & 0xffff) == 0) listed(moves_.size());
         stack.push_back(s_.board.play(x, best));
       } else {
@@ -354,6 +367,13 @@ class ProofWalk {
     }
   }
 
+  // Throws TooLarge unless the list, the set and `more` bytes fit.
+  void fits(std::uint64_t more) const {
+    const std::uint64_t held = moves_.capacity() * sizeof(search_detail::ProofMove) +
+                               slots_.size() * sizeof(std::uint64_t);
+    if (held + more > memory_bytes_) throw TooLarge{};
+  }
+
   void grow() {
     std::vector<std::uint64_t> old(slots_.size() * 2, 0);
     old.swap(slots_);
@@ -365,6 +385,7 @@ class ProofWalk {
   Shared& s_;
   Worker& w_;
   bool white_wins_;
+  std::uint64_t memory_bytes_;
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(1024, 0);
   std::vector<search_detail::ProofMove> moves_;
 };
@@ -525,7 +546,12 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     if (!options.state.empty()) save();
     s.stop.store(false);
     Worker w(s);
-    ProofWalk walk(s, w, result.winner == Side::white);
+    const std::uint64_t available = util::available_memory();  // 0: unknown
+    const std::uint64_t walk_memory =
+        options.certificate_memory_bytes ? options.certificate_memory_bytes
+        : available                      ? available / 4 * 3
+                                         : ~std::uint64_t{0};
+    ProofWalk walk(s, w, result.winner == Side::white, walk_memory);
     SearchProgress p;
     p.nodes = result.nodes;
     p.table_fill = static_cast<double>(result.tt_used) / static_cast<double>(result.tt_entries);
@@ -535,14 +561,26 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       p.root_moves_refuted += m.state.load() == 1;
     }
     auto last_progress = std::chrono::steady_clock::now();
-    walk.walk(r, [&](std::uint64_t listed) {
+    const auto listed = [&](std::uint64_t n) {
       const auto now = std::chrono::steady_clock::now();
       if (!progress || now - last_progress < options.progress_every) return;
       last_progress = now;
       p.seconds = seconds_before + seconds();
-      p.certificate_positions = listed;
+      p.certificate_positions = n;
       progress(p);
-    });
+    };
+    try {
+      walk.walk(r, listed);
+    } catch (const ProofWalk::TooLarge&) {
+      w.flush();
+      result.certificate_positions = walk.moves().size();
+      result.certificate_error = "the proof has more than " +
+                                 std::to_string(walk.moves().size()) +
+                                 " positions of the winner to move, more than " +
+                                 std::to_string(walk_memory >> 20) +
+                                 " MiB of memory can list (about 40 bytes each)";
+      return result;
+    }
     w.flush();
     search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
                                             s.table ? check::file_checksum(result.table) : 0};

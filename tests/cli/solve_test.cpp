@@ -91,4 +91,36 @@ TEST(CliSolve, RefusesAStateItCannotResume) {
   EXPECT_TRUE(contains(r.err, "--save-every needs --resume")) << r;
 }
 
+// A proof larger than --certificate-memory is not written: the answer is
+// still printed (the same as with room enough), the file is not there, the
+// exit status is 1 and stderr says why. With room, the certificate is
+// written and check-proof holds it.
+TEST(CliSolve, ACertificateTooLargeIsNotWrittenButTheAnswerStands) {
+  TempDir dir;
+  const fs::path file = dir / "5x6.prf";
+  const RunResult small = run_cli({"solve", "--rows", "5", "--cols", "6", "--no-tables", "--json",
+                                   "--memory", "64M", "--certificate", file.string(),
+                                   "--certificate-memory", "64K"});
+  EXPECT_EQ(small.status, 1) << small;
+  EXPECT_FALSE(fs::exists(file));
+  EXPECT_TRUE(contains(small.err, "not written")) << small;
+  const nlohmann::json cut = nlohmann::json::parse(small.out);
+  EXPECT_TRUE(cut.at("certificate_error").is_string()) << cut;
+
+  const nlohmann::json whole =
+      solve_json({"--rows", "5", "--cols", "6", "--certificate", file.string()});
+  EXPECT_TRUE(whole.at("certificate_error").is_null()) << whole;
+  EXPECT_EQ(cut.at("winner"), whole.at("winner"));
+  EXPECT_LT(cut.at("certificate_positions").get<std::uint64_t>(),
+            whole.at("certificate_positions").get<std::uint64_t>());
+  const RunResult check = run_cli({"check-proof", "--json", file.string()});
+  ASSERT_EQ(check.status, 0) << check;
+  EXPECT_EQ(nlohmann::json::parse(check.out).at("winner"), whole.at("winner"));
+
+  const RunResult alone =
+      run_cli({"solve", "--rows", "5", "--cols", "6", "--certificate-memory", "1G"});
+  EXPECT_EQ(alone.status, 2) << alone;
+  EXPECT_TRUE(contains(alone.err, "--certificate-memory needs --certificate")) << alone;
+}
+
 }  // namespace

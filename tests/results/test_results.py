@@ -465,6 +465,20 @@ class ProveFromJson(unittest.TestCase):
         self.assertNotIn("| 6x7 | not proven yet |", text)
         self.assertIn("| 5x8 | not proven yet |", text)
 
+    def test_a_certificate_too_large_to_write_is_recorded_unchecked(self):
+        self.solve["certificate_error"] = "the proof has more than 40 positions of the winner to move"
+        self.solve["certificate_positions"] = 40
+        os.remove(os.path.join(self.run_dir, "6x7.prf"))
+        run = self.prove()
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            c = json.load(f)["certificate"]
+        self.assertEqual((c["written"], c["checked"], c["positions"], c["bytes"]), (False, False, 40, None))
+        text = read(os.path.join(self.root, "docs", "results.md"))
+        self.assertIn("| more than 40 positions | no: not written: the proof has more than 40 positions", text)
+        self.assertIn("searched: B (certificate too large to check)", text)
+        self.assertNotIn("Proven from the start by search", text)
+
     def test_without_its_time_log_the_figures_are_not_recorded(self):
         run = self.prove("--check-log", self.check_log())
         self.assertEqual(run.returncode, 0, run.stderr)

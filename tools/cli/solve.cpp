@@ -91,6 +91,7 @@ int run_solve(const SolveArgs& o) {
   apply_without(o.without, options.knowledge);
   options.tables = table_files(o, root.geometry);
   options.certificate = o.certificate;
+  options.certificate_memory_bytes = o.certificate_memory.bytes;
   options.progress_every = std::chrono::seconds(o.progress_seconds);
   const auto progress = [](const search::SearchProgress& p) {
     if (p.certificate_positions) {
@@ -145,6 +146,9 @@ int run_solve(const SolveArgs& o) {
         {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json(o.certificate)},
         {"certificate_positions", r.certificate_positions},
+        {"certificate_error", r.certificate_error.empty()
+                                  ? nlohmann::ordered_json(nullptr)
+                                  : nlohmann::ordered_json(r.certificate_error)},
         {"resume", o.resume.empty() ? nlohmann::ordered_json(nullptr)
                                     : nlohmann::ordered_json(o.resume)},
         {"resumed", r.resumed},
@@ -162,13 +166,18 @@ int run_solve(const SolveArgs& o) {
                   r.table.c_str());
     }
     std::printf("\n");
-    if (!o.certificate.empty()) {
+    if (!o.certificate.empty() && r.certificate_error.empty()) {
       std::printf("certificate: %s, %s positions of the winner to move, %s\n",
                   o.certificate.c_str(), with_commas(r.certificate_positions).c_str(),
                   (with_commas(r.certificate_bytes) + " bytes").c_str());
     }
   };
   print_result(o.json, as_json, as_text);
+  if (!r.certificate_error.empty()) {  // the answer stands; the proof asked for is missing
+    std::fprintf(stderr, "pawntb solve: %s: not written: %s\n", o.certificate.c_str(),
+                 r.certificate_error.c_str());
+    return kRuntimeFailure;
+  }
   return kOk;
 }
 
@@ -193,7 +202,10 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "save the search's state to FILE every --save-every seconds, and go on from "
       "FILE when it exists")(
       "save-every", po::value(&o.save_every_seconds)->value_name("S"),
-      "seconds between saves of --resume FILE (default 300)");
+      "seconds between saves of --resume FILE (default 300)")(
+      "certificate-memory", po::value(&o.certificate_memory.given)->value_name("SIZE"),
+      "most memory for listing the certificate's positions, about 40 bytes each (default: 3/4 "
+      "of the memory available when the search ends); a larger proof is not written");
   add_memory_option(desc, o.memory, "the transposition table",
                     "1/4 of the memory available, at most 1G");
   add_threads_option(desc, o.threads);
@@ -209,6 +221,13 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
+  if (given.count("certificate-memory")) {
+    if (o.certificate.empty()) return "--certificate-memory needs --certificate FILE";
+    o.certificate_memory.bytes = parse_size(o.certificate_memory.given);
+    if (o.certificate_memory.bytes == 0) {
+      return "--certificate-memory must be a size such as 8G, 512M or 2000000000";
+    }
+  }
   search::Knowledge k;
   if (std::string problem = apply_without(o.without, k); !problem.empty()) return problem;
   if (std::string problem = check_threads(o.threads); !problem.empty()) return problem;
@@ -220,7 +239,8 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--certificate FILE] [--resume FILE [--save-every S]] [--json] "
+    "[--memory SIZE] [--threads N] [--certificate FILE [--certificate-memory SIZE]] "
+    "[--resume FILE [--save-every S]] [--json] "
     "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"
     "by a depth-first search with a transposition table and the game's knowledge\n"
@@ -229,9 +249,10 @@ extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_s
     "looked for in each --tables DIR, then along the search path. --memory bounds\n"
     "the transposition table (default: 1/4 of the memory available, at most 1G).\n"
     "--certificate FILE writes the proof (docs/certificate.md), which\n"
-    "`pawntb check-proof FILE` replays with code of its own. --resume FILE saves\n"
-    "the search's state (its table) every --save-every seconds; run the same\n"
-    "command again after a kill and it goes on from there.\n"
+    "`pawntb check-proof FILE` replays with code of its own; a proof too large\n"
+    "for --certificate-memory is not written (exit status 1, after the answer).\n"
+    "--resume FILE saves the search's state (its table) every --save-every\n"
+    "seconds; run the same command again after a kill and it goes on from there.\n"
     "Progress goes to stderr every --progress seconds.",
     DefaultTable::none);
 

@@ -17,6 +17,7 @@ struct SolveArgs : CommandArgs {
   MemoryArg memory;                 // the transposition table's bound
   unsigned threads = 0;
   std::string certificate;  // --certificate FILE; empty: none
+  MemoryArg certificate_memory;  // --certificate-memory SIZE: the walk's bound
   std::string without;      // --without LIST: knowledge switched off
   bool baseline = false;    // plain boolean DFS + TT: no knowledge, no tables
   bool json = false;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "pawntb/position.hpp"
@@ -55,6 +56,11 @@ struct SolveOptions {
   std::chrono::milliseconds progress_every{1000};
   // Where to write the certificate (docs/certificate.md); empty: none.
   std::filesystem::path certificate;
+  // What the walk that writes the certificate may hold beside the
+  // transposition table (40 bytes a listed position); 0: three quarters of
+  // the memory available when it starts. A proof that needs more is not
+  // written (SolveResult::certificate_error); the answer stands.
+  std::uint64_t certificate_memory_bytes = 0;
   // Where the search saves its state (the transposition table and the work
   // done) every `save_every`, atomically; empty: nowhere. When the file
   // exists, the search goes on from it: its root must be this one, and its
@@ -98,6 +104,10 @@ struct SolveResult {
   int table_pawns = 0;                      // its K
   std::uint64_t certificate_positions = 0;  // winner-to-move positions in the certificate
   std::uint64_t certificate_bytes = 0;
+  // Why the certificate asked for was not written (it needs more memory
+  // than certificate_memory_bytes; certificate_positions is then what was
+  // listed before the walk stopped); empty when written or not asked for.
+  std::string certificate_error;
 };
 
 // Proves who wins `root` (any valid position, either side to move; a game
