@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -109,45 +110,60 @@ TEST(SearchOracle, StartsOfSmallBoards) {
   }
 }
 
-// Every committed table: its start, and random positions of both sides to
-// move, solved without tables and with a table of fewer pawns of the same
-// board as leaves (made here), against the table's own answer. 1,000
-// positions a table and a mode, not 10,000, so that the whole file stays
-// within a minute under the sanitizers.
-TEST(SearchTables, AgreeWithProbe) {
+// Every committed table (a test each, so that they run side by side): its
+// start, and 10,000 random valid positions, both sides to move alike, solved
+// without tables and with a table of fewer pawns of the same board as
+// leaves (made here), against the table's own answer.
+std::vector<std::string> committed_tables() {
+  std::vector<std::string> names;
+  for (const auto& entry : std::filesystem::directory_iterator(kDataDir)) {
+    if (entry.path().extension() == ".pawntb") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+class SearchAgreesWithProbe : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SearchAgreesWithProbe, OnRandomPositions) {
   TempDir dir;
   std::mt19937_64 rng(2026);
-  int tables = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kDataDir)) {
-    if (entry.path().extension() != ".pawntb") continue;
-    ++tables;
-    const pawntb::Table table = pawntb::Table::open(entry.path());
-    const Geometry g = table.info().geometry;
-    const int k = table.info().max_pawns;
-    // Leaves: a table of the same board with one pawn fewer a side.
-    pawntb::GenerateRequest gen;
-    gen.geometry = g;
-    gen.max_pawns = std::max(1, k - 1);
-    const auto leaves = dir / (to_string(g) + "-k" + std::to_string(gen.max_pawns) + ".pawntb");
-    pawntb::generate(gen, {}, leaves);
-    SolveOptions with_leaves = small_options();
-    with_leaves.tables = {leaves};
-    const Position start = table.start_position();
-    EXPECT_EQ(pawntb::search::solve(start, small_options()).winner, table.probe(start).winner)
-        << entry.path();
-    // Under the sanitizers a tenth: the same checks, within the suite's time.
-    for (int i = 0; i < (pawntb_test::kSanitized ? 100 : 1000); ++i) {
-      const Position p = random_position(rng, g, k, i % 2 ? Side::black : Side::white);
-      const pawntb::ProbeResult expected = table.probe(p);
-      ASSERT_TRUE(expected.ok()) << pawntb::format_position(p);
-      ASSERT_EQ(pawntb::search::solve(p, small_options()).winner, expected.winner)
-          << entry.path() << " " << pawntb::format_position(p);
-      const auto r = pawntb::search::solve(p, with_leaves);
-      ASSERT_EQ(r.winner, expected.winner) << entry.path() << " " << pawntb::format_position(p);
-      ASSERT_EQ(r.table_pawns, gen.max_pawns);
-    }
+  const pawntb::Table table = pawntb::Table::open(kDataDir / (GetParam() + ".pawntb"));
+  const Geometry g = table.info().geometry;
+  const int k = table.info().max_pawns;
+  // Leaves: a table of the same board with one pawn fewer a side.
+  pawntb::GenerateRequest gen;
+  gen.geometry = g;
+  gen.max_pawns = std::max(1, k - 1);
+  const auto leaves = dir / (to_string(g) + "-k" + std::to_string(gen.max_pawns) + ".pawntb");
+  pawntb::generate(gen, {}, leaves);
+  SolveOptions with_leaves = small_options();
+  with_leaves.tables = {leaves};
+  const Position start = table.start_position();
+  EXPECT_EQ(pawntb::search::solve(start, small_options()).winner, table.probe(start).winner);
+  // Under the sanitizers a tenth: the same checks, within the suite's time.
+  for (int i = 0; i < (pawntb_test::kSanitized ? 1000 : 10000); ++i) {
+    const Position p = random_position(rng, g, k, i % 2 ? Side::black : Side::white);
+    const pawntb::ProbeResult expected = table.probe(p);
+    ASSERT_TRUE(expected.ok()) << pawntb::format_position(p);
+    ASSERT_EQ(pawntb::search::solve(p, small_options()).winner, expected.winner)
+        << pawntb::format_position(p);
+    const auto r = pawntb::search::solve(p, with_leaves);
+    ASSERT_EQ(r.winner, expected.winner) << pawntb::format_position(p);
+    ASSERT_EQ(r.table_pawns, gen.max_pawns);
   }
-  EXPECT_GE(tables, 2);
+}
+
+INSTANTIATE_TEST_SUITE_P(CommittedTables, SearchAgreesWithProbe,
+                         ::testing::ValuesIn(committed_tables()),
+                         [](const ::testing::TestParamInfo<std::string>& param) {
+                           std::string name = param.param;  // "4x4-k4": "4x4_k4"
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+TEST(SearchTables, EveryCommittedTableIsTested) {
+  EXPECT_GE(committed_tables().size(), 2u);
 }
 
 // The winner of the start of every solved board up to 30 squares, as the
