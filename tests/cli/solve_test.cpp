@@ -91,6 +91,31 @@ TEST(CliSolve, RefusesAStateItCannotResume) {
   EXPECT_TRUE(contains(r.err, "--save-every needs --resume")) << r;
 }
 
+// --memory bounds the transposition table, measured by peak RSS: a search
+// of 6x6 that fills a 1 MiB table holds no more than 3x3's with the same
+// table (the search's own memory does not grow with its nodes), and a 16 MiB
+// table adds at most its 15 MiB more (and an eighth for a sanitizer's
+// shadow), with the same answer.
+TEST(CliSolve, TheTableStaysWithinMemory) {
+  const auto run = [](const std::string& board, const std::string& memory) {
+    RunResult r = run_cli({"solve", "--rows", board.substr(0, 1), "--cols", board.substr(2),
+                           "--no-tables", "--threads", "1", "--memory", memory, "--json"});
+    EXPECT_EQ(r.status, 0) << r;
+    return r;
+  };
+  const RunResult tiny = run("3x3", "1M"), full = run("6x6", "1M"), large = run("6x6", "16M");
+  const nlohmann::json f = nlohmann::json::parse(full.out), l = nlohmann::json::parse(large.out);
+  ASSERT_EQ(f.at("tt_bytes"), 1u << 20);
+  EXPECT_EQ(f.at("tt_used"), f.at("tt_entries")) << "the 1 MiB table is not full: " << f;
+  EXPECT_GT(f.at("nodes").get<std::uint64_t>(), f.at("tt_entries").get<std::uint64_t>());
+  EXPECT_EQ(f.at("winner"), l.at("winner"));
+  constexpr long kSlackKib = 4096;
+  EXPECT_LE(full.peak_rss_kib, tiny.peak_rss_kib + kSlackKib)
+      << full.peak_rss_kib << " KiB against " << tiny.peak_rss_kib;
+  EXPECT_LE(large.peak_rss_kib, full.peak_rss_kib + 15 * 1024 * 9 / 8 + kSlackKib)
+      << large.peak_rss_kib << " KiB against " << full.peak_rss_kib;
+}
+
 // A proof larger than --certificate-memory is not written: the answer is
 // still printed (the same as with room enough), the file is not there, the
 // exit status is 1 and stderr says why. With room, the certificate is
