@@ -15,6 +15,7 @@
 
 #include "board.hpp"
 #include "certificate.hpp"
+#include "distance.hpp"
 #include "pawntb/check.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
@@ -541,6 +542,21 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   result.tt_bytes = s.tt.bytes();
   result.tt_entries = s.tt.entries();
   result.tt_used = s.tt.used();
+  if (options.distance) {
+    const auto deadline = options.distance_time.count() > 0
+                              ? std::chrono::steady_clock::now() + options.distance_time
+                              : std::chrono::steady_clock::time_point::max();
+    s.stop.store(false);
+    Worker w(s);
+    search_detail::DistanceSearch distance(
+        s.board, result.winner == Side::white, s.table ? &*s.table : nullptr, s.table_pawns,
+        s.knowledge.symmetry, tt_bytes, [&](const Node& n) { return w.wins(n, nullptr, 0); });
+    const search_detail::DistanceBounds b = distance.solve(r, deadline);
+    w.flush();
+    result.plies_lower = b.lower;
+    result.plies_upper = b.upper;
+    result.distance_nodes = distance.nodes();
+  }
   if (!options.certificate.empty()) {
     // A run stopped during the walk need not search again.
     if (!options.state.empty()) save();

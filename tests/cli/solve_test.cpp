@@ -116,6 +116,32 @@ TEST(CliSolve, TheTableStaysWithinMemory) {
       << large.peak_rss_kib << " KiB against " << full.peak_rss_kib;
 }
 
+// --dtm prints the distance; with a --time too short for 6x6's (seconds on
+// an idle machine), the bounds it proved, which hold the table's 30.
+TEST(CliSolve, DistanceAndItsBounds) {
+  const nlohmann::json exact = solve_json({"--rows", "4", "--cols", "4", "--dtm"});
+  EXPECT_EQ(exact.at("plies"), 11) << exact;
+  EXPECT_EQ(exact.at("plies_lower"), 11);
+  EXPECT_EQ(exact.at("plies_upper"), 11);
+  const RunResult text = run_cli({"solve", "--rows", "4", "--cols", "4", "--dtm"});
+  EXPECT_TRUE(contains(text.out, "white wins in 11 plies")) << text;
+
+  const nlohmann::json cut =
+      solve_json({"--rows", "6", "--cols", "6", "--threads", "1", "--dtm", "--time", "1"});
+  if (cut.at("plies").is_null()) {
+    const int lower = cut.at("plies_lower"), upper = cut.at("plies_upper");
+    EXPECT_LE(lower, 30) << cut;
+    EXPECT_GE(upper, 30) << cut;
+    EXPECT_EQ(lower % 2, 0);  // white to move loses: an even value
+    EXPECT_EQ(upper % 2, 0);
+  } else {  // a machine fast enough to finish in the second
+    EXPECT_EQ(cut.at("plies"), 30) << cut;
+  }
+  const RunResult alone = run_cli({"solve", "--rows", "4", "--cols", "4", "--time", "5"});
+  EXPECT_EQ(alone.status, 2) << alone;
+  EXPECT_TRUE(contains(alone.err, "--time needs --dtm")) << alone;
+}
+
 // A proof larger than --certificate-memory is not written: the answer is
 // still printed (the same as with room enough), the file is not there, the
 // exit status is 1 and stderr says why. With room, the certificate is

@@ -151,6 +151,13 @@ TEST_P(SearchAgreesWithProbe, OnRandomPositions) {
     const auto r = pawntb::search::solve(p, with_leaves);
     ASSERT_EQ(r.winner, expected.winner) << pawntb::format_position(p);
     ASSERT_EQ(r.table_pawns, gen.max_pawns);
+    if (i % 20 == 0) {  // the distance too, on one position in 20, with leaves and without
+      SolveOptions distance = i % 40 ? small_options() : with_leaves;
+      distance.distance = true;
+      const auto d = pawntb::search::solve(p, distance);
+      ASSERT_EQ(d.plies_lower, expected.plies) << pawntb::format_position(p);
+      ASSERT_EQ(d.plies_upper, expected.plies) << pawntb::format_position(p);
+    }
   }
 }
 
@@ -166,8 +173,9 @@ TEST(SearchTables, EveryCommittedTableIsTested) {
   EXPECT_GE(committed_tables().size(), 2u);
 }
 
-// The winner of the start of every solved board up to 30 squares, as the
-// published answers (data/answers, from the tables) give it.
+// The winner and the distance of the start of every solved board up to 30
+// squares, as the published answers (data/answers, from the tables) give
+// them.
 TEST(SearchTables, StartsOfSolvedBoards) {
   int boards = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kDataDir / "answers")) {
@@ -180,9 +188,15 @@ TEST(SearchTables, StartsOfSolvedBoards) {
     ++boards;
     SolveOptions o = small_options();
     o.memory_bytes = 16 << 20;
-    EXPECT_EQ(side_name(pawntb::search::solve(start, o).winner),
-              j.at("start").at("winner").get<std::string>())
-        << entry.path();
+    // The distance too (a few seconds at 30 squares; under the sanitizers
+    // up to 25).
+    o.distance = start.geometry.squares() <= (pawntb_test::kSanitized ? 25 : 30);
+    const auto r = pawntb::search::solve(start, o);
+    EXPECT_EQ(side_name(r.winner), j.at("start").at("winner").get<std::string>()) << entry.path();
+    if (o.distance) {
+      EXPECT_EQ(r.plies_lower, j.at("start").at("plies").get<int>()) << entry.path();
+      EXPECT_EQ(r.plies_upper, r.plies_lower) << entry.path();
+    }
   }
   EXPECT_GE(boards, 15);
 }

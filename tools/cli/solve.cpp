@@ -92,6 +92,8 @@ int run_solve(const SolveArgs& o) {
   options.tables = table_files(o, root.geometry);
   options.certificate = o.certificate;
   options.certificate_memory_bytes = o.certificate_memory.bytes;
+  options.distance = o.dtm;
+  options.distance_time = std::chrono::seconds(o.time_seconds);
   options.progress_every = std::chrono::seconds(o.progress_seconds);
   const auto progress = [](const search::SearchProgress& p) {
     if (p.certificate_positions) {
@@ -143,6 +145,11 @@ int run_solve(const SolveArgs& o) {
           {"ordering", k.ordering},
           {"lookahead", k.lookahead},
           {"symmetry", k.symmetry}}},
+        {"plies", o.dtm && r.plies_lower == r.plies_upper ? nlohmann::ordered_json(r.plies_lower)
+                                                           : nullptr},
+        {"plies_lower", o.dtm ? nlohmann::ordered_json(r.plies_lower) : nullptr},
+        {"plies_upper", o.dtm ? nlohmann::ordered_json(r.plies_upper) : nullptr},
+        {"distance_nodes", r.distance_nodes},
         {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json(o.certificate)},
         {"certificate_positions", r.certificate_positions},
@@ -156,8 +163,15 @@ int run_solve(const SolveArgs& o) {
   };
   const auto as_text = [&] {
     if (r.resumed) std::printf("went on from %s\n", o.resume.c_str());
-    std::printf("%s %s: %s wins\n", to_string(g).c_str(), format_position(root).c_str(),
+    std::printf("%s %s: %s wins", to_string(g).c_str(), format_position(root).c_str(),
                 side_name(r.winner));
+    if (o.dtm && r.plies_lower == r.plies_upper) {
+      std::printf(" in %d plies", r.plies_lower);
+    } else if (o.dtm) {
+      std::printf(" in at most %d plies and in no fewer than %d (--time ran out)", r.plies_upper,
+                  r.plies_lower);
+    }
+    std::printf("\n");
     if (r.has_best_move) std::printf("winning move: %s\n", best.c_str());
     std::printf("searched %s nodes in %s", with_commas(r.nodes).c_str(),
                 duration_text(r.seconds).c_str());
@@ -203,6 +217,11 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "FILE when it exists")(
       "save-every", po::value(&o.save_every_seconds)->value_name("S"),
       "seconds between saves of --resume FILE (default 300)")(
+      "dtm", po::bool_switch(&o.dtm),
+      "also prove the distance: plies to the end, the winner hurrying, the loser holding out")(
+      "time", po::value(&o.time_seconds)->value_name("S"),
+      "with --dtm: search the distance at most S seconds, then print the bounds proven "
+      "(default: no limit)")(
       "certificate-memory", po::value(&o.certificate_memory.given)->value_name("SIZE"),
       "most memory for listing the certificate's positions, about 40 bytes each (default: 3/4 "
       "of the memory available when the search ends); a larger proof is not written");
@@ -221,6 +240,8 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
+  if (given.count("time") && !o.dtm) return "--time needs --dtm";
+  if (o.time_seconds < 0) return "--time must be at least 0";
   if (given.count("certificate-memory")) {
     if (o.certificate.empty()) return "--certificate-memory needs --certificate FILE";
     o.certificate_memory.bytes = parse_size(o.certificate_memory.given);
@@ -239,7 +260,7 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--certificate FILE [--certificate-memory SIZE]] "
+    "[--memory SIZE] [--threads N] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
     "[--resume FILE [--save-every S]] [--json] "
     "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"
@@ -248,6 +269,8 @@ extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_s
     "pawns: `pawntb generate --pawns K`) are answered by a probe. The table is\n"
     "looked for in each --tables DIR, then along the search path. --memory bounds\n"
     "the transposition table (default: 1/4 of the memory available, at most 1G).\n"
+    "--dtm also proves the start's distance in plies, or within --time the bounds\n"
+    "of it that it could prove (its table of bounds takes --memory again).\n"
     "--certificate FILE writes the proof (docs/certificate.md), which\n"
     "`pawntb check-proof FILE` replays with code of its own; a proof too large\n"
     "for --certificate-memory is not written (exit status 1, after the answer).\n"

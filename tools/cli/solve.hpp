@@ -24,6 +24,8 @@ struct SolveArgs : CommandArgs {
   int progress_seconds = 10;  // --progress N: seconds between progress lines on stderr
   std::string resume;         // --resume FILE: save the state there, go on from it
   int save_every_seconds = 300;  // --save-every S
+  bool dtm = false;              // --dtm: the start's distance too
+  int time_seconds = 0;          // --time S: the distance's search at most; 0: no limit
 };
 
 extern const Command kSolve;

@@ -69,6 +69,12 @@ struct SolveOptions {
   // (docs/search.md, "Resume").
   std::filesystem::path state;
   std::chrono::seconds save_every{300};
+  // Also prove the start's distance (docs/search.md, "Distance"): the
+  // plies to the end when the winner hurries and the loser holds out, or
+  // what bounds of it `distance_time` allowed (0: no limit). Its table of
+  // bounds takes memory_bytes again.
+  bool distance = false;
+  std::chrono::seconds distance_time{0};
 };
 
 // A progress report of a running solve().
@@ -102,6 +108,10 @@ struct SolveResult {
   std::uint64_t tt_used = 0;                // entries holding a position at the end
   std::filesystem::path table;              // the table used as leaves; empty: none
   int table_pawns = 0;                      // its K
+  // With SolveOptions::distance: lower <= the root's value <= upper, in
+  // plies (equal: proven exactly); 0 and 0 without.
+  int plies_lower = 0, plies_upper = 0;
+  std::uint64_t distance_nodes = 0;
   std::uint64_t certificate_positions = 0;  // winner-to-move positions in the certificate
   std::uint64_t certificate_bytes = 0;
   // Why the certificate asked for was not written (it needs more memory

@@ -1,0 +1,176 @@
+// The distance search (docs/search.md, "Distance").
+//
+// A value n is the plies to the end: odd when the side to move wins (it ends
+// the game on its own move), even when it loses (0: it has lost already).
+// within(P, d) asks whether P ends within d plies in a win of the winner:
+//
+//   winner to move: some move m whose result Q has within(Q, d - 1);
+//   loser to move:  it has no move (n = 0), or every move m has
+//                   within(Q, d - 1);
+//
+// and answers with the plies of the line it found, an upper bound of n. A
+// false answer proves n > d. solve() narrows [lower, upper] by halving, each
+// answer kept per position in a table of bounds, until they meet.
+//
+// Rules that cut the search (each a bound on n, not a guess):
+// - the winner has an unstoppable pawn (board.hpp) r rows from its goal and
+//   no enemy pawn is nearer its own: pushing it ends the game within 2r - 1
+//   plies, so n <= 2r - 1;
+// - a winner's move into a position that the loser wins (the boolean
+//   search says so) is never the winner's best line, and is not searched.
+// The winner's pawns' distance to their goal bounds nothing from below: the
+// game also ends when the loser has no move.
+#include "distance.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <stdexcept>
+
+#include "tt.hpp"
+
+namespace pawntb::search_detail {
+
+namespace {
+
+// No game is longer: each of at most 2 * 8 pawns moves at most 7 times.
+constexpr int kLongestGame = 2 * kMaxSquares;
+static_assert(kLongestGame >= 2 * 8 * 7);
+
+}  // namespace
+
+DistanceSearch::DistanceSearch(const Board& board, bool white_wins, const Table* table,
+                               int table_pawns, bool symmetry, std::uint64_t memory_bytes,
+                               MoverWins mover_wins)
+    : board_(board),
+      white_wins_(white_wins),
+      table_(table),
+      table_pawns_(table_pawns),
+      symmetry_(symmetry),
+      mover_wins_(std::move(mover_wins)) {
+  std::uint64_t entries = 1;
+  while (entries * 2 * sizeof(Entry) <= memory_bytes) entries *= 2;
+  memory_ = util::ZeroPages(entries * sizeof(Entry));
+  entries_ = static_cast<Entry*>(memory_.data());
+  mask_ = entries - 1;
+}
+
+DistanceSearch::Entry* DistanceSearch::find(const Node& n, std::uint64_t& key,
+                                            std::uint32_t& check) const {
+  const NodeHash h = canonical_hash(n, symmetry_);
+  key = h.key;
+  check = static_cast<std::uint32_t>(h.check) | 1;  // never 0: a zero page is no entry
+  return &entries_[h.key & mask_];
+}
+
+void DistanceSearch::store(const Node& n, int lower, int upper) {
+  std::uint64_t key = 0;
+  std::uint32_t check = 0;
+  Entry& e = *find(n, key, check);
+  const auto lo = static_cast<std::uint16_t>(std::min(lower, int{kUnknown}));
+  const auto up = static_cast<std::uint16_t>(std::min(upper, int{kUnknown}));
+  if (e.key == key && e.check == check) {
+    e.lower = std::max(e.lower, lo);
+    e.upper = std::min(e.upper, up);
+  } else {
+    e = {key, check, lo, up};
+  }
+}
+
+std::optional<int> DistanceSearch::probe_table(const Node& n) const {
+  const ProbeResult r = table_->probe(Position{board_.geometry(), n.white, n.black,
+                                               n.white_to_move ? Side::white : Side::black});
+  if (!r.ok() || r.winner != (white_wins_ ? Side::white : Side::black)) return std::nullopt;
+  return r.plies;
+}
+
+std::optional<int> DistanceSearch::within(const Node& n, int d) {
+  if ((++nodes_ & 4095) == 0 && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+  if (aborted_) return std::nullopt;
+  const bool white = n.white_to_move;
+  const bool winner_to_move = white == white_wins_;
+  if (board_.opponent_arrived(n)) {  // the side to move has lost
+    return winner_to_move ? std::nullopt : std::optional<int>(0);
+  }
+  if (table_ && std::popcount(n.white) <= table_pawns_ && std::popcount(n.black) <= table_pawns_) {
+    const std::optional<int> v = probe_table(n);
+    return v && *v <= d ? v : std::nullopt;
+  }
+  int lower = 0, upper = kUnknown;
+  {
+    std::uint64_t key = 0;
+    std::uint32_t check = 0;
+    const Entry& e = *find(n, key, check);
+    if (e.key == key && e.check == check) {
+      lower = e.lower;
+      upper = e.upper;
+    }
+  }
+  if (upper <= d) return upper;
+  if (lower > d) return std::nullopt;
+  const std::uint64_t me = n.mover(), them = n.other();
+  SearchMoves list;
+  if (winner_to_move) {
+    if (d < 1) return std::nullopt;
+    if (board_.winning_pawns(me, them, white)) return 1;
+    int rows = 0, square = 0;
+    if (board_.unstoppable(me, them, white, rows, square) && rows <= board_.nearest(them, !white) &&
+        2 * rows - 1 <= d) {
+      store(n, lower, 2 * rows - 1);
+      return 2 * rows - 1;
+    }
+    board_.moves(n, true, list);
+    for (int i = 0; i < list.size; ++i) {
+      const Node child = board_.play(n, list.moves[i]);
+      if (mover_wins_(child)) continue;  // the loser wins there
+      if (const std::optional<int> r = within(child, d - 1)) {
+        store(n, lower, 1 + *r);
+        return 1 + *r;
+      }
+      if (aborted_) return std::nullopt;
+    }
+    store(n, d + 1, upper);
+    return std::nullopt;
+  }
+  board_.moves(n, true, list);
+  if (list.size == 0) return 0;
+  if (d < 2) return std::nullopt;  // it moves, then the winner needs a ply at least
+  int longest = 0;
+  for (int i = 0; i < list.size; ++i) {
+    const std::optional<int> r = within(board_.play(n, list.moves[i]), d - 1);
+    if (!r) {
+      if (!aborted_) store(n, d + 1, upper);
+      return std::nullopt;
+    }
+    longest = std::max(longest, 1 + *r);
+  }
+  store(n, lower, longest);
+  return longest;
+}
+
+DistanceBounds DistanceSearch::solve(const Node& root,
+                                     std::chrono::steady_clock::time_point deadline) {
+  deadline_ = deadline;
+  aborted_ = false;
+  // n is odd when the winner is to move, even when the loser is.
+  const int parity = root.white_to_move == white_wins_ ? 1 : 0;
+  const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };
+  DistanceBounds b{parity, kLongestGame + parity};
+  if (const std::optional<int> r = within(root, b.upper)) {
+    b.upper = *r;
+  } else if (!aborted_) {
+    throw std::logic_error("the distance search found no win of the winner");
+  }
+  while (!aborted_ && b.lower < b.upper) {
+    // A value of the parity halfway, at least `lower` and below `upper`
+    // (their difference is even, at least 2).
+    const int d = at_parity(b.lower + (b.upper - b.lower) / 2 - 1);
+    if (const std::optional<int> r = within(root, d)) {
+      b.upper = *r;
+    } else if (!aborted_) {
+      b.lower = d + 2;
+    }
+  }
+  return b;
+}
+
+}  // namespace pawntb::search_detail

@@ -1,0 +1,72 @@
+// The start's distance (`pawntb solve --dtm`): the plies to the end when the
+// winner hurries and the loser holds out, as the tables define a value, found
+// by bounded searches once the boolean search has named the winner
+// (docs/search.md, "Distance").
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <optional>
+
+#include "board.hpp"
+#include "pawntb/probe.hpp"
+#include "pawntb/util/memory.hpp"
+
+namespace pawntb::search_detail {
+
+// What is proven of a position's value n: lower <= n <= upper (equal: exact).
+struct DistanceBounds {
+  int lower = 0, upper = 0;
+  bool exact() const { return lower == upper; }
+};
+
+class DistanceSearch {
+ public:
+  // Whether the side to move wins `n` (the boolean search, with its table).
+  using MoverWins = std::function<bool(const Node&)>;
+
+  // `white_wins`: the winner of the positions searched (the root's);
+  // `table`, when not null, answers positions of at most `table_pawns` a
+  // side exactly. The bounds' table takes `memory_bytes` (16 bytes an entry).
+  DistanceSearch(const Board& board, bool white_wins, const Table* table, int table_pawns,
+                 bool symmetry, std::uint64_t memory_bytes, MoverWins mover_wins);
+
+  // The bounds of `root`'s value proven by `deadline`: exact unless the
+  // deadline came first.
+  DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline);
+
+  std::uint64_t nodes() const { return nodes_; }
+
+ private:
+  std::optional<int> within(const Node& n, int d);
+  // The table's value of `n` when the winner wins it, else nullopt.
+  std::optional<int> probe_table(const Node& n) const;
+
+  struct Entry {
+    std::uint64_t key;
+    std::uint32_t check;
+    std::uint16_t lower, upper;  // proven: lower <= n <= upper; 0 and kUnknown when unknown
+  };
+  static_assert(sizeof(Entry) == 16);
+  static constexpr std::uint16_t kUnknown = 0xffff;
+  // The slot of `n`, with the key and check an entry of `n` holds there.
+  Entry* find(const Node& n, std::uint64_t& key, std::uint32_t& check) const;
+  // Keeps lower <= n <= upper for `n`, with what its entry knew.
+  void store(const Node& n, int lower, int upper);
+
+  const Board& board_;
+  const bool white_wins_;
+  const Table* table_;
+  const int table_pawns_;
+  const bool symmetry_;
+  MoverWins mover_wins_;
+  util::ZeroPages memory_;
+  Entry* entries_ = nullptr;
+  std::uint64_t mask_ = 0;
+  std::uint64_t nodes_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
+  bool aborted_ = false;
+};
+
+}  // namespace pawntb::search_detail
