@@ -16,7 +16,7 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
                    [--render-only] [--running BOARD --resume "COMMAND" [--lost "TEXT"]]
-                   [--prove BOARD [--proofs DIR]
+                   [--prove BOARD [--proofs DIR] [--dtm-time S]
                     [--from-json SOLVE.json [--time-log FILE]] [--check-log FILE]]
                    [--root DIR]
 
@@ -93,6 +93,10 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            and peak RSS, or its reason when it refused: then the status is
            1); then the page. The certificate, and the commands' output, stay
            in --proofs DIR (BUILD/results/proofs), out of the repository
+--dtm-time  with --prove: the seconds `solve --dtm --time` may spend on the
+           start's distance after the winner is proven (default 600); the
+           record keeps the bounds proven (plies_lower, plies_upper: equal
+           when exact)
 --from-json  with --prove: record a run made by hand instead: SOLVE.json
            is `pawntb solve --json`'s output, naming its certificate (a path
            relative to SOLVE.json's directory, or absolute), which must be
@@ -795,7 +799,8 @@ def prove(tree, programs, board, opts):
         certificate = os.path.join(opts.proofs, board + ".prf")
         out, err = os.path.join(opts.proofs, board + ".solve.json"), os.path.join(opts.proofs, board + ".solve.err")
         argv = [programs.pawntb, "solve", "--rows", str(rows), "--cols", str(cols), "--no-tables", "--json",
-                "--certificate", certificate, *memory_args(opts.memory), "--threads", str(opts.threads)]
+                "--certificate", certificate, *memory_args(opts.memory), "--threads", str(opts.threads),
+                "--dtm", "--time", str(opts.dtm_time)]
         with open("/proc/loadavg") as f:
             load = " ".join(f.read().split()[:3])
         say("%s: %s" % (board, " ".join(argv)))
@@ -833,6 +838,7 @@ def prove(tree, programs, board, opts):
               "best_move": solve["best_move"], "nodes": solve["nodes"], "seconds": two_decimals(solve["seconds"]),
               "wall_seconds": None if wall is None else two_decimals(wall),
               "cpu_seconds": None if cpu is None else two_decimals(cpu), "peak_rss_bytes": peak,
+              "plies_lower": solve.get("plies_lower"), "plies_upper": solve.get("plies_upper"),
               "tt_bytes": solve["tt_bytes"], "threads": solve["threads"], **resumed, "load_average": load,
               "command": None if command is None else results_page.shown_command(command),
               "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit, "certificate": figures}
@@ -1104,6 +1110,7 @@ def parse(argv):
     parser.add_argument("--from-json", default="")
     parser.add_argument("--time-log", default="")
     parser.add_argument("--check-log", default="")
+    parser.add_argument("--dtm-time", type=int, default=600)
     parser.add_argument("--root", default=here)
     opts = parser.parse_args(argv)
     if opts.help:

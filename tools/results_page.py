@@ -378,7 +378,7 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=()):
 
     legend = ("Rows down, columns across; each solved board shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. Boards not solved are [below](#boards-not-solved).")
     if proofs:
-        legend = ("Rows down, columns across. A *solved* board (its table made, every position's value known) shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. A board marked *proven* has no table, but who wins from its start is proven by a search whose certificate `pawntb check-proof` replays: the winner, with no distance known ([Boards beyond the tables](#boards-beyond-the-tables)). Boards not solved are [below](#boards-not-solved).")
+        legend = ("Rows down, columns across. A *solved* board (its table made, every position's value known) shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. A board marked *proven* has no table, but who wins from its start is proven by a search whose certificate `pawntb check-proof` replays: the winner, and the distance in plies where `solve --dtm` proved it, or its proven bounds ([Boards beyond the tables](#boards-beyond-the-tables)). Boards not solved are [below](#boards-not-solved).")
     out = ["## The map", "", legend, "",
            "| rows \\ columns | " + " | ".join(map(str, cols)) + " |",
            "|---|" + "|".join("---:" for _ in cols) + "|"]
@@ -550,10 +550,27 @@ def proven(proof):
     """A proof record's word in the map: "proven: W", or that its certificate
     was refused."""
     if proof["certificate"]["checked"]:
-        return "proven: %s" % letter(proof["winner"])
+        return ("proven: %s %s" % (letter(proof["winner"]), distance(proof))).rstrip()
     if proof["certificate"].get("written") is False:
-        return "searched: %s (certificate too large to check)" % letter(proof["winner"])
+        return ("searched: %s %s" % (letter(proof["winner"]), distance(proof))).rstrip() + \
+            " (certificate too large to check)"
     return "not proven (certificate refused)"
+
+
+def distance(proof):
+    """A proof record's distance: "35" when proven exactly, else the bounds
+    proven: "41–47", "≥41" or "≤47" (0 or 1 below and 128 above, no game
+    being longer, are no bounds); "" when none."""
+    lower, upper = proof.get("plies_lower"), proof.get("plies_upper")
+    if lower is None or upper is None:
+        return ""
+    if lower == upper:
+        return text(lower)
+    low = text(lower) if lower > 1 else ""
+    high = text(upper) if upper < 128 else ""
+    if low and high:
+        return "%s–%s" % (low, high)
+    return "≥" + low if low else "≤" + high if high else ""
 
 
 def known(x, show):
@@ -570,8 +587,9 @@ def proof_row(p):
         checked = "REFUSED: %s" % text(c["message"])
     size = ("more than %s positions" % n(c["positions"]) if c.get("written") is False
             else "%s bytes, %s positions" % (n(c["bytes"]), n(c["positions"])))
-    return "| %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s | %s | %s | %s |" % (
-        p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]), n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
+    return "| %s | %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s | %s | %s | %s |" % (
+        p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]),
+        distance(p) or "not proven", n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
         " (resumed)" if truthy(p.get("resumed")) else "",
         known(p["cpu_seconds"], text), known(p["peak_rss_bytes"], lambda b: n(mib(b))), n(mib(p["tt_bytes"])),
         size, checked, text(p["date"]), text(p["commit"]))
@@ -591,16 +609,18 @@ def boards_beyond_the_tables(records, proofs, beyond, tool):
            "that answers no position by a table, and writes its proof as a certificate ([certificate.md](certificate.md)): "
            "each position of the proof with the winner to move, and its winning move. `pawntb check-proof` replays the "
            "certificate with a move generator of its own, trying every reply of the loser; \"checked\" says it held. "
-           "A proof gives the winner and a winning first move, not the distance to the end. `%s --prove RxC` runs both, "
+           "A proof gives the winner and a winning first move; `solve --dtm` then proves the distance, the plies to the end "
+           "with best play, or within its `--time` the bounds it could (\"41–47\"; \"not proven\": a proof made without it). "
+           "`%s --prove RxC` runs both, "
            "each timed (CPU time and peak RSS of the process), and writes `data/proofs/RxC.json`; the certificate stays in "
            "its work directory, out of the repository, and the command below makes it again. \"Time\" is the search's "
            "wall time as `solve` reports it, then the whole run's, with allocating the transposition table and writing the "
            "certificate, on a 2-core machine shared with other jobs (the load average when the search started is below); "
            "\"table\" the transposition table's size." % tool, "",
-           "| board | winner from the start | a winning first move | nodes | time (s): search / run | CPU (s) | peak RSS (MiB) | table (MiB) | certificate | checked: time, peak RSS | date | commit |",
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
+           "| board | winner from the start | a winning first move | distance (plies) | nodes | time (s): search / run | CPU (s) | peak RSS (MiB) | table (MiB) | certificate | checked: time, peak RSS | date | commit |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for b in boards:
-        out.append(proof_row(proof[b]) if b in proof else "| %s | not proven yet | | | | | | | | | | |" % b)
+        out.append(proof_row(proof[b]) if b in proof else "| %s | not proven yet | | | | | | | | | | | |" % b)
     out.append("")
     if proofs:
         out += ["Each proof's commands, as run (the certificate's directory left out):", ""]

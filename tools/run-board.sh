@@ -7,19 +7,22 @@
 # RxC.stats.resume.json keeps the walk of stats.
 # With --prove it proves who wins the board's start by search instead:
 # `pawntb solve --no-tables --resume RxC.state` (saved every 10 minutes) with
-# a certificate RxC.prf, then `pawntb check-proof` of it; what
+# a certificate RxC.prf and the start's distance (--dtm), then `pawntb
+# check-proof` of the certificate; what
 # `tools/results.py --prove RxC --from-json DIR/RxC.solve.json --time-log
 # DIR/RxC.solve.time --check-log DIR/RxC.check.log` records, while
 # RxC.solve.err has the search's progress (tools/results.py --running).
 #
-#   tools/run-board.sh RxC DIR [--prove] [--memory SIZE] [--threads N] [--nice N]
-#                      [--build DIR] [--after OTHER]
+#   tools/run-board.sh RxC DIR [--prove [--dtm-time S]] [--memory SIZE] [--threads N]
+#                      [--nice N] [--build DIR] [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
 # RxC      the board, K = columns
 # DIR      the run's directory, outside the work tree: the table, the logs, the
 #          work directory (DIR/work) and the run's own pawntb
 # --prove  prove who wins instead of generating the table (kept for resumes)
+# --dtm-time  with --prove: seconds for the start's distance after the winner
+#          (solve --dtm --time S; default 3600): the bounds proven by then
 # --memory passed to generate, stats and verify, or solve's transposition
 #          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
@@ -52,6 +55,7 @@ nice_level=
 build=build
 after=
 prove=
+dtm_time=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -69,6 +73,7 @@ while [ $# -gt 0 ]; do
     --build) build=$2; shift 2 ;;
     --after) after=$2; shift 2 ;;
     --prove) prove=1; shift ;;
+    --dtm-time) dtm_time=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -95,6 +100,7 @@ fi
 [ -z "$nice_level" ] || echo "$nice_level" > "$dir/nice"
 [ -z "$after" ] || (cd "$after" && pwd) > "$dir/after"
 [ -z "$prove" ] || echo prove > "$dir/mode"
+[ -z "$dtm_time" ] || echo "$dtm_time" > "$dir/dtm_time"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -135,6 +141,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
     timed "$dir/$board.solve.time" "$pawntb" solve --rows "$rows" --cols "$cols" --no-tables \
       --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
       --save-every 600 --certificate "$dir/$board.prf" \
+      --dtm --time "$(cat "$dir/dtm_time" 2>/dev/null || echo 3600)" \
       > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" ||
       # A proof too large to list in memory: the answer stands, unchecked.
       grep -q '"certificate_error":"' "$dir/$board.solve.json.tmp" || { log "solve failed"; exit 1; }

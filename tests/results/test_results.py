@@ -189,7 +189,7 @@ class Page(unittest.TestCase):
                       "([below](#boards-beyond-the-tables)).", text)
         section = text[text.index("## Boards beyond the tables"):]
         self.assertIn("| 3x5 | not proven yet | | | | | | | | | | |", section)
-        self.assertIn("| 4x4 | black | none: white, to move, loses | 1,234,567 | 12.5 / 20.75 | 10.25 | 3 | 2 | 64,018 bytes, 3,555 positions | "
+        self.assertIn("| 4x4 | black | none: white, to move, loses | not proven | 1,234,567 | 12.5 / 20.75 | 10.25 | 3 | 2 | 64,018 bytes, 3,555 positions | "
                       "yes, 1.5 s, peak RSS 1 MiB | 2026-01-02T03:04:05Z | abcdef0 |", section)
         self.assertIn("| 4x5 | white | `b1b2` |", section)
         self.assertIn("| REFUSED: entry 7 is out of order |", section)
@@ -202,6 +202,19 @@ class Page(unittest.TestCase):
         self.assertNotIn("Boards beyond the tables", plain)
         self.assertNotIn("proven", plain)
         self.assertIn("| **4** | running | left out | cannot be indexed |\n", plain)
+
+    def test_a_proofs_distance_is_exact_or_its_bounds(self):
+        def with_plies(lower, upper):
+            return {**proof("4x3", "white"), "plies_lower": lower, "plies_upper": upper}
+        self.assertEqual(page.distance(with_plies(35, 35)), "35")
+        self.assertEqual(page.distance(with_plies(41, 47)), "41–47")
+        self.assertEqual(page.distance(with_plies(41, 129)), "≥41")
+        self.assertEqual(page.distance(with_plies(1, 47)), "≤47")
+        self.assertEqual(page.distance(with_plies(1, 129)), "")
+        self.assertEqual(page.distance(proof("4x3", "white")), "")
+        self.assertEqual(page.proven(with_plies(35, 35)), "proven: W 35")
+        self.assertEqual(page.proven(with_plies(41, 47)), "proven: W 41–47")
+        self.assertEqual(page.proven(proof("4x3", "white")), "proven: W")
 
     def test_sentences_follow_the_lines_of_the_map(self):
         records = [record("3x3", "black", 6), record("3x4", "white", 5, longest=7), record("3x5", "white", 7),
@@ -453,14 +466,15 @@ class ProveFromJson(unittest.TestCase):
                                                 capture_output=True, text=True).stdout.strip())
         self.assertEqual(r, {"board": "6x7", "rows": 6, "cols": 7, "position": self.START_6X7, "winner": "black",
                              "best_move": "d2d3", "nodes": 14324591, "seconds": 505.12, "wall_seconds": 510.5, "cpu_seconds": 40.75,
-                             "peak_rss_bytes": 1 << 30, "tt_bytes": 1 << 30, "threads": 1, "load_average": None,
+                             "peak_rss_bytes": 1 << 30, "plies_lower": None, "plies_upper": None,
+                             "tt_bytes": 1 << 30, "threads": 1, "load_average": None,
                              "command": "pawntb solve --rows 6 --cols 7 --no-tables --json --certificate 6x7.prf "
                                         "--memory 1G --threads 1"})
         self.assertEqual(c, {"bytes": 1000, "positions": 52, "checked": True, "message": None, "replayed_positions": 99,
                              "check_seconds": 2.25, "check_peak_rss_bytes": 2 << 20,
                              "check_command": "pawntb check-proof --json 6x7.prf"})
         text = read(os.path.join(self.root, "docs", "results.md"))
-        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / 510.5 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
+        self.assertIn("| 6x7 | black | `d2d3` | not proven | 14,324,591 | 505.12 / 510.5 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
                       "yes, 2.25 s, peak RSS 2 MiB | %s | %s |" % (date, commit), text)
         self.assertNotIn("| 6x7 | not proven yet |", text)
         self.assertIn("| 5x8 | not proven yet |", text)
@@ -485,7 +499,7 @@ class ProveFromJson(unittest.TestCase):
         with open(self.record) as f:
             r = json.load(f)
         self.assertEqual((r["command"], r["wall_seconds"], r["cpu_seconds"], r["peak_rss_bytes"]), (None, None, None, None))
-        self.assertIn("| 6x7 | black | `d2d3` | 14,324,591 | 505.12 / not recorded | not recorded | not recorded |",
+        self.assertIn("| 6x7 | black | `d2d3` | not proven | 14,324,591 | 505.12 / not recorded | not recorded | not recorded |",
                       read(os.path.join(self.root, "docs", "results.md")))
 
     def test_a_missing_field_is_refused(self):
@@ -578,7 +592,8 @@ class Prove(unittest.TestCase):
             self.assertTrue(r["certificate"]["checked"], r["certificate"]["message"])
             self.assertEqual(r["certificate"]["bytes"], os.path.getsize(os.path.join(work, "4x4.prf")))
             self.assertEqual(r["command"], "pawntb solve --rows 4 --cols 4 --no-tables --json --certificate 4x4.prf "
-                                           "--memory 64M --threads 1")
+                                           "--memory 64M --threads 1 --dtm --time 600")
+            self.assertEqual((r["plies_lower"], r["plies_upper"]), (table["start"]["plies"], table["start"]["plies"]))
             self.assertGreater(r["cpu_seconds"], 0)
             self.assertGreaterEqual(r["wall_seconds"], r["seconds"])
             self.assertGreater(r["peak_rss_bytes"], 0)
@@ -628,6 +643,7 @@ class RunBoardProve(unittest.TestCase):
             self.assertTrue(r["certificate"]["checked"], r["certificate"]["message"])
             self.assertEqual(r["winner"], table["start"]["winner"])
             self.assertEqual(r["resume"], "4x4.state")
+            self.assertEqual((r["plies_lower"], r["plies_upper"]), (table["start"]["plies"], table["start"]["plies"]))
             self.assertIn("--resume 4x4.state --save-every 600 --certificate 4x4.prf", r["command"])
             self.assertEqual(r["commit"], read(os.path.join(run_dir, "pawntb.commit")).strip())
 
