@@ -621,6 +621,13 @@ def record_progress(tree, board, tables, resume, lost):
     log = os.path.join(tables, board + (".solve.err" if proving else ".err"))
     line = proof_progress(tables, board) if proving else last_progress_line(log)
     as_of_file = log
+    # A run whose last word is that it waits for another (tools/run-board.sh
+    # --after), with work done before it was queued.
+    run_log = os.path.join(tables, "run.log")
+    waiting = re.match(r"\S+ waiting for (.*) first$", read_text(run_log).rstrip("\n").split("\n")[-1]) \
+        if nonempty(run_log) else None
+    if line and waiting:
+        line = "queued: starts again when %s is done; so far: %s" % (os.path.basename(waiting.group(1)), line)
     if proving:  # the newest of its outputs
         for name in (".solve.json", ".check.log"):
             if nonempty(os.path.join(tables, board + name)):

@@ -391,6 +391,12 @@ class Running(unittest.TestCase):
         self.assertEqual(run.returncode, 1)
         self.assertIn(os.path.join(self.tables, "7x6.verify.json"), run.stderr)
 
+    def test_a_run_queued_again_keeps_its_progress(self):
+        self.write("7x6.err", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n")
+        self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "queued: starts again when 5x7 is done; so far: solve unit 5/10 50%")
+
     def test_no_progress_line_and_usage(self):
         self.write("7x6.err", "pawntb generate: plan\n")
         run = self.running(resume="r")
