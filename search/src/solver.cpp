@@ -53,7 +53,8 @@ struct Shared {
   Board board;
   TranspositionTable tt;
   Knowledge knowledge;
-  std::optional<Table> table;
+  std::optional<Table> owned_table;  // opened here from SolveOptions::tables
+  const Table* table = nullptr;      // the leaves' table: owned_table or a borrowed one
   int table_pawns = 0;
   std::atomic<std::uint64_t> nodes{0}, probes{0};
   std::atomic<bool> stop{false};
@@ -290,16 +291,23 @@ Node node_of(const Board& board, const Position& p) {
   return board.node(p.white, p.black, p.to_move == Side::white);
 }
 
-// The table of `g` with the largest K among `files`.
+// The table of `g` with the largest K among `files` and `open`.
 void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>& files,
-                 SolveResult& result) {
-  for (const auto& f : files) {
-    Table t = Table::open(f);
-    if (t.info().geometry != g || t.info().max_pawns <= s.table_pawns) continue;
+                 const std::vector<const Table*>& open, SolveResult& result) {
+  const auto consider = [&](const Table& t) {
+    if (t.info().geometry != g || t.info().max_pawns <= s.table_pawns) return false;
     s.table_pawns = t.info().max_pawns;
     result.table = t.info().path;
     result.table_pawns = s.table_pawns;
-    s.table = std::move(t);
+    s.table = &t;
+    return true;
+  };
+  for (const Table* t : open) consider(*t);
+  for (const auto& f : files) {
+    Table t = Table::open(f);
+    if (t.info().geometry != g || t.info().max_pawns <= s.table_pawns) continue;
+    s.owned_table = std::move(t);
+    consider(*s.owned_table);
   }
 }
 
@@ -434,7 +442,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     ++result.states_saved;
     last_save = std::chrono::steady_clock::now();
   };
-  open_tables(s, root.geometry, options.tables, result);
+  open_tables(s, root.geometry, options.tables, options.open_tables, result);
   const Node r = node_of(s.board, root);
   const Side mover = root.to_move;
   bool mover_wins = false;
@@ -549,7 +557,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     s.stop.store(false);
     Worker w(s);
     search_detail::DistanceSearch distance(
-        s.board, result.winner == Side::white, s.table ? &*s.table : nullptr, s.table_pawns,
+        s.board, result.winner == Side::white, s.table, s.table_pawns,
         s.knowledge.symmetry, tt_bytes, [&](const Node& n) { return w.wins(n, nullptr, 0); });
     const search_detail::DistanceBounds b = distance.solve(r, deadline);
     w.flush();

@@ -137,10 +137,14 @@ TEST_P(SearchAgreesWithProbe, OnRandomPositions) {
   gen.max_pawns = std::max(1, k - 1);
   const auto leaves = dir / (to_string(g) + "-k" + std::to_string(gen.max_pawns) + ".pawntb");
   pawntb::generate(gen, {}, leaves);
+  const pawntb::Table leaf_table = pawntb::Table::open(leaves);  // opened once for all
   SolveOptions with_leaves = small_options();
-  with_leaves.tables = {leaves};
+  with_leaves.open_tables = {&leaf_table};
   const Position start = table.start_position();
   EXPECT_EQ(pawntb::search::solve(start, small_options()).winner, table.probe(start).winner);
+  SolveOptions by_path = small_options();  // the same table by its path
+  by_path.tables = {leaves};
+  EXPECT_EQ(pawntb::search::solve(start, by_path).table_pawns, gen.max_pawns);
   // Under the sanitizers a tenth: the same checks, within the suite's time.
   for (int i = 0; i < (pawntb_test::kSanitized ? 1000 : 10000); ++i) {
     const Position p = random_position(rng, g, k, i % 2 ? Side::black : Side::white);

@@ -27,6 +27,10 @@
 
 #include "pawntb/position.hpp"
 
+namespace pawntb {
+class Table;
+}
+
 namespace pawntb::search {
 
 // The game knowledge the search uses, each piece switchable so that the
@@ -46,6 +50,10 @@ struct SolveOptions {
   // the position's board size are used, the one with the largest K when
   // several are given. Empty: no tables.
   std::vector<std::filesystem::path> tables;
+  // Tables already open, used as `tables` are: for many solve() calls that
+  // share them (opening a table reads it). Borrowed: each must outlive the
+  // call; probing an open Table from several threads is safe.
+  std::vector<const Table*> open_tables;
   // Bytes the transposition table holds at most (whole 64-byte buckets, a
   // power of two of them, at least one); 0: 64 MiB. Full, it replaces the
   // entry of least work in a bucket; it never grows.
