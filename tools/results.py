@@ -94,7 +94,7 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            1); then the page. The certificate, and the commands' output, stay
            in --proofs DIR (BUILD/results/proofs), out of the repository
 --dtm-time  with --prove: the seconds `solve --dtm --time` may spend on the
-           start's distance after the winner is proven (default 600); the
+           start's distance after the winner is proven (default 3600); the
            record keeps the bounds proven (plies_lower, plies_upper: equal
            when exact)
 --from-json  with --prove: record a run made by hand instead: SOLVE.json
@@ -621,13 +621,12 @@ def record_progress(tree, board, tables, resume, lost):
     log = os.path.join(tables, board + (".solve.err" if proving else ".err"))
     line = proof_progress(tables, board) if proving else last_progress_line(log)
     as_of_file = log
-    # A run whose last word is that it waits for another (tools/run-board.sh
-    # --after), with work done before it was queued.
+    # The run log's last word: that it waits for another run (tools/run-board.sh
+    # --after), with work done before it was queued, or that a step failed.
     run_log = os.path.join(tables, "run.log")
-    waiting = re.match(r"\S+ waiting for (.*) first$", read_text(run_log).rstrip("\n").split("\n")[-1]) \
-        if nonempty(run_log) else None
-    if line and waiting:
-        line = "queued: starts again when %s is done; so far: %s" % (os.path.basename(waiting.group(1)), line)
+    last = read_text(run_log).rstrip("\n").split("\n")[-1] if nonempty(run_log) else ""
+    waiting = re.match(r"\S+ waiting for (.*) first$", last)
+    stopped = re.match(r"\S+ (.* failed.*)$", last)
     if proving:  # the newest of its outputs
         for name in (".solve.json", ".check.log"):
             if nonempty(os.path.join(tables, board + name)):
@@ -658,6 +657,10 @@ def record_progress(tree, board, tables, resume, lost):
         elif as_of_file == log and not os.path.isfile(log):
             as_of_file = os.path.join(tables, board + ".generate.report.json")
         line = "generated (%s positions); %s; %s" % (generated, stats_done, verify_done)
+    if line and waiting:
+        line = "queued: starts again when %s is done; so far: %s" % (os.path.basename(waiting.group(1)), line)
+    elif line and stopped:  # its last step failed: not running until resumed
+        line = "stopped (%s); so far: %s" % (stopped.group(1), line)
     try:
         as_of = minute_of(os.path.getmtime(as_of_file))
     except OSError as e:
@@ -771,7 +774,8 @@ def prove(tree, programs, board, opts):
     """Proves who wins board `board`'s start by search (`pawntb solve
     --no-tables --certificate`), or takes a run made by hand (--from-json),
     checks the certificate and writes data/proofs/RxC.json. Returns False when
-    the check refused it (recorded)."""
+    the check refused it (recorded); a certificate too large to be written
+    is recorded as not checked, and is no failure."""
     rows, cols = check_board(board)
     os.makedirs(tree.proofs, exist_ok=True)
     os.makedirs(opts.proofs, exist_ok=True)
@@ -1117,7 +1121,7 @@ def parse(argv):
     parser.add_argument("--from-json", default="")
     parser.add_argument("--time-log", default="")
     parser.add_argument("--check-log", default="")
-    parser.add_argument("--dtm-time", type=int, default=600)
+    parser.add_argument("--dtm-time", type=int, default=3600)
     parser.add_argument("--root", default=here)
     opts = parser.parse_args(argv)
     if opts.help:

@@ -559,15 +559,15 @@ def proven(proof):
 
 def distance(proof):
     """A proof record's distance: "35" when proven exactly, else the bounds
-    proven: "41–47", "≥41" or "≤47" (0 or 1 below and 128 above, no game
-    being longer, are no bounds); "" when none."""
+    proven: "41–47", "≥41" or "≤47" (0 or 1 below, and none above when no
+    line was found in time, are no bounds); "" when none."""
     lower, upper = proof.get("plies_lower"), proof.get("plies_upper")
-    if lower is None or upper is None:
+    if lower is None:
         return ""
     if lower == upper:
         return text(lower)
     low = text(lower) if lower > 1 else ""
-    high = text(upper) if upper < 128 else ""
+    high = text(upper) if upper is not None and upper < 128 else ""
     if low and high:
         return "%s–%s" % (low, high)
     return "≥" + low if low else "≤" + high if high else ""

@@ -112,7 +112,7 @@ renice -n "$nice_level" $$ >/dev/null 2>&1 || true
 # Started with setsid, the run has a scheduling group of its own (Linux's
 # autogroup), where nice orders only its own threads: the group's nice is
 # what lets other work go first.
-echo "$nice_level" > "/proc/$$/autogroup" 2>/dev/null || true
+{ echo "$nice_level" > "/proc/$$/autogroup"; } 2>/dev/null || true
 log() { echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> "$dir/run.log"; }
 after=$(cat "$dir/after" 2>/dev/null || true)
 if [ -n "$after" ]; then

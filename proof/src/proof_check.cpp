@@ -4,6 +4,7 @@
 // a fault of both.
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <span>
 #include <utility>
@@ -108,7 +109,13 @@ std::optional<std::vector<std::uint8_t>> read_all(const std::filesystem::path& f
   std::ifstream in(file, std::ios::binary | std::ios::ate);
   if (!in) return std::nullopt;
   const std::streamoff size = in.tellg();
-  if (size < 0) return std::nullopt;
+  if (size < 0) {  // not seekable (a pipe): read it as it comes
+    in.clear();
+    std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return bytes;
+  }
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
   in.seekg(0);
   if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return std::nullopt;

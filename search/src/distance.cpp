@@ -26,17 +26,31 @@
 #include <bit>
 #include <stdexcept>
 
+#include "pawntb/notation.hpp"
 #include "tt.hpp"
 
 namespace pawntb::search_detail {
 
 namespace {
 
-// No game is longer: each of at most 2 * 8 pawns moves at most 7 times.
-constexpr int kLongestGame = 2 * kMaxSquares;
-static_assert(kLongestGame >= 2 * 8 * 7);
+// No game from `n` is longer: each ply moves a pawn a row nearer its goal.
+int longest_game(const Node& n, Geometry g) {
+  int rows_to_go = 0;
+  for (std::uint64_t w = n.white; w; w &= w - 1) rows_to_go += std::countr_zero(w) / g.cols;
+  for (std::uint64_t b = n.black; b; b &= b - 1) {
+    rows_to_go += g.rows - 1 - std::countr_zero(b) / g.cols;
+  }
+  return rows_to_go;
+}
 
 }  // namespace
+
+std::string unanswered(const Table& table, const Node& n) {
+  return table.info().path.string() + " cannot answer " +
+         format_position(Position{table.info().geometry, n.white, n.black,
+                                  n.white_to_move ? Side::white : Side::black}) +
+         " (a damaged block?)";
+}
 
 DistanceSearch::DistanceSearch(const Board& board, bool white_wins, const Table* table,
                                int table_pawns, bool symmetry, std::uint64_t memory_bytes,
@@ -79,7 +93,8 @@ void DistanceSearch::store(const Node& n, int lower, int upper) {
 std::optional<int> DistanceSearch::probe_table(const Node& n) const {
   const ProbeResult r = table_->probe(Position{board_.geometry(), n.white, n.black,
                                                n.white_to_move ? Side::white : Side::black});
-  if (!r.ok() || r.winner != (white_wins_ ? Side::white : Side::black)) return std::nullopt;
+  if (!r.ok()) throw TableError(unanswered(*table_, n));
+  if (r.winner != (white_wins_ ? Side::white : Side::black)) return std::nullopt;
   return r.plies;
 }
 
@@ -148,18 +163,21 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
 }
 
 DistanceBounds DistanceSearch::solve(const Node& root,
-                                     std::chrono::steady_clock::time_point deadline) {
+                                     std::chrono::steady_clock::time_point deadline,
+                                     const std::function<void(const DistanceBounds&)>& progress) {
   deadline_ = deadline;
   aborted_ = false;
   // n is odd when the winner is to move, even when the loser is.
   const int parity = root.white_to_move == white_wins_ ? 1 : 0;
   const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };
-  DistanceBounds b{parity, kLongestGame + parity};
+  DistanceBounds b{parity, at_parity(longest_game(root, board_.geometry())), false};
   if (const std::optional<int> r = within(root, b.upper)) {
     b.upper = *r;
+    b.upper_found = true;
   } else if (!aborted_) {
     throw std::logic_error("the distance search found no win of the winner");
   }
+  progress(b);
   while (!aborted_ && b.lower < b.upper) {
     // A value of the parity halfway, at least `lower` and below `upper`
     // (their difference is even, at least 2).
@@ -169,6 +187,7 @@ DistanceBounds DistanceSearch::solve(const Node& root,
     } else if (!aborted_) {
       b.lower = d + 2;
     }
+    progress(b);
   }
   return b;
 }

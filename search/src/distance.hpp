@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "board.hpp"
 #include "pawntb/probe.hpp"
@@ -15,11 +16,18 @@
 
 namespace pawntb::search_detail {
 
-// What is proven of a position's value n: lower <= n <= upper (equal: exact).
+// What is proven of a position's value n: lower <= n, and n <= upper when
+// upper_found (a line of the winner's ending within it was found); exact
+// when they meet.
 struct DistanceBounds {
   int lower = 0, upper = 0;
-  bool exact() const { return lower == upper; }
+  bool upper_found = false;
+  bool exact() const { return upper_found && lower == upper; }
 };
+
+// The message of a table that cannot answer `n` (a damaged block): the
+// searches stop with TableError rather than take a failed probe as a value.
+std::string unanswered(const Table& table, const Node& n);
 
 class DistanceSearch {
  public:
@@ -33,8 +41,10 @@ class DistanceSearch {
                  bool symmetry, std::uint64_t memory_bytes, MoverWins mover_wins);
 
   // The bounds of `root`'s value proven by `deadline`: exact unless the
-  // deadline came first.
-  DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline);
+  // deadline came first. `progress` is called with the bounds after each
+  // question. Throws TableError when the table cannot answer a position.
+  DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline,
+                       const std::function<void(const DistanceBounds&)>& progress);
 
   std::uint64_t nodes() const { return nodes_; }
 

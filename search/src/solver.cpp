@@ -38,6 +38,8 @@ using search_detail::TranspositionTable;
 namespace {
 
 constexpr std::uint64_t kDefaultMemory = std::uint64_t{64} << 20;
+// The distance's table of bounds: --memory, at most this.
+constexpr std::uint64_t kDistanceMemory = std::uint64_t{1} << 30;
 
 // A root move's state, shared by the workers.
 struct RootMove {
@@ -58,6 +60,8 @@ struct Shared {
   int table_pawns = 0;
   std::atomic<std::uint64_t> nodes{0}, probes{0};
   std::atomic<bool> stop{false};
+  // Workers stop at this time too (the distance search's --time).
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::vector<RootMove> root_moves;
 };
 
@@ -107,7 +111,8 @@ class Worker {
       ++probes_;
       const ProbeResult r = s_.table->probe(
           Position{board_.geometry(), n.white, n.black, white ? Side::white : Side::black});
-      return r.ok() && r.winner == (white ? Side::white : Side::black);
+      if (!r.ok()) throw TableError(search_detail::unanswered(*s_.table, n));
+      return r.winner == (white ? Side::white : Side::black);
     }
     if (k_.unstoppable) {
       int d = 0, square = 0;
@@ -259,7 +264,9 @@ class Worker {
   void poll() {
     flush();
     if (s_.stop.load(std::memory_order_relaxed) ||
-        (current_ && current_->state.load(std::memory_order_relaxed) != 0)) {
+        (current_ && current_->state.load(std::memory_order_relaxed) != 0) ||
+        (s_.deadline != std::chrono::steady_clock::time_point::max() &&
+         std::chrono::steady_clock::now() >= s_.deadline)) {
       aborted_ = true;
     }
   }
@@ -550,24 +557,40 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   result.tt_bytes = s.tt.bytes();
   result.tt_entries = s.tt.entries();
   result.tt_used = s.tt.used();
+  // A run stopped in the distance's search or the certificate's walk need
+  // not search again.
+  if (!options.state.empty() && (options.distance || !options.certificate.empty())) save();
   if (options.distance) {
-    const auto deadline = options.distance_time.count() > 0
-                              ? std::chrono::steady_clock::now() + options.distance_time
-                              : std::chrono::steady_clock::time_point::max();
+    s.deadline = options.distance_time.count() > 0
+                     ? std::chrono::steady_clock::now() + options.distance_time
+                     : std::chrono::steady_clock::time_point::max();
     s.stop.store(false);
     Worker w(s);
     search_detail::DistanceSearch distance(
-        s.board, result.winner == Side::white, s.table, s.table_pawns,
-        s.knowledge.symmetry, tt_bytes, [&](const Node& n) { return w.wins(n, nullptr, 0); });
-    const search_detail::DistanceBounds b = distance.solve(r, deadline);
-    w.flush();
+        s.board, result.winner == Side::white, s.table, s.table_pawns, s.knowledge.symmetry,
+        std::min(tt_bytes, kDistanceMemory), [&](const Node& n) { return w.wins(n, nullptr, 0); });
+    auto last_progress = std::chrono::steady_clock::now();
+    const search_detail::DistanceBounds b =
+        distance.solve(r, s.deadline, [&](const search_detail::DistanceBounds& so_far) {
+          const auto now = std::chrono::steady_clock::now();
+          if (!progress || now - last_progress < options.progress_every) return;
+          last_progress = now;
+          SearchProgress p;
+          p.nodes = result.nodes;
+          p.seconds = seconds_before + seconds();
+          p.distance_searched = true;
+          p.plies_lower = so_far.lower;
+          p.plies_upper = so_far.upper;
+          p.plies_upper_found = so_far.upper_found;
+          progress(p);
+        });
+    s.deadline = std::chrono::steady_clock::time_point::max();
     result.plies_lower = b.lower;
     result.plies_upper = b.upper;
+    result.plies_upper_found = b.upper_found;
     result.distance_nodes = distance.nodes();
   }
   if (!options.certificate.empty()) {
-    // A run stopped during the walk need not search again.
-    if (!options.state.empty()) save();
     s.stop.store(false);
     Worker w(s);
     const std::uint64_t available = util::available_memory();  // 0: unknown

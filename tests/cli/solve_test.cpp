@@ -129,11 +129,14 @@ TEST(CliSolve, DistanceAndItsBounds) {
   const nlohmann::json cut =
       solve_json({"--rows", "6", "--cols", "6", "--threads", "1", "--dtm", "--time", "1"});
   if (cut.at("plies").is_null()) {
-    const int lower = cut.at("plies_lower"), upper = cut.at("plies_upper");
+    const int lower = cut.at("plies_lower");
     EXPECT_LE(lower, 30) << cut;
-    EXPECT_GE(upper, 30) << cut;
     EXPECT_EQ(lower % 2, 0);  // white to move loses: an even value
-    EXPECT_EQ(upper % 2, 0);
+    if (!cut.at("plies_upper").is_null()) {  // a line was found in time
+      const int upper = cut.at("plies_upper");
+      EXPECT_GE(upper, 30) << cut;
+      EXPECT_EQ(upper % 2, 0);
+    }
   } else {  // a machine fast enough to finish in the second
     EXPECT_EQ(cut.at("plies"), 30) << cut;
   }

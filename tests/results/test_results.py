@@ -208,9 +208,9 @@ class Page(unittest.TestCase):
             return {**proof("4x3", "white"), "plies_lower": lower, "plies_upper": upper}
         self.assertEqual(page.distance(with_plies(35, 35)), "35")
         self.assertEqual(page.distance(with_plies(41, 47)), "41–47")
-        self.assertEqual(page.distance(with_plies(41, 129)), "≥41")
+        self.assertEqual(page.distance(with_plies(41, None)), "≥41")
         self.assertEqual(page.distance(with_plies(1, 47)), "≤47")
-        self.assertEqual(page.distance(with_plies(1, 129)), "")
+        self.assertEqual(page.distance(with_plies(1, None)), "")
         self.assertEqual(page.distance(proof("4x3", "white")), "")
         self.assertEqual(page.proven(with_plies(35, 35)), "proven: W 35")
         self.assertEqual(page.proven(with_plies(41, 47)), "proven: W 41–47")
@@ -396,6 +396,10 @@ class Running(unittest.TestCase):
         self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")
         self.assertEqual(self.running(resume="r").returncode, 0)
         self.assertEqual(self.record()["progress"], "queued: starts again when 5x7 is done; so far: solve unit 5/10 50%")
+        with open(os.path.join(self.tables, "run.log"), "a") as f:
+            f.write("2026-01-02T01:00:00Z generate failed\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "stopped (generate failed); so far: solve unit 5/10 50%")
 
     def test_no_progress_line_and_usage(self):
         self.write("7x6.err", "pawntb generate: plan\n")
@@ -598,7 +602,7 @@ class Prove(unittest.TestCase):
             self.assertTrue(r["certificate"]["checked"], r["certificate"]["message"])
             self.assertEqual(r["certificate"]["bytes"], os.path.getsize(os.path.join(work, "4x4.prf")))
             self.assertEqual(r["command"], "pawntb solve --rows 4 --cols 4 --no-tables --json --certificate 4x4.prf "
-                                           "--memory 64M --threads 1 --dtm --time 600")
+                                           "--memory 64M --threads 1 --dtm --time 3600")
             self.assertEqual((r["plies_lower"], r["plies_upper"]), (table["start"]["plies"], table["start"]["plies"]))
             self.assertGreater(r["cpu_seconds"], 0)
             self.assertGreaterEqual(r["wall_seconds"], r["seconds"])

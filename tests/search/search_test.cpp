@@ -161,6 +161,7 @@ TEST_P(SearchAgreesWithProbe, OnRandomPositions) {
       const auto d = pawntb::search::solve(p, distance);
       ASSERT_EQ(d.plies_lower, expected.plies) << pawntb::format_position(p);
       ASSERT_EQ(d.plies_upper, expected.plies) << pawntb::format_position(p);
+      ASSERT_TRUE(d.plies_upper_found);
     }
   }
 }
@@ -200,6 +201,7 @@ TEST(SearchTables, StartsOfSolvedBoards) {
     if (o.distance) {
       EXPECT_EQ(r.plies_lower, j.at("start").at("plies").get<int>()) << entry.path();
       EXPECT_EQ(r.plies_upper, r.plies_lower) << entry.path();
+      EXPECT_TRUE(r.plies_upper_found) << entry.path();
     }
   }
   EXPECT_GE(boards, 15);

@@ -96,6 +96,13 @@ int run_solve(const SolveArgs& o) {
   options.distance_time = std::chrono::seconds(o.time_seconds);
   options.progress_every = std::chrono::seconds(o.progress_seconds);
   const auto progress = [](const search::SearchProgress& p) {
+    if (p.distance_searched) {
+      const std::string upper =
+          p.plies_upper_found ? ", at most " + std::to_string(p.plies_upper) : std::string();
+      std::fprintf(stderr, "pawntb solve: distance: at least %d plies%s, %s\n", p.plies_lower,
+                   upper.c_str(), duration_text(p.seconds).c_str());
+      return;
+    }
     if (p.certificate_positions) {
       std::fprintf(stderr, "pawntb solve: writing the certificate: %s positions listed, %s\n",
                    with_commas(p.certificate_positions).c_str(), duration_text(p.seconds).c_str());
@@ -119,6 +126,7 @@ int run_solve(const SolveArgs& o) {
   const Geometry g = root.geometry;
   const std::string best =
       r.has_best_move ? move_name(g, Move{r.best_move.from, r.best_move.to}) : std::string();
+  const bool exact = o.dtm && r.plies_upper_found && r.plies_lower == r.plies_upper;
   const auto as_json = [&] {
     const search::Knowledge& k = options.knowledge;
     return nlohmann::ordered_json{
@@ -145,10 +153,10 @@ int run_solve(const SolveArgs& o) {
           {"ordering", k.ordering},
           {"lookahead", k.lookahead},
           {"symmetry", k.symmetry}}},
-        {"plies", o.dtm && r.plies_lower == r.plies_upper ? nlohmann::ordered_json(r.plies_lower)
-                                                           : nullptr},
+        {"plies", exact ? nlohmann::ordered_json(r.plies_lower) : nullptr},
         {"plies_lower", o.dtm ? nlohmann::ordered_json(r.plies_lower) : nullptr},
-        {"plies_upper", o.dtm ? nlohmann::ordered_json(r.plies_upper) : nullptr},
+        {"plies_upper",
+         o.dtm && r.plies_upper_found ? nlohmann::ordered_json(r.plies_upper) : nullptr},
         {"distance_nodes", r.distance_nodes},
         {"certificate", o.certificate.empty() ? nlohmann::ordered_json(nullptr)
                                               : nlohmann::ordered_json(o.certificate)},
@@ -165,10 +173,13 @@ int run_solve(const SolveArgs& o) {
     if (r.resumed) std::printf("went on from %s\n", o.resume.c_str());
     std::printf("%s %s: %s wins", to_string(g).c_str(), format_position(root).c_str(),
                 side_name(r.winner));
-    if (o.dtm && r.plies_lower == r.plies_upper) {
+    if (exact) {
       std::printf(" in %d plies", r.plies_lower);
-    } else if (o.dtm) {
+    } else if (o.dtm && r.plies_upper_found) {
       std::printf(" in at most %d plies and in no fewer than %d (--time ran out)", r.plies_upper,
+                  r.plies_lower);
+    } else if (o.dtm) {
+      std::printf(" in no fewer than %d plies (--time ran out before a line was found)",
                   r.plies_lower);
     }
     std::printf("\n");

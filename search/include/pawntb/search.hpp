@@ -13,7 +13,7 @@
 // Distinct calls share nothing. ERRORS. solve() throws std::invalid_argument
 // for a position that is invalid, and naming the file for a state that is
 // damaged or belongs to another search; pawntb::TableError for a table that
-// cannot be opened, std::bad_alloc when the transposition table cannot be
+// cannot be opened or cannot answer a position it covers (a damaged block), std::bad_alloc when the transposition table cannot be
 // allocated, and std::system_error when the certificate or the state cannot
 // be written. Nothing here prints, exits or aborts.
 #pragma once
@@ -80,7 +80,7 @@ struct SolveOptions {
   // Also prove the start's distance (docs/search.md, "Distance"): the
   // plies to the end when the winner hurries and the loser holds out, or
   // what bounds of it `distance_time` allowed (0: no limit). Its table of
-  // bounds takes memory_bytes again.
+  // bounds takes memory_bytes again, at most 1 GiB.
   bool distance = false;
   std::chrono::seconds distance_time{0};
 };
@@ -94,6 +94,11 @@ struct SearchProgress {
   int root_moves = 0;          // legal moves of the root position
   int root_moves_proven = 0;   // root moves proven to win for the side to move
   int root_moves_refuted = 0;  // root moves proven to lose for the side to move
+  // After the search, while the distance is searched (distance_searched):
+  // the bounds proven so far, plies_upper only when plies_upper_found.
+  bool distance_searched = false;
+  int plies_lower = 0, plies_upper = 0;
+  bool plies_upper_found = false;
   // After the search, while the certificate is written: the winner-to-move
   // positions listed so far (the search's fields keep their final values);
   // 0 while searching.
@@ -116,9 +121,11 @@ struct SolveResult {
   std::uint64_t tt_used = 0;                // entries holding a position at the end
   std::filesystem::path table;              // the table used as leaves; empty: none
   int table_pawns = 0;                      // its K
-  // With SolveOptions::distance: lower <= the root's value <= upper, in
-  // plies (equal: proven exactly); 0 and 0 without.
+  // With SolveOptions::distance: plies_lower <= the root's value, and
+  // when plies_upper_found (a line within it was found before the time ran
+  // out) the value <= plies_upper; exact when they meet. 0 without.
   int plies_lower = 0, plies_upper = 0;
+  bool plies_upper_found = false;
   std::uint64_t distance_nodes = 0;
   std::uint64_t certificate_positions = 0;  // winner-to-move positions in the certificate
   std::uint64_t certificate_bytes = 0;
