@@ -657,7 +657,7 @@ def record_progress(tree, board, tables, resume, lost):
         elif as_of_file == log and not os.path.isfile(log):
             as_of_file = os.path.join(tables, board + ".generate.report.json")
         line = "generated (%s positions); %s; %s" % (generated, stats_done, verify_done)
-    if line and waiting:
+    if line and waiting and not line.startswith("queued"):
         line = "queued: starts again when %s is done; so far: %s" % (os.path.basename(waiting.group(1)), line)
     elif line and stopped:  # its last step failed: not running until resumed
         line = "stopped (%s); so far: %s" % (stopped.group(1), line)
