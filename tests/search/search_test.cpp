@@ -328,6 +328,23 @@ TEST(Certificate, ProofWithTableLeavesPasses) {
   EXPECT_NE(without.error.find("5x4-k2.pawntb"), std::string::npos) << without.error;
 }
 
+// The distance is searched after the certificate's walk: its questions
+// would replace the search's entries, and a walk after them would list a
+// larger proof.
+TEST(Certificate, TheDistanceLeavesTheProofAlone) {
+  TempDir dir;
+  SolveOptions plain = small_options(), with_distance = small_options();
+  plain.certificate = dir / "plain.prf";
+  with_distance.certificate = dir / "distance.prf";
+  with_distance.distance = true;
+  const Position start = pawntb::start_position({5, 6}, 6);
+  const auto a = pawntb::search::solve(start, plain);
+  const auto b = pawntb::search::solve(start, with_distance);
+  EXPECT_EQ(a.certificate_positions, b.certificate_positions);
+  EXPECT_EQ(read_bytes(plain.certificate), read_bytes(with_distance.certificate));
+  EXPECT_TRUE(b.plies_upper_found);
+}
+
 class Tampered : public ::testing::Test {
  protected:
   void SetUp() override {
