@@ -557,17 +557,19 @@ class Tree:
 
 
 def last_progress_line(log):
-    """The last whole `pawntb generate: solve ...` progress line of the log
-    (they end in \\r or \\n), without the prefix and the rate; "" if none."""
+    """The last whole `pawntb generate: solve ...` or `... compress ...` (the
+    table's assembly) progress line of the log (they end in \\r or \\n),
+    without the prefix, the rate and the time left; "" if none."""
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
         return ""
-    lines = [l for l in text.replace("\r", "\n").split("\n") if l.startswith("pawntb generate: solve ")]
+    lines = [l for l in text.replace("\r", "\n").split("\n")
+             if l.startswith(("pawntb generate: solve ", "pawntb generate: compress "))]
     if not lines:
         return ""
-    return re.sub(r", [0-9,]* positions/s.*", "", lines[-1][len("pawntb generate: "):], count=1)
+    return re.sub(r", ([0-9,]* positions/s|about ).*", "", lines[-1][len("pawntb generate: "):], count=1)
 
 
 def proof_progress(tables, board):

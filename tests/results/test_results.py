@@ -298,6 +298,10 @@ class Figures(unittest.TestCase):
                 f.write("pawntb generate: plan\npawntb generate: solve unit 10/20 50%, 1,234 positions/s, about 1 h left\r"
                         "pawntb generate: solve unit 11/20 55%, 1,300 positions/s, about 50 min left\r")
             self.assertEqual(results.last_progress_line(log), "solve unit 11/20 55%")
+            with open(log, "a") as f:
+                f.write("pawntb generate: solve unit 20/20 100%, 1,300 positions/s\r"
+                        "pawntb generate: compress 51%, about 24 min 0 s left\r")
+            self.assertEqual(results.last_progress_line(log), "compress 51%")
             self.assertEqual(results.last_progress_line(os.path.join(tmp, "none")), "")
 
 
