@@ -22,6 +22,7 @@
 #include "pawntb/search.hpp"
 #include "pawntb/util/memory.hpp"
 #include "pawntb/util/threads.hpp"
+#include "proof_numbers.hpp"
 #include "state.hpp"
 #include "tt.hpp"
 
@@ -31,6 +32,7 @@ using search_detail::Board;
 using search_detail::hash_node;
 using search_detail::NodeHash;
 using search_detail::Node;
+using search_detail::ProofNumberSearch;
 using search_detail::SearchMove;
 using search_detail::SearchMoves;
 using search_detail::TranspositionTable;
@@ -406,6 +408,35 @@ class ProofWalk {
   std::vector<search_detail::ProofMove> moves_;
 };
 
+// The df-pn search of `root` (one thread), with the rules, the leaves and
+// the table of proven results of `s`: every result it proves is kept there,
+// where the certificate's walk, the distance and a saved state find it.
+void prove_by_numbers(Shared& s, const Node& root, std::uint64_t numbers_bytes) {
+  Worker w(s);
+  ProofNumberSearch::Host host;
+  host.settle = [&](const Node& n, const NodeHash& h) { return w.settle(n, h, nullptr); };
+  host.proven = [&](const NodeHash& h, bool wins, const SearchMove* move, std::uint64_t work) {
+    SearchMove stored{};
+    if (move) stored = h.mirrored ? s.board.mirror(*move) : *move;  // the table's frame
+    s.tt.store(h, wins, move ? &stored : nullptr, work);
+  };
+  host.hash = [&](const Node& n) { return w.hash(n); };
+  host.poll = [&](std::uint64_t nodes) {
+    s.nodes.fetch_add(nodes, std::memory_order_relaxed);
+    w.flush();
+    return s.stop.load(std::memory_order_relaxed);
+  };
+  host.root_move = [&](SearchMove m, bool wins) {
+    for (RootMove& rm : s.root_moves) {
+      if (rm.move.from == m.from && rm.move.to == m.to) rm.state.store(wins ? 2 : 1);
+    }
+  };
+  ProofNumberSearch search(s.board, s.knowledge.threats, s.knowledge.ordering, numbers_bytes,
+                           std::move(host));
+  search.prove(root);
+  w.flush();
+}
+
 }  // namespace
 
 SolveResult solve(const Position& root, const SolveOptions& options,
@@ -436,6 +467,9 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   }
   Shared s(root.geometry, options, tt_bytes);
   SolveResult result;
+  const std::uint64_t numbers_bytes =
+      options.numbers_memory_bytes ? options.numbers_memory_bytes : tt_bytes / 2;
+  if (options.algorithm == Algorithm::proof_numbers) result.numbers_bytes = numbers_bytes;
   if (saved) {
     search_detail::load_state(options.state, s.tt);
     result.resumed = true;
@@ -475,22 +509,29 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       }
       // The workers split the root's moves (util's pool, on a thread of its
       // own), while this thread reports progress until they are done.
-      const unsigned threads = util::thread_count(options.threads);
+      const unsigned threads = options.algorithm == Algorithm::proof_numbers
+                                   ? 1
+                                   : util::thread_count(options.threads);
+      result.threads = threads;
       std::mutex mutex;
       std::condition_variable done_cv;
       bool done = false;
       std::optional<util::BackgroundTask> search;
       search.emplace([&] {
         try {
-          util::parallel_for("solve", threads, threads, [&](std::uint64_t, unsigned) {
-            try {
-              Worker w(s);
-              w.run_root(r);
-            } catch (...) {
-              s.stop.store(true);  // the others stop too; parallel_for rethrows the first
-              throw;
-            }
-          });
+          if (options.algorithm == Algorithm::proof_numbers) {
+            prove_by_numbers(s, r, numbers_bytes);
+          } else {
+            util::parallel_for("solve", threads, threads, [&](std::uint64_t, unsigned) {
+              try {
+                Worker w(s);
+                w.run_root(r);
+              } catch (...) {
+                s.stop.store(true);  // the others stop too; parallel_for rethrows the first
+                throw;
+              }
+            });
+          }
         } catch (...) {
           std::lock_guard lock(mutex);
           done = true;

@@ -179,4 +179,22 @@ TEST(CliSolve, ACertificateTooLargeIsNotWrittenButTheAnswerStands) {
   EXPECT_TRUE(contains(alone.err, "--certificate-memory needs --certificate")) << alone;
 }
 
+// --algorithm dfpn names the winner the default search names, on one
+// thread, and says so in the JSON; an unknown algorithm is a usage error.
+TEST(CliSolve, ProofNumbersAsAnAlgorithm) {
+  const nlohmann::json dfs = solve_json({"--rows", "5", "--cols", "5", "--threads", "2"});
+  const nlohmann::json dfpn =
+      solve_json({"--rows", "5", "--cols", "5", "--threads", "2", "--algorithm", "dfpn"});
+  EXPECT_EQ(dfs.at("algorithm"), "dfs");
+  EXPECT_EQ(dfs.at("threads"), 2);
+  EXPECT_EQ(dfs.at("numbers_bytes"), 0);
+  EXPECT_EQ(dfpn.at("algorithm"), "dfpn");
+  EXPECT_EQ(dfpn.at("threads"), 1) << dfpn;
+  EXPECT_EQ(dfpn.at("numbers_bytes"), 32u << 20) << dfpn;  // half of the 64M table
+  EXPECT_EQ(dfpn.at("winner"), dfs.at("winner"));
+  const RunResult bad = run_cli({"solve", "--rows", "5", "--cols", "5", "--algorithm", "pns"});
+  EXPECT_EQ(bad.status, 2) << bad;
+  EXPECT_TRUE(contains(bad.err, "unknown algorithm 'pns' (dfs, dfpn)")) << bad;
+}
+
 }  // namespace

@@ -99,6 +99,34 @@ TEST(SearchOracle, SmallBoardsAgreeWithBruteForce) {
   }
 }
 
+// df-pn (--algorithm dfpn) against the same oracle: the winner, and the
+// move it names wins; with all its knowledge, without threats, and
+// without ordering.
+TEST(SearchOracle, ProofNumbersAgreeWithBruteForce) {
+  std::mt19937_64 rng(20261204);
+  for (const Geometry g :
+       {Geometry{3, 3}, Geometry{3, 4}, Geometry{4, 3}, Geometry{4, 4}, Geometry{4, 5}}) {
+    pawntb_oracle::Solver oracle(g.rows, g.cols);
+    for (int i = 0; i < 300; ++i) {
+      const Position p = random_position(rng, g, g.cols, i % 2 ? Side::black : Side::white);
+      const auto expected = oracle.solve(board_text(p), p.to_move == Side::white);
+      ASSERT_TRUE(expected.valid);
+      SolveOptions o = small_options();
+      o.algorithm = pawntb::search::Algorithm::proof_numbers;
+      o.knowledge.threats = i % 3 != 1;
+      o.knowledge.ordering = i % 3 != 2;
+      const auto r = pawntb::search::solve(p, o);
+      ASSERT_EQ(r.winner, expected.white_wins ? Side::white : Side::black)
+          << pawntb::format_position(p);
+      if (r.has_best_move) {
+        const Position next = pawntb::play(p, pawntb::Move{r.best_move.from, r.best_move.to});
+        const auto after = oracle.solve(board_text(next), next.to_move == Side::white);
+        EXPECT_EQ(after.white_wins, expected.white_wins) << pawntb::format_position(p);
+      }
+    }
+  }
+}
+
 TEST(SearchOracle, StartsOfSmallBoards) {
   for (const Geometry g : {Geometry{3, 5}, Geometry{5, 3}, Geometry{3, 6}, Geometry{6, 3}}) {
     pawntb_oracle::Solver oracle(g.rows, g.cols);
@@ -155,6 +183,12 @@ TEST_P(SearchAgreesWithProbe, OnRandomPositions) {
     const auto r = pawntb::search::solve(p, with_leaves);
     ASSERT_EQ(r.winner, expected.winner) << pawntb::format_position(p);
     ASSERT_EQ(r.table_pawns, gen.max_pawns);
+    if (i % 10 == 5) {  // df-pn too, on one position in 10, with leaves and without
+      SolveOptions numbers = i % 20 == 5 ? small_options() : with_leaves;
+      numbers.algorithm = pawntb::search::Algorithm::proof_numbers;
+      ASSERT_EQ(pawntb::search::solve(p, numbers).winner, expected.winner)
+          << pawntb::format_position(p);
+    }
     if (i % 20 == 0) {  // the distance too, on one position in 20, with leaves and without
       SolveOptions distance = i % 40 ? small_options() : with_leaves;
       distance.distance = true;
@@ -219,6 +253,48 @@ TEST(SearchMemory, AFullTableGivesTheSameAnswer) {
   EXPECT_GT(a.nodes, b.nodes);  // replacing costs work, never the answer
 }
 
+// df-pn's two tables bounded to one bucket each: more work, the same answer.
+TEST(SearchMemory, ProofNumbersInFullTablesGiveTheSameAnswer) {
+  const Position p = pawntb::start_position({5, 5}, 5);
+  SolveOptions tiny = small_options(), large = small_options();
+  tiny.algorithm = large.algorithm = pawntb::search::Algorithm::proof_numbers;
+  tiny.memory_bytes = 64;
+  tiny.numbers_memory_bytes = 64;
+  large.memory_bytes = 64 << 20;
+  const auto a = pawntb::search::solve(p, tiny), b = pawntb::search::solve(p, large);
+  EXPECT_EQ(a.numbers_bytes, 64u);
+  EXPECT_EQ(b.numbers_bytes, 32u << 20);  // half of --memory by default
+  EXPECT_EQ(a.winner, b.winner);
+  EXPECT_EQ(a.winner, pawntb::search::solve(p, small_options()).winner);
+  EXPECT_GT(a.nodes, b.nodes);
+  EXPECT_EQ(b.threads, 1u);
+}
+
+// A state saved by one algorithm resumes with the other: both keep proven
+// results, facts of the game, in the same table.
+TEST(SearchState, EitherAlgorithmResumesTheOthersState) {
+  TempDir dir;
+  const Position p = pawntb::start_position({5, 6}, 6);
+  for (const auto first :
+       {pawntb::search::Algorithm::depth_first, pawntb::search::Algorithm::proof_numbers}) {
+    SolveOptions o = small_options();
+    o.memory_bytes = 1 << 20;
+    o.algorithm = first;
+    o.state = dir / "5x6.state";
+    o.certificate = dir / "5x6.prf";  // a certificate asked for: the state is saved after the search
+    std::filesystem::remove(o.state);
+    const auto a = pawntb::search::solve(p, o);
+    ASSERT_TRUE(std::filesystem::exists(o.state));
+    o.algorithm = first == pawntb::search::Algorithm::depth_first
+                      ? pawntb::search::Algorithm::proof_numbers
+                      : pawntb::search::Algorithm::depth_first;
+    const auto b = pawntb::search::solve(p, o);
+    EXPECT_TRUE(b.resumed);
+    EXPECT_EQ(a.winner, b.winner);
+    EXPECT_TRUE(pawntb::proof::check_proof(o.certificate, {}).ok);
+  }
+}
+
 TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
   for (const Geometry g : {Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
     const Position p = pawntb::start_position(g, g.cols);
@@ -267,18 +343,23 @@ void reseal(std::vector<std::uint8_t>& b) {
 
 constexpr std::size_t kHeader = 56, kEntry = 18;
 
+// By either algorithm: the walk reads what the search proved.
 TEST(Certificate, ProofsOfSmallBoardsPass) {
   TempDir dir;
-  for (const Geometry g :
-       {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
-    SolveOptions o = small_options();
-    o.memory_bytes = 1 << 20;
-    o.certificate = dir / (to_string(g) + ".prf");
-    const auto r = pawntb::search::solve(pawntb::start_position(g, g.cols), o);
-    const auto report = pawntb::proof::check_proof(o.certificate, {});
-    EXPECT_TRUE(report.ok) << to_string(g) << ": " << report.error;
-    EXPECT_EQ(report.winner, r.winner);
-    EXPECT_EQ(report.entries, r.certificate_positions);
+  for (const auto algorithm :
+       {pawntb::search::Algorithm::depth_first, pawntb::search::Algorithm::proof_numbers}) {
+    for (const Geometry g :
+         {Geometry{3, 3}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
+      SolveOptions o = small_options();
+      o.memory_bytes = 1 << 20;
+      o.algorithm = algorithm;
+      o.certificate = dir / (to_string(g) + ".prf");
+      const auto r = pawntb::search::solve(pawntb::start_position(g, g.cols), o);
+      const auto report = pawntb::proof::check_proof(o.certificate, {});
+      EXPECT_TRUE(report.ok) << to_string(g) << ": " << report.error;
+      EXPECT_EQ(report.winner, r.winner);
+      EXPECT_EQ(report.entries, r.certificate_positions);
+    }
   }
 }
 

@@ -2,8 +2,9 @@
 """The proof search against its plain baseline (docs/search.md).
 
 For each board, in one run: `pawntb solve` with all its knowledge, with each
-piece left out in turn (--without), and `--baseline` (boolean DFS + TT, no
-knowledge, no tables), all `--no-tables`. Prints a line per run: board,
+piece left out in turn (--without), proof-number search (`--algorithm dfpn`)
+and `--baseline` (boolean DFS + TT, no knowledge, no tables), all
+`--no-tables`. Prints a line per run: board,
 setting, winner, nodes, wall seconds, CPU seconds (user + system of the
 child: on a shared machine the wall time is mostly waiting) and peak RSS.
 
@@ -25,7 +26,7 @@ import sys
 import time
 
 SETTINGS = ["all", "without:lookahead", "without:ordering", "without:unstoppable",
-            "without:threats", "without:win-in-one", "without:symmetry", "baseline"]
+            "without:threats", "without:win-in-one", "without:symmetry", "dfpn", "baseline"]
 
 
 def run(pawntb, rows, cols, setting, memory, threads, cpu_limit):
@@ -34,6 +35,8 @@ def run(pawntb, rows, cols, setting, memory, threads, cpu_limit):
            "--threads", str(threads), "--memory", memory, "--json", "--progress", "3600"]
     if setting == "baseline":
         cmd.append("--baseline")
+    elif setting == "dfpn":  # the other algorithm, with all the knowledge
+        cmd += ["--algorithm", "dfpn"]
     elif setting.startswith("without:"):
         cmd += ["--without", setting.split(":", 1)[1]]
 

@@ -87,6 +87,7 @@ int run_solve(const SolveArgs& o) {
   options.state = o.resume;
   options.save_every = std::chrono::seconds(o.save_every_seconds);
   options.threads = o.threads;
+  if (o.algorithm == "dfpn") options.algorithm = search::Algorithm::proof_numbers;
   if (o.baseline) options.knowledge = search::Knowledge::none();
   apply_without(o.without, options.knowledge);
   options.tables = table_files(o, root.geometry);
@@ -145,7 +146,9 @@ int run_solve(const SolveArgs& o) {
         {"tt_bytes", r.tt_bytes},
         {"tt_entries", r.tt_entries},
         {"tt_used", r.tt_used},
-        {"threads", options.threads},
+        {"algorithm", o.algorithm},
+        {"threads", r.threads},
+        {"numbers_bytes", r.numbers_bytes},
         {"knowledge",
          {{"win_in_one", k.win_in_one},
           {"threats", k.threats},
@@ -218,6 +221,10 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "write the proof to FILE, for `pawntb check-proof`")(
       "without", po::value(&o.without)->value_name("LIST"),
       "leave out knowledge: win-in-one,threats,unstoppable,ordering,lookahead,symmetry")(
+      "algorithm", po::value(&o.algorithm)->value_name("NAME"),
+      "dfs: boolean depth-first search, on --threads (the default); dfpn: depth-first "
+      "proof-number search, on one thread, with a table of proof numbers of half --memory "
+      "beside the transposition table")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(
@@ -248,6 +255,9 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   if (board == !o.position.empty()) return "give --rows and --cols, or --position";
   if (board && !(given.count("rows") && given.count("cols"))) return "give both --rows and --cols";
   if (board && !Geometry{o.rows, o.cols}.valid()) return "--rows and --cols must be 3..8";
+  if (o.algorithm != "dfs" && o.algorithm != "dfpn") {
+    return "--algorithm: unknown algorithm '" + o.algorithm + "' (dfs, dfpn)";
+  }
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
@@ -271,12 +281,12 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
+    "[--memory SIZE] [--threads N] [--algorithm dfs|dfpn] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
     "[--resume FILE [--save-every S]] [--json] "
     "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"
     "by a depth-first search with a transposition table and the game's knowledge\n"
-    "(docs/search.md). Positions that a table of the board size covers (fewer\n"
+    "(docs/search.md), or with --algorithm dfpn by proof-number search. Positions that a table of the board size covers (fewer\n"
     "pawns: `pawntb generate --pawns K`) are answered by a probe. The table is\n"
     "looked for in each --tables DIR, then along the search path. --memory bounds\n"
     "the transposition table (default: 1/4 of the memory available, at most 1G).\n"

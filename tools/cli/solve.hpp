@@ -16,6 +16,7 @@ struct SolveArgs : CommandArgs {
   bool no_tables = false;           // no tables as leaves at all
   MemoryArg memory;                 // the transposition table's bound
   unsigned threads = 0;
+  std::string algorithm = "dfs";  // --algorithm: dfs or dfpn
   std::string certificate;  // --certificate FILE; empty: none
   MemoryArg certificate_memory;  // --certificate-memory SIZE: the walk's bound
   std::string without;      // --without LIST: knowledge switched off

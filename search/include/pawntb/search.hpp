@@ -7,7 +7,7 @@
 //   auto r = pawntb::search::solve(pawntb::start_position({6, 6}, 6), o);
 //   // r.winner == Side::black
 //
-// THREADS. solve() may be called from any thread; it runs `threads` workers
+// THREADS. solve() may be called from any thread; it runs `threads` workers (df-pn: one)
 // of its own (by default one per hardware thread, as generate() and
 // `pawntb solve --threads` count them) and returns when they have stopped.
 // Distinct calls share nothing. ERRORS. solve() throws std::invalid_argument
@@ -45,6 +45,15 @@ struct Knowledge {
   static Knowledge none() { return {false, false, false, false, false, false}; }
 };
 
+// How solve() searches (docs/search.md): both prove the same facts into
+// the same table of proven results, so a certificate, the distance and a
+// saved state work alike with either, and a state saved by one resumes
+// with the other.
+enum class Algorithm {
+  depth_first,    // boolean depth-first search; `threads` workers split the root's moves
+  proof_numbers,  // df-pn, on one thread, guided by proof and disproof numbers
+};
+
 struct SolveOptions {
   // Table files whose positions are answered by a probe (leaves): those of
   // the position's board size are used, the one with the largest K when
@@ -59,6 +68,10 @@ struct SolveOptions {
   // entry of least work in a bucket; it never grows.
   std::uint64_t memory_bytes = 0;
   unsigned threads = 0;  // workers; 0 (the default): one per hardware thread
+  Algorithm algorithm = Algorithm::depth_first;
+  // With Algorithm::proof_numbers: bytes of its table of proof numbers,
+  // beside the transposition table; 0: half of memory_bytes.
+  std::uint64_t numbers_memory_bytes = 0;
   Knowledge knowledge;
   // How often the progress callback is called.
   std::chrono::milliseconds progress_every{1000};
@@ -119,6 +132,8 @@ struct SolveResult {
   std::uint64_t tt_bytes = 0;               // the transposition table's size
   std::uint64_t tt_entries = 0;             // its entries
   std::uint64_t tt_used = 0;                // entries holding a position at the end
+  unsigned threads = 0;                     // workers that searched (df-pn: 1; 0: none needed)
+  std::uint64_t numbers_bytes = 0;          // df-pn's table of proof numbers; 0 without
   std::filesystem::path table;              // the table used as leaves; empty: none
   int table_pawns = 0;                      // its K
   // With SolveOptions::distance: plies_lower <= the root's value, and
