@@ -575,7 +575,9 @@ def last_progress_line(log):
 def proof_progress(tables, board):
     """How far a proof run (tools/run-board.sh --prove) has come: its check's
     result, the search's result, else the last progress line of `pawntb
-    solve` in BOARD.solve.err without its prefix and rate; "" if none."""
+    solve` in BOARD.solve.err without its prefix and rate (after the search,
+    the line names the winner: "searched: white wins; writing the
+    certificate: ..."); "" if none."""
     check_log = os.path.join(tables, board + ".check.log")
     solve_json = os.path.join(tables, board + ".solve.json")
     if nonempty(solve_json):
@@ -592,7 +594,10 @@ def proof_progress(tables, board):
     lines = [l for l in text.splitlines() if l.startswith("pawntb solve: ")]
     if not lines:
         return ""
-    return "proving who wins: " + re.sub(r", [0-9,]* nodes/s", "", lines[-1][len("pawntb solve: "):], count=1)
+    last = lines[-1][len("pawntb solve: "):]
+    if re.match(r"(white|black) wins; ", last):  # searched: the certificate or the distance
+        return "searched: " + last
+    return "proving who wins: " + re.sub(r", [0-9,]* nodes/s", "", last, count=1)
 
 
 def generated_positions(tables, board):

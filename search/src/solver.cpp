@@ -614,6 +614,8 @@ SolveResult solve(const Position& root, const SolveOptions& options,
                                          : ~std::uint64_t{0};
     ProofWalk walk(s, w, result.winner == Side::white, walk_memory);
     SearchProgress p;
+    p.decided = true;
+    p.winner = result.winner;
     p.nodes = result.nodes;
     p.table_fill = static_cast<double>(result.tt_used) / static_cast<double>(result.tt_entries);
     p.root_moves = static_cast<int>(s.root_moves.size());
@@ -669,6 +671,8 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           p.nodes = result.nodes;
           p.seconds = seconds_before + seconds();
           p.distance_searched = true;
+          p.decided = true;
+          p.winner = result.winner;
           p.plies_lower = so_far.lower;
           p.plies_upper = so_far.upper;
           p.plies_upper_found = so_far.upper_found;

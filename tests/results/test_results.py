@@ -395,6 +395,20 @@ class Running(unittest.TestCase):
         self.assertEqual(run.returncode, 1)
         self.assertIn(os.path.join(self.tables, "7x6.verify.json"), run.stderr)
 
+    def test_a_proof_run_names_its_winner_once_searched(self):
+        self.write("mode", "prove\n")
+        self.write("7x6.solve.err", "pawntb solve: 1,000 nodes, 500 nodes/s, table 5 % full, root moves: "
+                   "0 proven, 1 refuted of 6, 2 s\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"],
+                         "proving who wins: 1,000 nodes, table 5 % full, root moves: 0 proven, 1 refuted of 6, 2 s")
+        with open(os.path.join(self.tables, "7x6.solve.err"), "a") as f:
+            f.write("pawntb solve: white wins; writing the certificate: 65,536 positions listed, 3 s\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"],
+                         "searched: white wins; writing the certificate: 65,536 positions listed, 3 s")
+        self.assertIn("running: searched: white wins; writing the certificate", self.page())
+
     def test_a_run_queued_again_keeps_its_progress(self):
         self.write("7x6.err", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n")
         self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")

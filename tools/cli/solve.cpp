@@ -96,17 +96,20 @@ int run_solve(const SolveArgs& o) {
   options.distance = o.dtm;
   options.distance_time = std::chrono::seconds(o.time_seconds);
   options.progress_every = std::chrono::seconds(o.progress_seconds);
+  // After the search, each line starts with its answer: "white wins; ".
   const auto progress = [](const search::SearchProgress& p) {
+    const std::string answer = p.decided ? std::string(side_name(p.winner)) + " wins; " : std::string();
     if (p.distance_searched) {
       const std::string upper =
           p.plies_upper_found ? ", at most " + std::to_string(p.plies_upper) : std::string();
-      std::fprintf(stderr, "pawntb solve: distance: at least %d plies%s, %s\n", p.plies_lower,
-                   upper.c_str(), duration_text(p.seconds).c_str());
+      std::fprintf(stderr, "pawntb solve: %sdistance: at least %d plies%s, %s\n", answer.c_str(),
+                   p.plies_lower, upper.c_str(), duration_text(p.seconds).c_str());
       return;
     }
     if (p.certificate_positions) {
-      std::fprintf(stderr, "pawntb solve: writing the certificate: %s positions listed, %s\n",
-                   with_commas(p.certificate_positions).c_str(), duration_text(p.seconds).c_str());
+      std::fprintf(stderr, "pawntb solve: %swriting the certificate: %s positions listed, %s\n",
+                   answer.c_str(), with_commas(p.certificate_positions).c_str(),
+                   duration_text(p.seconds).c_str());
       return;
     }
     std::fprintf(stderr,

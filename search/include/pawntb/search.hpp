@@ -107,6 +107,10 @@ struct SearchProgress {
   int root_moves = 0;          // legal moves of the root position
   int root_moves_proven = 0;   // root moves proven to win for the side to move
   int root_moves_refuted = 0;  // root moves proven to lose for the side to move
+  // After the search (decided), while the certificate is written and the
+  // distance searched: the search's answer.
+  bool decided = false;
+  Side winner = Side::white;
   // After the search, while the distance is searched (distance_searched):
   // the bounds proven so far, plies_upper only when plies_upper_found.
   bool distance_searched = false;
