@@ -333,12 +333,32 @@ class ProofWalk {
   ProofWalk(Shared& s, Worker& w, bool white_wins, std::uint64_t memory_bytes)
       : s_(s), w_(w), white_wins_(white_wins), memory_bytes_(memory_bytes) {}
 
-  // `listed` is called every 2^16 positions listed, with their number.
-  void walk(const Node& n, const std::function<void(std::uint64_t)>& listed) {
-    std::vector<Node> stack{n};
-    while (!stack.empty()) {
-      const Node x = stack.back();
-      stack.pop_back();
+  // Goes on from a saved walk (state.hpp) instead of the root. Throws
+  // TooLarge when its positions do not fit.
+  void restore(search_detail::WalkState&& saved) {
+    const std::uint64_t slots =
+        std::bit_ceil(std::max<std::uint64_t>(2 * saved.listed.size() + 2, 1024));
+    fits(saved.listed.size() * sizeof(search_detail::ProofMove) + slots * sizeof(std::uint64_t));
+    moves_ = std::move(saved.listed);
+    slots_.assign(slots, 0);
+    for (std::uint64_t i = 0; i < moves_.size(); ++i) {
+      find(moves_[i].white, moves_[i].black) = i + 1;
+    }
+    stack_ = std::move(saved.to_visit);
+    restored_ = true;
+  }
+
+  // `listed` is called every 2^16 positions listed, with their number;
+  // `checkpoint` every 4,096 positions visited, between two of them, when
+  // moves() and to_visit() are a walk that can go on.
+  void walk(const Node& n, const std::function<void(std::uint64_t)>& listed,
+            const std::function<void()>& checkpoint) {
+    if (!restored_) stack_ = {n};
+    std::uint64_t visited = 0;
+    while (!stack_.empty()) {
+      if ((++visited & 4095) == 0) checkpoint();
+      const Node x = stack_.back();
+      stack_.pop_back();
       if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
       if (x.white_to_move == white_wins_) {
         // A win in one needs no entry: the checker sees it by the rules.
@@ -359,16 +379,17 @@ class ProofWalk {
           grow();
         }
         if ((moves_.size() & 0xffff) == 0) listed(moves_.size());
-        stack.push_back(s_.board.play(x, best));
+        stack_.push_back(s_.board.play(x, best));
       } else {
         SearchMoves list;
         s_.board.moves(x, false, list);
-        for (int i = 0; i < list.size; ++i) stack.push_back(s_.board.play(x, list.moves[i]));
+        for (int i = 0; i < list.size; ++i) stack_.push_back(s_.board.play(x, list.moves[i]));
       }
     }
   }
 
   std::vector<search_detail::ProofMove>& moves() { return moves_; }
+  const std::vector<Node>& to_visit() const { return stack_; }
 
  private:
   // The listed positions: an open-addressing set of indices into moves_
@@ -406,6 +427,8 @@ class ProofWalk {
   std::uint64_t memory_bytes_;
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(1024, 0);
   std::vector<search_detail::ProofMove> moves_;
+  std::vector<Node> stack_;  // the positions still to visit
+  bool restored_ = false;
 };
 
 // The df-pn search of `root` (one thread), with the rules, the leaves and
@@ -632,9 +655,31 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       p.certificate_positions = n;
       progress(p);
     };
+    // With --resume, the walk is saved beside the state (FILE.walk) with
+    // the table, whose entries its searches add to, every save_every; a
+    // walk that ended is kept too, so that a kill in the distance's search
+    // does not walk again.
+    const std::filesystem::path walk_file =
+        options.state.empty() ? std::filesystem::path()
+                              : std::filesystem::path(options.state.string() + ".walk");
+    auto last_walk_save = std::chrono::steady_clock::now();
+    const auto checkpoint = [&] {
+      const auto now = std::chrono::steady_clock::now();
+      if (walk_file.empty() || now - last_walk_save < options.save_every) return;
+      save();
+      search_detail::save_walk(walk_file, root, walk.moves(), walk.to_visit());
+      last_walk_save = now;
+    };
     bool listed_all = true;
     try {
-      walk.walk(r, listed);
+      if (!walk_file.empty()) {
+        if (auto part = search_detail::load_walk(walk_file, root, s.board,
+                                                 walk_memory / sizeof(search_detail::ProofMove))) {
+          walk.restore(std::move(*part));
+        }
+      }
+      walk.walk(r, listed, checkpoint);
+      if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.moves(), {});
     } catch (const ProofWalk::TooLarge&) {
       listed_all = false;
       result.certificate_error = "the proof has more than " +

@@ -15,6 +15,10 @@
 #include <filesystem>
 #include <optional>
 
+#include <vector>
+
+#include "board.hpp"
+#include "certificate.hpp"
 #include "pawntb/position.hpp"
 #include "tt.hpp"
 
@@ -41,5 +45,25 @@ std::optional<SearchStateHeader> read_state_header(const std::filesystem::path& 
 // std::invalid_argument naming the file when it is damaged; `tt` is then
 // partly filled and must be thrown away.
 void load_state(const std::filesystem::path& path, TranspositionTable& tt);
+
+// The certificate's walk, part way (docs/search.md, "Resume"): the winner's
+// positions listed with their moves, and the positions still to visit. Each
+// listed move was proven to win, a fact of the game, so a walk goes on from
+// it whatever the table holds. An empty `to_visit`: the walk is done.
+struct WalkState {
+  std::vector<ProofMove> listed;
+  std::vector<Node> to_visit;
+};
+
+// Writes the walk of `root` atomically beside its search state; returns the
+// file's size. Throws std::system_error naming the file.
+std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
+                        const std::vector<ProofMove>& listed, const std::vector<Node>& to_visit);
+
+// The saved walk of `root`, or nullopt when `path` does not exist. Throws
+// std::invalid_argument naming the file when it is damaged, of another
+// root, or lists more than `max_listed` positions (what memory allows).
+std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
+                                   const Board& board, std::uint64_t max_listed);
 
 }  // namespace pawntb::search_detail

@@ -179,6 +179,53 @@ TEST(CliSolve, ACertificateTooLargeIsNotWrittenButTheAnswerStands) {
   EXPECT_TRUE(contains(alone.err, "--certificate-memory needs --certificate")) << alone;
 }
 
+// The positions still to visit, from a saved walk's header (offset 40;
+// docs/search.md, "Resume"); 0 when the file is not there yet.
+std::uint64_t walk_to_visit(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  unsigned char b[48];
+  if (!in.read(reinterpret_cast<char*>(b), 48)) return 0;
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= std::uint64_t{b[40 + i]} << (8 * i);
+  return v;
+}
+
+// The certificate's walk is saved beside the state (FILE.walk) with the
+// table: killed part way through the walk (its file lists positions still
+// to visit), the same command goes on from it, and its certificate passes
+// check-proof. With a 1 MiB table the walk searches again most of what it
+// lists, long enough to be caught part way. A damaged walk is refused by
+// name.
+TEST(CliSolve, TheCertificatesWalkResumesAfterAKill) {
+  TempDir dir;
+  const fs::path state = dir / "6x6.state", walk = dir / "6x6.state.walk",
+                 proof = dir / "6x6.prf";
+  const std::vector<std::string> args{
+      "solve",    "--rows",         "6",  "--cols",        "6",           "--no-tables",
+      "--memory", "1M",             "--threads", "1",     "--resume",    state.string(),
+      "--save-every", "1",          "--certificate", proof.string(), "--json"};
+  const KillEnd end = kill_when_ready(args, dir.path(), [&] { return walk_to_visit(walk) > 0; });
+  ASSERT_EQ(end, KillEnd::killed) << "the walk ended before it was killed: "
+                                  << read_file(dir / "err.txt");
+  const RunResult resumed = run_cli(args);
+  ASSERT_EQ(resumed.status, 0) << resumed;
+  const nlohmann::json part = nlohmann::json::parse(resumed.out);
+  EXPECT_TRUE(part.at("resumed").get<bool>());
+  EXPECT_EQ(walk_to_visit(walk), 0u);  // kept, done: a kill after this walks no more
+  const RunResult check = run_cli({"check-proof", "--json", proof.string()});
+  ASSERT_EQ(check.status, 0) << check;
+  const nlohmann::json checked = nlohmann::json::parse(check.out);
+  EXPECT_EQ(checked.at("winner"), part.at("winner"));
+  EXPECT_EQ(checked.at("entries"), part.at("certificate_positions"));
+
+  std::string bytes = read_file(walk);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 1);
+  std::ofstream(walk, std::ios::binary | std::ios::trunc) << bytes;
+  const RunResult damaged = run_cli(args);
+  EXPECT_EQ(damaged.status, 2) << damaged;
+  EXPECT_TRUE(contains(damaged.err, walk.string() + ": not a saved walk")) << damaged;
+}
+
 // --algorithm dfpn names the winner the default search names, on one
 // thread, and says so in the JSON; an unknown algorithm is a usage error.
 TEST(CliSolve, ProofNumbersAsAnAlgorithm) {
