@@ -419,11 +419,11 @@ def boards_not_solved(records, all_boards, pending, projections, running, tool, 
     sentence = "Boards of this page not solved yet: %s. " % words(pending)
     if beyond:
         days = min(p["positions"] / rate / 86400 for p in indexable)
-        sentence += "The others (%s) are left out: by these projections each would take at least %s days on one machine and hold at least %s GiB at once" % (
+        sentence += "The others (%s) get no table, only a proof of who wins from the start (below): by these projections each table would take at least %s days on one machine and hold at least %s GiB at once" % (
             words([p["board"] for p in beyond]), num(rnd(days * 10) / 10), text(min(p["unit_with_reads_gib"] for p in indexable)))
         unindexable = [p["board"] for p in beyond if p.get("indexable") is False]
         if unindexable:
-            sentence += ", or cannot be indexed (%s)" % words(unindexable)
+            sentence += ", or has more positions than the index can number (%s)" % words(unindexable)
         sentence += ". "
     sentence += ("For each, `tools/bench/project_tiers` gives the size of its index, its work units and the most a unit holds with the parts of other tiers it reads (what the generator holds in memory at once, at a byte a position), and projects its time on one machine at the 6×6 run's rate (%s million positions a second: that run's positions over its wall time) and its work directory at that run's %s bytes a position (`%s --project`, which runs `%s` for each). These are projections, not measurements."
                  % (num(rnd(rate / 1e6 * 10) / 10), text(projections["work_bytes_per_position"]), tool, text(projections["command"])))
