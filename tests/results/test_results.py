@@ -408,6 +408,7 @@ class Running(unittest.TestCase):
         self.assertEqual(self.record()["progress"],
                          "searched: white wins; writing the certificate: 65,536 positions listed, 3 s")
         self.assertIn("running: searched: white wins; writing the certificate", self.page())
+        self.assertIn("| searched: W; running |", self.page())  # the map's cell names the winner
 
     def test_a_run_queued_again_keeps_its_progress(self):
         self.write("7x6.err", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n")
