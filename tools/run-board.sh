@@ -38,8 +38,9 @@
 # every later start runs that copy: a run is resumed only with the binary that
 # started it. A lock (DIR/lock) refuses a second copy. Stopping it at any
 # moment (kill, or the machine going away) loses at most the unit, or the last
-# minute of verify, in flight; a proof loses at most 10 minutes of search and
-# the certificate's walk or check in flight. Exit status: 0 all done, 1 a step failed,
+# minute of verify, in flight; a proof loses at most 10 minutes of search or
+# of the certificate's walk (RxC.state.walk), or the distance's search or the
+# check in flight. Exit status: 0 all done, 1 a step failed,
 # 2 usage, 3 already running.
 set -eu
 usage() {
