@@ -65,6 +65,9 @@ struct Shared {
   // Workers stop at this time too (the distance search's --time).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::vector<RootMove> root_moves;
+  // Called by a worker every 1,024 nodes when set: the certificate's walk
+  // saves itself from there while it searches again (one thread).
+  std::function<void()> checkpoint;
 };
 
 class Worker {
@@ -265,6 +268,7 @@ class Worker {
  private:
   void poll() {
     flush();
+    if (s_.checkpoint) s_.checkpoint();
     if (s_.stop.load(std::memory_order_relaxed) ||
         (current_ && current_->state.load(std::memory_order_relaxed) != 0) ||
         (s_.deadline != std::chrono::steady_clock::time_point::max() &&
@@ -349,14 +353,14 @@ class ProofWalk {
   }
 
   // `listed` is called every 2^16 positions listed, with their number;
-  // `checkpoint` every 4,096 positions visited, between two of them, when
-  // moves() and to_visit() are a walk that can go on.
+  // `checkpoint` before each position visited. There, and during the
+  // searches the walk asks for (Shared::checkpoint), moves() and
+  // to_visit() are a walk that can go on.
   void walk(const Node& n, const std::function<void(std::uint64_t)>& listed,
             const std::function<void()>& checkpoint) {
     if (!restored_) stack_ = {n};
-    std::uint64_t visited = 0;
     while (!stack_.empty()) {
-      if ((++visited & 4095) == 0) checkpoint();
+      checkpoint();
       const Node x = stack_.back();
       stack_.pop_back();
       if (s_.board.opponent_arrived(x) || w_.covered(x)) continue;
@@ -366,7 +370,9 @@ class ProofWalk {
         std::uint64_t& slot = find(x.white, x.black);
         if (slot != 0) continue;
         SearchMove best{};
+        searching_ = x;  // to visit still, should the walk be saved during its search
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
+        searching_.reset();
         if (moves_.size() == moves_.capacity()) {  // grows by half, within the bound
           const std::uint64_t more = moves_.capacity() / 2 + 1024;
           fits((2 * moves_.capacity() + more) * sizeof(search_detail::ProofMove));
@@ -389,7 +395,11 @@ class ProofWalk {
   }
 
   std::vector<search_detail::ProofMove>& moves() { return moves_; }
-  const std::vector<Node>& to_visit() const { return stack_; }
+  std::vector<Node> to_visit() const {
+    std::vector<Node> out = stack_;
+    if (searching_) out.push_back(*searching_);
+    return out;
+  }
 
  private:
   // The listed positions: an open-addressing set of indices into moves_
@@ -427,7 +437,8 @@ class ProofWalk {
   std::uint64_t memory_bytes_;
   std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(1024, 0);
   std::vector<search_detail::ProofMove> moves_;
-  std::vector<Node> stack_;  // the positions still to visit
+  std::vector<Node> stack_;       // the positions still to visit
+  std::optional<Node> searching_;  // taken off stack_, its winning move being searched
   bool restored_ = false;
 };
 
@@ -678,9 +689,12 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           walk.restore(std::move(*part));
         }
       }
+      if (!walk_file.empty()) s.checkpoint = checkpoint;
       walk.walk(r, listed, checkpoint);
+      s.checkpoint = nullptr;
       if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.moves(), {});
     } catch (const ProofWalk::TooLarge&) {
+      s.checkpoint = nullptr;
       listed_all = false;
       result.certificate_error = "the proof has more than " +
                                  std::to_string(walk.moves().size()) +
