@@ -10,6 +10,7 @@
 #include <functional>
 #include <mutex>
 #include <optional>
+#include <random>
 #include <stdexcept>
 #include <vector>
 
@@ -536,6 +537,10 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     } else {
       SearchMoves list;
       s.board.moves(r, s.knowledge.ordering, list);
+      if (options.root_seed != 0) {  // another order: a second proof of the same answer
+        std::mt19937_64 rng(options.root_seed);
+        std::shuffle(list.moves.begin(), list.moves.begin() + list.size, rng);
+      }
       s.root_moves = std::vector<RootMove>(static_cast<std::size_t>(list.size));
       for (int i = 0; i < list.size; ++i) {
         s.root_moves[i].move = list.moves[i];

@@ -239,6 +239,13 @@ TEST(CliSolve, ProofNumbersAsAnAlgorithm) {
   EXPECT_EQ(dfpn.at("threads"), 1) << dfpn;
   EXPECT_EQ(dfpn.at("numbers_bytes"), 32u << 20) << dfpn;  // half of the 64M table
   EXPECT_EQ(dfpn.at("winner"), dfs.at("winner"));
+  const nlohmann::json seeded = solve_json({"--rows", "5", "--cols", "5", "--root-seed", "7"});
+  EXPECT_EQ(seeded.at("root_seed"), 7);
+  EXPECT_EQ(seeded.at("winner"), dfs.at("winner"));
+  const RunResult mixed =
+      run_cli({"solve", "--rows", "5", "--cols", "5", "--algorithm", "dfpn", "--root-seed", "7"});
+  EXPECT_EQ(mixed.status, 2) << mixed;
+  EXPECT_TRUE(contains(mixed.err, "--root-seed needs --algorithm dfs")) << mixed;
   const RunResult bad = run_cli({"solve", "--rows", "5", "--cols", "5", "--algorithm", "pns"});
   EXPECT_EQ(bad.status, 2) << bad;
   EXPECT_TRUE(contains(bad.err, "unknown algorithm 'pns' (dfs, dfpn)")) << bad;

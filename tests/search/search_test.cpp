@@ -295,6 +295,21 @@ TEST(SearchState, EitherAlgorithmResumesTheOthersState) {
   }
 }
 
+// The root's moves in shuffled orders: the same winner as the usual order,
+// and as the oracle, each time.
+TEST(SearchOracle, ShuffledRootOrdersAgree) {
+  for (const Geometry g : {Geometry{3, 5}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 3}}) {
+    pawntb_oracle::Solver oracle(g.rows, g.cols);
+    const Position p = pawntb::start_position(g, g.cols);
+    const Side winner = oracle.solve(board_text(p), true).white_wins ? Side::white : Side::black;
+    for (std::uint64_t seed = 0; seed < 6; ++seed) {
+      SolveOptions o = small_options();
+      o.root_seed = seed;
+      EXPECT_EQ(pawntb::search::solve(p, o).winner, winner) << to_string(g) << " seed " << seed;
+    }
+  }
+}
+
 TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
   for (const Geometry g : {Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
     const Position p = pawntb::start_position(g, g.cols);

@@ -88,6 +88,7 @@ int run_solve(const SolveArgs& o) {
   options.save_every = std::chrono::seconds(o.save_every_seconds);
   options.threads = o.threads;
   if (o.algorithm == "dfpn") options.algorithm = search::Algorithm::proof_numbers;
+  options.root_seed = o.root_seed;
   if (o.baseline) options.knowledge = search::Knowledge::none();
   apply_without(o.without, options.knowledge);
   options.tables = table_files(o, root.geometry);
@@ -152,6 +153,7 @@ int run_solve(const SolveArgs& o) {
         {"algorithm", o.algorithm},
         {"threads", r.threads},
         {"numbers_bytes", r.numbers_bytes},
+        {"root_seed", o.root_seed},
         {"knowledge",
          {{"win_in_one", k.win_in_one},
           {"threats", k.threats},
@@ -228,6 +230,9 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "dfs: boolean depth-first search, on --threads (the default); dfpn: depth-first "
       "proof-number search, on one thread, with a table of proof numbers of half --memory "
       "beside the transposition table")(
+      "root-seed", po::value(&o.root_seed)->value_name("N"),
+      "with dfs: take the root's moves in an order shuffled by N (0, the default: the usual "
+      "order), for a second proof that searches the tree another way")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(
@@ -261,6 +266,7 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   if (o.algorithm != "dfs" && o.algorithm != "dfpn") {
     return "--algorithm: unknown algorithm '" + o.algorithm + "' (dfs, dfpn)";
   }
+  if (given.count("root-seed") && o.algorithm != "dfs") return "--root-seed needs --algorithm dfs";
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
@@ -284,7 +290,7 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--algorithm dfs|dfpn] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
+    "[--memory SIZE] [--threads N] [--algorithm dfs|dfpn] [--root-seed N] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
     "[--resume FILE [--save-every S]] [--json] "
     "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"

@@ -1,6 +1,7 @@
 // pawntb solve: proving who wins by search (pawntb::search), and its options.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct SolveArgs : CommandArgs {
   MemoryArg memory;                 // the transposition table's bound
   unsigned threads = 0;
   std::string algorithm = "dfs";  // --algorithm: dfs or dfpn
+  std::uint64_t root_seed = 0;    // --root-seed N: the root's moves shuffled; 0: the usual order
   std::string certificate;  // --certificate FILE; empty: none
   MemoryArg certificate_memory;  // --certificate-memory SIZE: the walk's bound
   std::string without;      // --without LIST: knowledge switched off

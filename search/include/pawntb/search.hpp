@@ -69,6 +69,11 @@ struct SolveOptions {
   std::uint64_t memory_bytes = 0;
   unsigned threads = 0;  // workers; 0 (the default): one per hardware thread
   Algorithm algorithm = Algorithm::depth_first;
+  // With Algorithm::depth_first: 0 takes the root's moves in the usual
+  // order (captures, then the pawns nearest their goal); another value
+  // shuffles them by this seed, so that a second run searches the tree in
+  // another order and proves the answer a second way.
+  std::uint64_t root_seed = 0;
   // With Algorithm::proof_numbers: bytes of its table of proof numbers,
   // beside the transposition table; 0: half of memory_bytes.
   std::uint64_t numbers_memory_bytes = 0;
