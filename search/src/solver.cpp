@@ -687,10 +687,17 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       last_walk_save = now;
     };
     bool listed_all = true;
+    std::uint64_t listed_before = 0;  // a saved walk too large to read: what it lists
     try {
       if (!walk_file.empty()) {
+        // One too large for walk_memory is a proof too large, as when it
+        // grew so; the file stays for a run with more memory.
         if (auto part = search_detail::load_walk(walk_file, root, s.board,
                                                  walk_memory / sizeof(search_detail::ProofMove))) {
+          if (part->too_large) {
+            listed_before = part->listed_in_file;
+            throw ProofWalk::TooLarge{};
+          }
           walk.restore(std::move(*part));
         }
       }
@@ -702,13 +709,14 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       s.checkpoint = nullptr;
       listed_all = false;
       result.certificate_error = "the proof has more than " +
-                                 std::to_string(walk.moves().size()) +
+                                 std::to_string(std::max<std::uint64_t>(walk.moves().size(),
+                                                                        listed_before)) +
                                  " positions of the winner to move, more than " +
                                  std::to_string(walk_memory >> 20) +
                                  " MiB of memory can list (about 40 bytes each)";
     }
     w.flush();
-    result.certificate_positions = walk.moves().size();
+    result.certificate_positions = std::max<std::uint64_t>(walk.moves().size(), listed_before);
     if (listed_all) {
       search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
                                               s.table ? check::file_checksum(result.table) : 0};

@@ -53,6 +53,8 @@ void load_state(const std::filesystem::path& path, TranspositionTable& tt);
 struct WalkState {
   std::vector<ProofMove> listed;
   std::vector<Node> to_visit;
+  bool too_large = false;  // it lists more than the memory allowed: neither is read
+  std::uint64_t listed_in_file = 0;  // then: how many it lists
 };
 
 // Writes the walk of `root` atomically beside its search state; returns the
@@ -60,9 +62,10 @@ struct WalkState {
 std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
                         const std::vector<ProofMove>& listed, const std::vector<Node>& to_visit);
 
-// The saved walk of `root`, or nullopt when `path` does not exist. Throws
-// std::invalid_argument naming the file when it is damaged, of another
-// root, or lists more than `max_listed` positions (what memory allows).
+// The saved walk of `root`, or nullopt when `path` does not exist; one that
+// lists more than `max_listed` positions (what memory allows) comes back
+// `too_large` and unread. Throws std::invalid_argument naming the file when
+// it is damaged or of another root.
 std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
                                    const Board& board, std::uint64_t max_listed);
 
