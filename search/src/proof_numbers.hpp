@@ -49,8 +49,6 @@ class ProofNumberSearch {
   // nullopt when Host::poll stopped the search.
   std::optional<bool> prove(const Node& root);
 
-  std::uint64_t numbers_bytes() const { return memory_.size(); }
-
  private:
   // Proof and disproof numbers of the side to move: phi, the least number of
   // positions still to prove that it wins; delta, to prove that it loses. A
