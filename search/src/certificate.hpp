@@ -4,16 +4,12 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <vector>
 
 #include "pawntb/position.hpp"
+#include "checksummed_stream.hpp"
+#include "proof_list.hpp"
 
 namespace pawntb::search_detail {
-
-struct ProofMove {
-  std::uint64_t white, black;  // a position with the winner to move
-  std::uint8_t from, to;       // the move that wins it
-};
 
 struct CertificateHeader {
   Position root;
@@ -22,9 +18,20 @@ struct CertificateHeader {
   std::uint64_t table_checksum;  // its file's XXH3-64 (check::file_checksum); 0: none
 };
 
-// Sorts `moves` and writes the certificate atomically; returns its size in
-// bytes. Throws std::system_error naming the file when it cannot be written.
+// An entry of the certificate, and of a saved walk's list: 18 bytes, u64
+// white, u64 black, u8 from, u8 to.
+inline constexpr std::size_t kProofMoveBytes = 18;
+inline void put(ChecksummedWriter& out, const ProofMove& m) {
+  out.put(m.white, 8);
+  out.put(m.black, 8);
+  out.put(m.from, 1);
+  out.put(m.to, 1);
+}
+
+// Writes the certificate of `list` atomically, which drains the list
+// (ProofList::drain_sorted); returns its size in bytes. Throws
+// std::system_error naming the file when it cannot be written.
 std::uint64_t write_certificate(const std::filesystem::path& path, const CertificateHeader& header,
-                                std::vector<ProofMove>& moves);
+                                ProofList& list);
 
 }  // namespace pawntb::search_detail

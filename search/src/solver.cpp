@@ -332,30 +332,24 @@ void open_tables(Shared& s, Geometry g, const std::vector<std::filesystem::path>
 // once per listed move that leads to it, so it needs no memory.
 class ProofWalk {
  public:
-  // Thrown by walk() when the list would outgrow `memory_bytes`.
-  struct TooLarge {};
+  using TooLarge = search_detail::ProofList::TooLarge;
 
-  ProofWalk(Shared& s, Worker& w, bool white_wins, std::uint64_t memory_bytes)
-      : s_(s), w_(w), white_wins_(white_wins), memory_bytes_(memory_bytes) {}
+  // Throws std::invalid_argument when the root's positions cannot be keyed
+  // (search_detail::ProofList).
+  ProofWalk(Shared& s, Worker& w, const Position& root, bool white_wins,
+            std::uint64_t memory_bytes)
+      : s_(s), w_(w), white_wins_(white_wins), list_(s.board, root, memory_bytes) {}
 
-  // Goes on from a saved walk (state.hpp) instead of the root. Throws
-  // TooLarge when its positions do not fit.
-  void restore(search_detail::WalkState&& saved) {
-    const std::uint64_t slots =
-        std::bit_ceil(std::max<std::uint64_t>(2 * saved.listed.size() + 2, 1024));
-    fits(saved.listed.size() * sizeof(search_detail::ProofMove) + slots * sizeof(std::uint64_t));
-    moves_ = std::move(saved.listed);
-    slots_.assign(slots, 0);
-    for (std::uint64_t i = 0; i < moves_.size(); ++i) {
-      find(moves_[i].white, moves_[i].black) = i + 1;
-    }
-    stack_ = std::move(saved.to_visit);
+  // Goes on from a saved walk (state.hpp), whose positions load_walk put in
+  // list(), instead of the root.
+  void restore(std::vector<Node>&& to_visit) {
+    stack_ = std::move(to_visit);
     restored_ = true;
   }
 
   // `listed` is called every 2^16 positions listed, with their number;
   // `checkpoint` before each position visited. There, and during the
-  // searches the walk asks for (Shared::checkpoint), moves() and
+  // searches the walk asks for (Shared::checkpoint), list() and
   // to_visit() are a walk that can go on.
   void walk(const Node& n, const std::function<void(std::uint64_t)>& listed,
             const std::function<void()>& checkpoint) {
@@ -368,24 +362,13 @@ class ProofWalk {
       if (x.white_to_move == white_wins_) {
         // A win in one needs no entry: the checker sees it by the rules.
         if (s_.board.winning_pawns(x.mover(), x.other(), x.white_to_move)) continue;
-        std::uint64_t& slot = find(x.white, x.black);
-        if (slot != 0) continue;
+        if (list_.contains(x.white, x.black)) continue;
         SearchMove best{};
         searching_ = x;  // to visit still, should the walk be saved during its search
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
         searching_.reset();
-        if (moves_.size() == moves_.capacity()) {  // grows by half, within the bound
-          const std::uint64_t more = moves_.capacity() / 2 + 1024;
-          fits((2 * moves_.capacity() + more) * sizeof(search_detail::ProofMove));
-          moves_.reserve(moves_.capacity() + more);
-        }
-        moves_.push_back({x.white, x.black, best.from, best.to});
-        slot = moves_.size();
-        if (2 * moves_.size() > slots_.size()) {
-          fits(3 * slots_.size() * sizeof(std::uint64_t));
-          grow();
-        }
-        if ((moves_.size() & 0xffff) == 0) listed(moves_.size());
+        list_.add({x.white, x.black, best.from, best.to});
+        if ((list_.size() & 0xffff) == 0) listed(list_.size());
         stack_.push_back(s_.board.play(x, best));
       } else {
         SearchMoves list;
@@ -395,7 +378,7 @@ class ProofWalk {
     }
   }
 
-  std::vector<search_detail::ProofMove>& moves() { return moves_; }
+  search_detail::ProofList& list() { return list_; }
   std::vector<Node> to_visit() const {
     std::vector<Node> out = stack_;
     if (searching_) out.push_back(*searching_);
@@ -403,42 +386,11 @@ class ProofWalk {
   }
 
  private:
-  // The listed positions: an open-addressing set of indices into moves_
-  // (plus one; 0 is empty), probed linearly and at most half full, so 16
-  // bytes a position where a node-based set took about 60.
-  std::uint64_t& find(std::uint64_t white, std::uint64_t black) {
-    std::uint64_t h = (white ^ std::rotl(black, 29)) * 0x9e3779b97f4a7c15ULL;
-    const std::uint64_t mask = slots_.size() - 1;
-    for (std::uint64_t i = (h ^ (h >> 31)) & mask;; i = (i + 1) & mask) {
-      std::uint64_t& slot = slots_[i];
-      if (slot == 0) return slot;
-      const search_detail::ProofMove& m = moves_[slot - 1];
-      if (m.white == white && m.black == black) return slot;
-    }
-  }
-
-  // Throws TooLarge unless the list, the set and `more` bytes fit.
-  void fits(std::uint64_t more) const {
-    const std::uint64_t held = moves_.capacity() * sizeof(search_detail::ProofMove) +
-                               slots_.size() * sizeof(std::uint64_t);
-    if (held + more > memory_bytes_) throw TooLarge{};
-  }
-
-  void grow() {
-    std::vector<std::uint64_t> old(slots_.size() * 2, 0);
-    old.swap(slots_);
-    for (std::uint64_t i = 0; i < moves_.size(); ++i) {
-      find(moves_[i].white, moves_[i].black) = i + 1;
-    }
-  }
-
   Shared& s_;
   Worker& w_;
   bool white_wins_;
-  std::uint64_t memory_bytes_;
-  std::vector<std::uint64_t> slots_ = std::vector<std::uint64_t>(1024, 0);
-  std::vector<search_detail::ProofMove> moves_;
-  std::vector<Node> stack_;       // the positions still to visit
+  search_detail::ProofList list_;  // the winner's positions, each listed once
+  std::vector<Node> stack_;        // the positions still to visit
   std::optional<Node> searching_;  // taken off stack_, its winning move being searched
   bool restored_ = false;
 };
@@ -478,6 +430,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
                   const SearchProgressCallback& progress) {
   const Status status = classify(root);
   if (status == Status::invalid) throw std::invalid_argument("invalid position");
+  if (!options.certificate.empty()) search_detail::ProofList::check_keys(root);
   const auto start = std::chrono::steady_clock::now();
   const auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -651,7 +604,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
         options.certificate_memory_bytes ? options.certificate_memory_bytes
         : available                      ? available / 4 * 3
                                          : ~std::uint64_t{0};
-    ProofWalk walk(s, w, result.winner == Side::white, walk_memory);
+    ProofWalk walk(s, w, root, result.winner == Side::white, walk_memory);
     SearchProgress p;
     p.decided = true;
     p.winner = result.winner;
@@ -683,7 +636,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       const auto now = std::chrono::steady_clock::now();
       if (walk_file.empty() || now - last_walk_save < options.save_every) return;
       save();
-      search_detail::save_walk(walk_file, root, walk.moves(), walk.to_visit());
+      search_detail::save_walk(walk_file, root, walk.list(), walk.to_visit());
       last_walk_save = now;
     };
     bool listed_all = true;
@@ -692,36 +645,35 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       if (!walk_file.empty()) {
         // One too large for walk_memory is a proof too large, as when it
         // grew so; the file stays for a run with more memory.
-        if (auto part = search_detail::load_walk(walk_file, root, s.board,
-                                                 walk_memory / sizeof(search_detail::ProofMove))) {
+        if (auto part = search_detail::load_walk(walk_file, root, s.board, walk.list())) {
           if (part->too_large) {
             listed_before = part->listed_in_file;
             throw ProofWalk::TooLarge{};
           }
-          walk.restore(std::move(*part));
+          walk.restore(std::move(part->to_visit));
         }
       }
       if (!walk_file.empty()) s.checkpoint = checkpoint;
       walk.walk(r, listed, checkpoint);
       s.checkpoint = nullptr;
-      if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.moves(), {});
+      if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.list(), {});
     } catch (const ProofWalk::TooLarge&) {
       s.checkpoint = nullptr;
       listed_all = false;
       result.certificate_error = "the proof has more than " +
-                                 std::to_string(std::max<std::uint64_t>(walk.moves().size(),
+                                 std::to_string(std::max<std::uint64_t>(walk.list().size(),
                                                                         listed_before)) +
                                  " positions of the winner to move, more than " +
                                  std::to_string(walk_memory >> 20) +
-                                 " MiB of memory can list (about 40 bytes each)";
+                                 " MiB of memory can list (about 20 bytes each)";
     }
     w.flush();
-    result.certificate_positions = std::max<std::uint64_t>(walk.moves().size(), listed_before);
+    result.certificate_positions = std::max<std::uint64_t>(walk.list().size(), listed_before);
     if (listed_all) {
       search_detail::CertificateHeader header{root, result.winner, s.table_pawns,
                                               s.table ? check::file_checksum(result.table) : 0};
       result.certificate_bytes =
-          search_detail::write_certificate(options.certificate, header, walk.moves());
+          search_detail::write_certificate(options.certificate, header, walk.list());
     }
   }
   if (options.distance) {

@@ -13,6 +13,8 @@
 #include "pawntb/format/layout.hpp"
 #include "pawntb/util/atomic_file.hpp"
 #include "pawntb/util/zstd.hpp"
+#include "certificate.hpp"
+#include "checksummed_stream.hpp"
 
 namespace pawntb::search_detail {
 
@@ -159,56 +161,35 @@ void load_state(const std::filesystem::path& path, TranspositionTable& tt) {
 namespace {
 
 constexpr char kWalkMagic[8] = {'P', 'A', 'W', 'N', 'W', 'L', 'K', '1'};
-constexpr std::size_t kWalkHeader = 48, kListedBytes = 18, kToVisitBytes = 17;
+constexpr std::size_t kWalkHeader = 48, kToVisitBytes = 17;
 
 }  // namespace
 
 std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
-                        const std::vector<ProofMove>& listed, const std::vector<Node>& to_visit) {
+                        const ProofList& listed, const std::vector<Node>& to_visit) {
   return util::write_file_atomically(path, [&](util::ByteSink& sink) {
-    format::Checksum64Stream sum;
-    std::vector<std::uint8_t> buffer;
-    std::uint64_t offset = 0;
-    const auto flush = [&] {
-      sum.update(buffer);
-      sink.write_at(offset, buffer);
-      offset += buffer.size();
-      buffer.clear();
-    };
-    const auto put_back = [&](std::uint64_t v, int bytes) {
-      for (int i = 0; i < bytes; ++i) buffer.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-    };
-    buffer.insert(buffer.end(), kWalkMagic, kWalkMagic + 8);
-    put_back(static_cast<std::uint64_t>(root.geometry.rows), 1);
-    put_back(static_cast<std::uint64_t>(root.geometry.cols), 1);
-    put_back(root.to_move == Side::white ? 0 : 1, 1);
-    put_back(0, 5);
-    put_back(root.white, 8);
-    put_back(root.black, 8);
-    put_back(listed.size(), 8);
-    put_back(to_visit.size(), 8);
-    for (const ProofMove& m : listed) {
-      put_back(m.white, 8);
-      put_back(m.black, 8);
-      put_back(m.from, 1);
-      put_back(m.to, 1);
-      if (buffer.size() >= (1 << 20)) flush();
-    }
+    ChecksummedWriter out(sink);
+    out.put_bytes(kWalkMagic, 8);
+    out.put(static_cast<std::uint64_t>(root.geometry.rows), 1);
+    out.put(static_cast<std::uint64_t>(root.geometry.cols), 1);
+    out.put(root.to_move == Side::white ? 0 : 1, 1);
+    out.put(0, 5);
+    out.put(root.white, 8);
+    out.put(root.black, 8);
+    out.put(listed.size(), 8);
+    out.put(to_visit.size(), 8);
+    listed.for_each([&](const ProofMove& m) { put(out, m); });
     for (const Node& n : to_visit) {
-      put_back(n.white, 8);
-      put_back(n.black, 8);
-      put_back(n.white_to_move ? 0 : 1, 1);
-      if (buffer.size() >= (1 << 20)) flush();
+      out.put(n.white, 8);
+      out.put(n.black, 8);
+      out.put(n.white_to_move ? 0 : 1, 1);
     }
-    flush();
-    put_back(sum.value(), 8);
-    sink.write_at(offset, buffer);
-    return offset + 8;
+    return out.finish();
   });
 }
 
 std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
-                                   const Board& board, std::uint64_t max_listed) {
+                                   const Board& board, ProofList& into) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::error_code ec;
@@ -219,17 +200,8 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
     throw std::invalid_argument(path.string() + ": not a saved walk of pawntb solve, or damaged: " +
                                 what);
   };
-  format::Checksum64Stream sum;
-  std::vector<std::uint8_t> bytes;
-  const auto read = [&](std::size_t n) {
-    bytes.resize(n);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(n))) {
-      bad("cut short");
-    }
-    sum.update(bytes);
-    return bytes.data();
-  };
-  const std::uint8_t* h = read(kWalkHeader);
+  ChecksummedReader read(in, bad);
+  const std::uint8_t* h = read.take(kWalkHeader);
   if (std::memcmp(h, kWalkMagic, 8) != 0) bad("no PAWNWLK1 at its start");
   if (h[8] != root.geometry.rows || h[9] != root.geometry.cols ||
       h[10] != (root.to_move == Side::white ? 0 : 1) || get(h + 16, 8) != root.white ||
@@ -237,29 +209,27 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
     throw std::invalid_argument(path.string() + " is the walk of another search");
   }
   const std::uint64_t listed = get(h + 32, 8), to_visit = get(h + 40, 8);
-  if (listed > max_listed) {  // sound, but more than memory holds: nothing read
-    WalkState w;
+  WalkState w;
+  try {
+    into.reserve(listed);
+  } catch (const ProofList::TooLarge&) {  // sound, but more than memory holds: nothing read
     w.too_large = true;
     w.listed_in_file = listed;
     return w;
   }
   if (to_visit > (std::uint64_t{1} << 32)) bad("its count of positions to visit");
-  WalkState w;
-  w.listed.reserve(listed);
   for (std::uint64_t i = 0; i < listed; ++i) {
-    const std::uint8_t* e = read(kListedBytes);
-    w.listed.push_back({get(e, 8), get(e + 8, 8), e[16], e[17]});
+    const std::uint8_t* e = read.take(kProofMoveBytes);
+    const ProofMove m{get(e, 8), get(e + 8, 8), e[16], e[17]};
+    if (into.contains(m.white, m.black)) bad("a position listed twice");
+    into.add(m);
   }
   w.to_visit.reserve(to_visit);
   for (std::uint64_t i = 0; i < to_visit; ++i) {
-    const std::uint8_t* e = read(kToVisitBytes);
+    const std::uint8_t* e = read.take(kToVisitBytes);
     w.to_visit.push_back(board.node(get(e, 8), get(e + 8, 8), e[16] == 0));
   }
-  const std::uint64_t expected = sum.value();
-  std::uint8_t tail[8];
-  if (!in.read(reinterpret_cast<char*>(tail), 8)) bad("cut short");
-  if (get(tail, 8) != expected) bad("its checksum");
-  if (in.peek() != std::ifstream::traits_type::eof()) bad("bytes after its checksum");
+  read.expect_checksum_and_end();
   return w;
 }
 

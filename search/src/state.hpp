@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "board.hpp"
-#include "certificate.hpp"
+#include "proof_list.hpp"
 #include "pawntb/position.hpp"
 #include "tt.hpp"
 
@@ -51,22 +51,22 @@ void load_state(const std::filesystem::path& path, TranspositionTable& tt);
 // listed move was proven to win, a fact of the game, so a walk goes on from
 // it whatever the table holds. An empty `to_visit`: the walk is done.
 struct WalkState {
-  std::vector<ProofMove> listed;
   std::vector<Node> to_visit;
-  bool too_large = false;  // it lists more than the memory allowed: neither is read
+  bool too_large = false;  // it lists more than the memory allowed: nothing is read
   std::uint64_t listed_in_file = 0;  // then: how many it lists
 };
 
 // Writes the walk of `root` atomically beside its search state; returns the
 // file's size. Throws std::system_error naming the file.
 std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
-                        const std::vector<ProofMove>& listed, const std::vector<Node>& to_visit);
+                        const ProofList& listed, const std::vector<Node>& to_visit);
 
-// The saved walk of `root`, or nullopt when `path` does not exist; one that
-// lists more than `max_listed` positions (what memory allows) comes back
-// `too_large` and unread. Throws std::invalid_argument naming the file when
-// it is damaged or of another root.
+// The saved walk of `root`: its positions listed go into `into` (empty),
+// those to visit come back; nullopt when `path` does not exist. One that
+// lists more than `into` can hold comes back `too_large` and unread. Throws
+// std::invalid_argument naming the file when it is damaged or of another
+// root; `into` is then partly filled and must be thrown away.
 std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
-                                   const Board& board, std::uint64_t max_listed);
+                                   const Board& board, ProofList& into);
 
 }  // namespace pawntb::search_detail

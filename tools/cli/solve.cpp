@@ -249,7 +249,7 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "with --dtm: search the distance at most S seconds, then print the bounds proven "
       "(default: no limit)")(
       "certificate-memory", po::value(&o.certificate_memory.given)->value_name("SIZE"),
-      "most memory for listing the certificate's positions, about 40 bytes each (default: 3/4 "
+      "most memory for listing the certificate's positions, 12 to 20 bytes each (default: 3/4 "
       "of the memory available when the search ends); a larger proof is not written");
   add_memory_option(desc, o.memory, "the transposition table",
                     "1/4 of the memory available, at most 1G");
