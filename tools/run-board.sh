@@ -8,13 +8,14 @@
 # With --prove it proves who wins the board's start by search instead:
 # `pawntb solve --no-tables --resume RxC.state` (saved every 10 minutes) with
 # a certificate RxC.prf and the start's distance (--dtm), then `pawntb
-# check-proof` of the certificate; what
+# check-proof` of the certificate (a certificate too large to list is tried
+# again from its saved walk, once with each new binary); what
 # `tools/results.py --prove RxC --from-json DIR/RxC.solve.json --time-log
 # DIR/RxC.solve.time --check-log DIR/RxC.check.log` records, while
 # RxC.solve.err has the search's progress (tools/results.py --running).
 #
-#   tools/run-board.sh RxC DIR [--prove [--dtm-time S]] [--memory SIZE] [--threads N]
-#                      [--nice N] [--build DIR] [--after OTHER]
+#   tools/run-board.sh RxC DIR [--prove [--dtm-time S] [--certificate-memory SIZE]]
+#                      [--memory SIZE] [--threads N] [--nice N] [--build DIR] [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
 # RxC      the board, K = columns
@@ -23,6 +24,8 @@
 # --prove  prove who wins instead of generating the table (kept for resumes)
 # --dtm-time  with --prove: seconds for the start's distance after the winner
 #          (solve --dtm --time S; default 3600): the bounds proven by then
+# --certificate-memory  with --prove: solve's bound for listing the
+#          certificate (default: 3/4 of the memory available then)
 # --memory passed to generate, stats and verify, or solve's transposition
 #          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
@@ -57,6 +60,7 @@ build=build
 after=
 prove=
 dtm_time=
+certificate_memory=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -75,6 +79,7 @@ while [ $# -gt 0 ]; do
     --after) after=$2; shift 2 ;;
     --prove) prove=1; shift ;;
     --dtm-time) dtm_time=$2; shift 2 ;;
+    --certificate-memory) certificate_memory=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -102,6 +107,7 @@ fi
 [ -z "$after" ] || (cd "$after" && pwd) > "$dir/after"
 [ -z "$prove" ] || echo prove > "$dir/mode"
 [ -z "$dtm_time" ] || echo "$dtm_time" > "$dir/dtm_time"
+[ -z "$certificate_memory" ] || echo "$certificate_memory" > "$dir/certificate_memory"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -137,16 +143,57 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
     shift
     if [ -x /usr/bin/time ]; then /usr/bin/time -v -a -o "$time_file" "$@"; else "$@"; fi
   }
+  # Set by hand or by --certificate-memory: solve's bound for the list.
+  certificate_memory=$(cat "$dir/certificate_memory" 2>/dev/null || true)
+  commit=$(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)
   if [ ! -s "$dir/$board.solve.json" ]; then
     log "solve"
     timed "$dir/$board.solve.time" "$pawntb" solve --rows "$rows" --cols "$cols" --no-tables \
       --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
       --save-every 600 --certificate "$dir/$board.prf" \
+      ${certificate_memory:+--certificate-memory "$certificate_memory"} \
       --dtm --time "$(cat "$dir/dtm_time" 2>/dev/null || echo 3600)" \
-      > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" ||
+      > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" || {
       # A proof too large to list in memory: the answer stands, unchecked.
       grep -q '"certificate_error":"' "$dir/$board.solve.json.tmp" || { log "solve failed"; exit 1; }
+      echo "$commit" > "$dir/$board.certificate.tried"
+    }
     mv "$dir/$board.solve.json.tmp" "$dir/$board.solve.json"
+  fi
+  if grep -q '"certificate_error":"' "$dir/$board.solve.json"; then
+    # Too large to list when the search ended. Its walk is saved
+    # (RxC.state.walk), so it goes on, once with each binary: a later one
+    # may list more in the same memory. RxC.certificate.tried names the
+    # binary that last found it too large; remove it to try again.
+    if [ "$(cat "$dir/$board.certificate.tried" 2>/dev/null || true)" != "$commit" ]; then
+      log "certificate"
+      status=0
+      timed "$dir/$board.solve.time" "$pawntb" solve --rows "$rows" --cols "$cols" --no-tables \
+        --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
+        --save-every 600 --certificate "$dir/$board.prf" \
+        ${certificate_memory:+--certificate-memory "$certificate_memory"} \
+        > "$dir/$board.certificate.json.tmp" 2>> "$dir/$board.solve.err" || status=$?
+      if [ "$status" -eq 0 ]; then
+        # The record: this run's, with the distance the first one proved.
+        cp "$dir/$board.solve.json" "$dir/$board.solve.uncertified.json"
+        python3 - "$dir/$board.solve.uncertified.json" "$dir/$board.certificate.json.tmp" \
+          > "$dir/$board.solve.json.tmp" <<'EOF'
+import json, sys
+first, now = (json.load(open(p)) for p in sys.argv[1:3])
+for key in ("plies", "plies_lower", "plies_upper", "distance_nodes"):
+    if key in first:
+        now[key] = first[key]
+print(json.dumps(now))
+EOF
+        mv "$dir/$board.solve.json.tmp" "$dir/$board.solve.json"
+        rm -f "$dir/$board.certificate.json.tmp"
+      elif grep -q '"certificate_error":"' "$dir/$board.certificate.json.tmp"; then
+        echo "$commit" > "$dir/$board.certificate.tried"
+      else
+        log "certificate failed"
+        exit 1
+      fi
+    fi
   fi
   if grep -q '"certificate_error":"' "$dir/$board.solve.json"; then
     log "certificate not written (see $board.solve.json)"

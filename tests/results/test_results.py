@@ -677,6 +677,48 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(r["commit"], read(os.path.join(run_dir, "pawntb.commit")).strip())
 
 
+    def test_a_certificate_too_large_is_tried_again_with_a_new_binary(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            run_dir = os.path.join(tmp, "5x5")
+            script = os.path.join(SOURCE, "tools", "run-board.sh")
+            run = subprocess.run(["sh", script, "5x5", run_dir, "--prove", "--build", build, "--nice", "0",
+                                  "--memory", "64M", "--threads", "1", "--certificate-memory", "1K"],
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(run_dir, "5x5.solve.json")) as f:
+                first = json.load(f)
+            self.assertIsInstance(first["certificate_error"], str, first)
+            self.assertFalse(os.path.exists(os.path.join(run_dir, "5x5.check.log")))
+            # The same binary again: not tried again.
+            run = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertNotIn(" certificate\n", read(os.path.join(run_dir, "run.log")))
+            # Another binary, with room: the walk goes on, the certificate is
+            # written and checked, and the record keeps the first run's distance.
+            os.remove(os.path.join(run_dir, "certificate_memory"))
+            with open(os.path.join(run_dir, "pawntb.commit"), "w") as f:
+                f.write("another\n")
+            run = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            log = read(os.path.join(run_dir, "run.log"))
+            self.assertEqual(log.count(" certificate\n"), 1, log)
+            self.assertEqual(log.count(" check-proof\n"), 1, log)
+            with open(os.path.join(run_dir, "5x5.solve.json")) as f:
+                now = json.load(f)
+            self.assertIsNone(now["certificate_error"], now)
+            self.assertGreater(now["certificate_positions"], 1024 // 9)
+            self.assertEqual(now["winner"], first["winner"])
+            for key in ("plies", "plies_lower", "plies_upper"):
+                self.assertEqual(now[key], first[key], key)
+            self.assertIsNotNone(now["plies"])
+            with open(os.path.join(run_dir, "5x5.check.log")) as f:
+                check = json.loads(f.readline())
+            self.assertTrue(check["ok"], check)
+
+
 class Measure(unittest.TestCase):
     """Measuring a board with the build's programs (the build directory in
     $PAWNTB_BUILD, as CTest gives it): 3x3 gives its committed answers and
