@@ -99,7 +99,10 @@ std::optional<int> DistanceSearch::probe_table(const Node& n) const {
 }
 
 std::optional<int> DistanceSearch::within(const Node& n, int d) {
-  if ((++nodes_ & 4095) == 0 && std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+  if ((++nodes_ & 4095) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline_) aborted_ = true;
+    if (progress_ && *progress_) (*progress_)(bounds_);
+  }
   if (aborted_) return std::nullopt;
   const bool white = n.white_to_move;
   const bool winner_to_move = white == white_wins_;
@@ -170,14 +173,17 @@ DistanceBounds DistanceSearch::solve(const Node& root,
   // n is odd when the winner is to move, even when the loser is.
   const int parity = root.white_to_move == white_wins_ ? 1 : 0;
   const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };
-  DistanceBounds b{parity, at_parity(longest_game(root, board_.geometry())), false};
+  DistanceBounds& b = bounds_;
+  b = {parity, at_parity(longest_game(root, board_.geometry())), false};
+  progress_ = &progress;
+  if (progress) progress(b);
   if (const std::optional<int> r = within(root, b.upper)) {
     b.upper = *r;
     b.upper_found = true;
   } else if (!aborted_) {
     throw std::logic_error("the distance search found no win of the winner");
   }
-  progress(b);
+  if (progress) progress(b);
   while (!aborted_ && b.lower < b.upper) {
     // A value of the parity halfway, at least `lower` and below `upper`
     // (their difference is even, at least 2).
@@ -187,8 +193,9 @@ DistanceBounds DistanceSearch::solve(const Node& root,
     } else if (!aborted_) {
       b.lower = d + 2;
     }
-    progress(b);
+    if (progress) progress(b);
   }
+  progress_ = nullptr;
   return b;
 }
 

@@ -41,8 +41,10 @@ class DistanceSearch {
                  bool symmetry, std::uint64_t memory_bytes, MoverWins mover_wins);
 
   // The bounds of `root`'s value proven by `deadline`: exact unless the
-  // deadline came first. `progress` is called with the bounds after each
-  // question. Throws TableError when the table cannot answer a position.
+  // deadline came first. `progress` is called with the bounds proven so far
+  // at the start, after each question, and every 4,096 nodes between (nodes()
+  // tells how far it got). Throws TableError when the table cannot answer a
+  // position.
   DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline,
                        const std::function<void(const DistanceBounds&)>& progress);
 
@@ -77,6 +79,8 @@ class DistanceSearch {
   std::uint64_t nodes_ = 0;
   std::chrono::steady_clock::time_point deadline_;
   bool aborted_ = false;
+  DistanceBounds bounds_;  // proven so far, for progress_
+  const std::function<void(const DistanceBounds&)>* progress_ = nullptr;
 };
 
 }  // namespace pawntb::search_detail

@@ -700,6 +700,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           p.plies_lower = so_far.lower;
           p.plies_upper = so_far.upper;
           p.plies_upper_found = so_far.upper_found;
+          p.distance_nodes = distance.nodes();
           progress(p);
         });
     s.deadline = std::chrono::steady_clock::time_point::max();

@@ -128,8 +128,15 @@ TEST(CliSolve, DistanceAndItsBounds) {
   const RunResult text = run_cli({"solve", "--rows", "4", "--cols", "4", "--dtm"});
   EXPECT_TRUE(contains(text.out, "white wins in 11 plies")) << text;
 
-  const nlohmann::json cut =
-      solve_json({"--rows", "6", "--cols", "6", "--threads", "1", "--dtm", "--time", "1"});
+  // Cut after 2 s, with progress every second: the distance's search shows
+  // its nodes before it answers its first question.
+  const RunResult cut_run =
+      run_cli({"solve", "--json", "--no-tables", "--memory", "64M", "--rows", "6", "--cols", "6",
+               "--threads", "1", "--dtm", "--time", "2", "--progress", "1"});
+  ASSERT_EQ(cut_run.status, 0) << cut_run;
+  const nlohmann::json cut = nlohmann::json::parse(cut_run.out);
+  EXPECT_TRUE(contains(cut_run.err, "distance: at least ")) << cut_run;
+  EXPECT_TRUE(contains(cut_run.err, " nodes, ")) << cut_run;
   if (cut.at("plies").is_null()) {
     const int lower = cut.at("plies_lower");
     EXPECT_LE(lower, 30) << cut;

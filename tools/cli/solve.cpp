@@ -103,8 +103,9 @@ int run_solve(const SolveArgs& o) {
     if (p.distance_searched) {
       const std::string upper =
           p.plies_upper_found ? ", at most " + std::to_string(p.plies_upper) : std::string();
-      std::fprintf(stderr, "pawntb solve: %sdistance: at least %d plies%s, %s\n", answer.c_str(),
-                   p.plies_lower, upper.c_str(), duration_text(p.seconds).c_str());
+      std::fprintf(stderr, "pawntb solve: %sdistance: at least %d plies%s, %s nodes, %s\n",
+                   answer.c_str(), p.plies_lower, upper.c_str(),
+                   with_commas(p.distance_nodes).c_str(), duration_text(p.seconds).c_str());
       return;
     }
     if (p.certificate_positions) {

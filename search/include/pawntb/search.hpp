@@ -117,10 +117,12 @@ struct SearchProgress {
   bool decided = false;
   Side winner = Side::white;
   // After the search, while the distance is searched (distance_searched):
-  // the bounds proven so far, plies_upper only when plies_upper_found.
+  // the bounds proven so far, plies_upper only when plies_upper_found, and
+  // the nodes of the distance's searches so far.
   bool distance_searched = false;
   int plies_lower = 0, plies_upper = 0;
   bool plies_upper_found = false;
+  std::uint64_t distance_nodes = 0;
   // After the search, while the certificate is written: the winner-to-move
   // positions listed so far (the search's fields keep their final values);
   // 0 while searching.
