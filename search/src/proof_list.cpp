@@ -1,5 +1,7 @@
 #include "proof_list.hpp"
 
+#include "pawntb/util/bits.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <stdexcept>
@@ -15,8 +17,6 @@ constexpr std::uint64_t kGrowAtPercent = 80;
 // It fills up to this load when no growth fits, before it is too large.
 constexpr std::uint64_t kFullAtPercent = 90;
 constexpr std::uint64_t kFirstSlots = 1024;
-
-__extension__ typedef unsigned __int128 Uint128;
 
 // A move of the winner's in a byte: its square (6 bits) and where it goes
 // beside the square ahead (0: one file lower, 1: straight on, 2: one file
@@ -82,10 +82,9 @@ ProofMove ProofList::decode(const Slot& slot) const {
 }
 
 std::uint64_t ProofList::home(std::uint64_t key) const {
-  // Fibonacci hashing, then the high half of a product spreads it over any
-  // number of slots.
+  // Fibonacci hashing, spread over any number of slots.
   const std::uint64_t h = key * 0x9e3779b97f4a7c15ULL;
-  return static_cast<std::uint64_t>((static_cast<Uint128>(h) * slots_.size()) >> 64);
+  return util::scale_to(h, slots_.size());
 }
 
 bool ProofList::contains(std::uint64_t white, std::uint64_t black) const {

@@ -54,7 +54,7 @@ struct RootMove {
 // What the workers of one solve() share.
 struct Shared {
   Shared(Geometry g, const SolveOptions& o, std::uint64_t tt_bytes)
-      : board(g), tt(tt_bytes), knowledge(o.knowledge) {}
+      : board(g), tt(tt_bytes, g.cols), knowledge(o.knowledge) {}
   Board board;
   TranspositionTable tt;
   Knowledge knowledge;

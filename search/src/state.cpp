@@ -20,11 +20,11 @@ namespace pawntb::search_detail {
 
 // The file (little-endian), docs/search.md "Resume":
 //   offset 0   "PAWNSTA1"
-//          8   u32 version (1)
+//          8   u32 version (2: tt.hpp's one-word entries; 1 had two words)
 //         12   u8 rows, u8 cols, u8 side to move of the root (0 white), u8 0
 //         16   u64 the root's white pawns, u64 its black pawns
 //         32   u64 nodes searched, u64 the wall seconds (an IEEE double's bits)
-//         48   u64 the table's bytes, a power of two of 64-byte buckets
+//         48   u64 the table's bytes, a whole number of 64-byte buckets
 //         56   u64 XXH3-64 of bytes 0..55
 //         64   the table in chunks of kChunkWords words (the last may be
 //              shorter): each a u32 length and a zstd frame with its content
@@ -32,7 +32,7 @@ namespace pawntb::search_detail {
 namespace {
 
 constexpr char kMagic[8] = {'P', 'A', 'W', 'N', 'S', 'T', 'A', '1'};
-constexpr std::uint32_t kVersion = 1;
+constexpr std::uint32_t kVersion = 2;
 constexpr std::size_t kHeaderBytes = 64;
 constexpr std::uint64_t kChunkWords = std::uint64_t{1} << 19;  // 4 MiB
 // Level 1: a 16 GiB table is saved in well under a minute, and its empty
@@ -108,7 +108,7 @@ SearchStateHeader parse_header(const std::filesystem::path& path, std::ifstream&
   r.seconds = std::bit_cast<double>(get(h + 40, 8));
   r.tt_bytes = get(h + 48, 8);
   if (classify(r.root) == Status::invalid) damaged(path, "its root position is not valid");
-  if (r.tt_bytes < 64 || !std::has_single_bit(r.tt_bytes)) damaged(path, "its table's size");
+  if (r.tt_bytes < 64 || r.tt_bytes % 64 != 0) damaged(path, "its table's size");
   return r;
 }
 

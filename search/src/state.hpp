@@ -6,9 +6,8 @@
 // (its side to move wins or loses), whatever the root, the knowledge or the
 // table leaves, so a saved table is sound for any later search of the same
 // board; only the hash that places the entries must be the same, which the
-// version pins. Entries written while the search ran on are caught half
-// written at worst, and a half-written entry fails its own key check
-// (tt.hpp), as it would in the running search.
+// version pins. Entries are single words (tt.hpp), each copied whole while
+// the search runs on.
 #pragma once
 
 #include <cstdint>

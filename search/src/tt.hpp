@@ -1,7 +1,7 @@
 // The transposition table: proven results (win or loss for the side to
-// move, and the winning move), in a fixed number of 64-byte buckets of four
-// entries. Lock-free for any number of threads: each entry is two 64-bit
-// words, the key stored XOR the data, so that a torn entry reads as a miss.
+// move, and the winning move), in a fixed number of 64-byte buckets of eight
+// entries. Lock-free for any number of threads: each entry is one 64-bit
+// word, written and read whole.
 #pragma once
 
 #include <algorithm>
@@ -10,6 +10,7 @@
 #include <cstdint>
 
 #include "board.hpp"
+#include "pawntb/util/bits.hpp"
 #include "pawntb/util/memory.hpp"
 
 namespace pawntb::search_detail {
@@ -57,28 +58,29 @@ struct TtResult {
 
 class TranspositionTable {
  public:
-  // At most `bytes` (at least one bucket), a power of two of buckets, in
-  // zero pages from the kernel (util::ZeroPages): only the pages a search
+  // At most `bytes` (at least one bucket) of 64-byte buckets, in zero pages from the kernel (util::ZeroPages): only the pages a search
   // touches are ever filled, and on huge pages.
-  explicit TranspositionTable(std::uint64_t bytes) {
+  // `cols`: the board's, which the moves are stored against.
+  TranspositionTable(std::uint64_t bytes, int cols) : cols_(cols) {
     pages_ = util::ZeroPages(bytes_for(bytes));
     buckets_ = static_cast<Bucket*>(pages_.data());
-    mask_ = pages_.size() / sizeof(Bucket) - 1;
+    count_ = pages_.size() / sizeof(Bucket);
   }
 
   // The size of the table that `bytes` make.
   static std::uint64_t bytes_for(std::uint64_t bytes) {
-    return std::bit_floor(std::max<std::uint64_t>(bytes / sizeof(Bucket), 1)) * sizeof(Bucket);
+    return std::max<std::uint64_t>(bytes / sizeof(Bucket), 1) * sizeof(Bucket);
   }
 
-  std::uint64_t bytes() const { return (mask_ + 1) * sizeof(Bucket); }
-  std::uint64_t entries() const { return (mask_ + 1) * kWays; }
+  std::uint64_t bytes() const { return count_ * sizeof(Bucket); }
+  std::uint64_t entries() const { return count_ * kWays; }
   std::uint64_t used() const { return used_.load(std::memory_order_relaxed); }
 
-  // The table as 64-bit words, for saving and loading a search's state
-  // (state.cpp). copy_out() may run beside the search: each word is read
-  // whole. copy_in() only while no search runs; it recounts used().
-  std::uint64_t words() const { return (mask_ + 1) * (sizeof(Bucket) / 8); }
+  // The table as 64-bit words (one an entry), for saving and loading a
+  // search's state (state.cpp). copy_out() may run beside the search: each
+  // word is read whole. copy_in() only while no search runs; it recounts
+  // used().
+  std::uint64_t words() const { return count_ * kWays; }
   void copy_out(std::uint64_t first, std::uint64_t* out, std::uint64_t count) const {
     const std::uint64_t* w = reinterpret_cast<const std::uint64_t*>(buckets_) + first;
     for (std::uint64_t i = 0; i < count; ++i) out[i] = load(w[i]);
@@ -88,27 +90,24 @@ class TranspositionTable {
     std::uint64_t used = 0;
     for (std::uint64_t i = 0; i < count; ++i) {
       w[i] = in[i];
-      // A bucket's words are its kWays keys, then its kWays data words.
-      used += ((first + i) % (2 * kWays)) >= kWays && (in[i] & kValid);
+      used += (in[i] & kValid) != 0;
     }
     used_.fetch_add(used, std::memory_order_relaxed);
   }
 
   // Starts loading the bucket of `h`, so that a probe soon after does not wait.
-  void prefetch(const NodeHash& h) const { __builtin_prefetch(&buckets_[h.key & mask_]); }
+  void prefetch(const NodeHash& h) const { __builtin_prefetch(&bucket(h)); }
 
   TtResult probe(const NodeHash& h) const {
-    const Bucket& b = buckets_[h.key & mask_];
+    const Bucket& b = bucket(h);
+    const std::uint64_t check = h.check & kCheckMask;
     for (int i = 0; i < kWays; ++i) {
-      const std::uint64_t data = load(b.data[i]);
-      const std::uint64_t key = load(b.key[i]);
-      if ((data & kValid) && (key ^ data) == h.key && (data >> 32) == (h.check >> 32)) {
+      const std::uint64_t e = load(b.entry[i]);
+      if ((e & kValid) && (e & kCheckMask) == check) {
         TtResult r;
         r.found = true;
-        r.wins = data & kWins;
-        r.has_move = data & kHasMove;
-        r.move = {static_cast<std::uint8_t>((data >> 2) & 63),
-                  static_cast<std::uint8_t>((data >> 8) & 63)};
+        r.wins = e & kWins;
+        r.has_move = decode_move(e, r.move);
         return r;
       }
     }
@@ -118,46 +117,81 @@ class TranspositionTable {
   // Stores a proven result; `work` (nodes searched for it) decides which
   // entry of a full bucket is replaced: the one of least work.
   void store(const NodeHash& h, bool wins, const SearchMove* move, std::uint64_t work) {
-    Bucket& b = buckets_[h.key & mask_];
-    const std::uint64_t log_work = 64 - std::countl_zero(work | 1);
-    std::uint64_t data =
-        kValid | (wins ? kWins : 0) | (log_work << 16) | (h.check & ~0xffffffffULL);
-    if (move) data |= kHasMove | (std::uint64_t{move->from} << 2) | (std::uint64_t{move->to} << 8);
+    Bucket& b = bucket(h);
+    const std::uint64_t log_work =
+        std::min<std::uint64_t>(64 - std::countl_zero(work | 1), kMaxLogWork);
+    const std::uint64_t check = h.check & kCheckMask;
+    const std::uint64_t e = kValid | (wins ? kWins : 0) | (move ? encode_move(*move) : 0) |
+                            (log_work << kWorkShift) | check;
     int victim = 0;
     std::uint64_t least = ~0ULL;
     for (int i = 0; i < kWays; ++i) {
-      const std::uint64_t d = load(b.data[i]);
-      const std::uint64_t k = load(b.key[i]);
+      const std::uint64_t d = load(b.entry[i]);
       if (!(d & kValid)) {
         victim = i;
-        least = 0;
         used_.fetch_add(1, std::memory_order_relaxed);
         break;
       }
-      if ((k ^ d) == h.key) {
+      if ((d & kCheckMask) == check) {
         victim = i;
         break;
       }
-      const std::uint64_t w = (d >> 16) & 63;
+      const std::uint64_t w = (d >> kWorkShift) & kMaxLogWork;
       if (w < least) {
         least = w;
         victim = i;
       }
     }
-    store(b.data[victim], data);
-    store(b.key[victim], h.key ^ data);
+    store(b.entry[victim], e);
   }
 
  private:
-  static constexpr int kWays = 4;
-  static constexpr std::uint64_t kValid = 1, kWins = 2, kHasMove = 1 << 14;
-  // Plain words in zeroed pages, read and written as atomics (relaxed: an
-  // entry's two words are checked against each other, not ordered).
+  // An entry is one word, written and read whole, so threads never see
+  // half of one:
+  //   bit  0      valid
+  //   bit  1      the side to move wins
+  //   bits 2-7    the winning move's square (when bits 8-9 are not 0)
+  //   bits 8-9    where it goes beside the square ahead: 1 a file lower,
+  //               2 straight on, 3 a file higher; 0 no move
+  //   bit  10     the move is white's (toward lower squares)
+  //   bits 11-15  log2 of the nodes the result took, at most 31
+  //   bits 16-63  48 bits of the second hash
+  // The bucket comes from the first hash, so two positions are confused
+  // only when the bucket and 48 more bits agree: for a table of 2^27
+  // buckets, 75 bits. 1e11 probes of 8 entries each then confuse two
+  // positions with a chance of about 1e11 * 8 / 2^48 = 0.3 %.
+  static constexpr int kWays = 8;
+  static constexpr std::uint64_t kValid = 1, kWins = 2;
+  static constexpr int kFromShift = 2, kKindShift = 8, kWhiteShift = 10, kWorkShift = 11;
+  static constexpr std::uint64_t kMaxLogWork = 31;
+  static constexpr std::uint64_t kCheckMask = ~std::uint64_t{0} << 16;
+  static_assert((kMaxLogWork << kWorkShift) < (std::uint64_t{1} << 16));
+
+  // A pawn's move goes a row ahead, straight on or a file aside: its
+  // square, its side (the direction) and which of the three squares say it.
+  std::uint64_t encode_move(SearchMove m) const {
+    const bool white = m.to < m.from;
+    const int aside = m.to - m.from + (white ? cols_ : -cols_);  // -1, 0 or 1
+    return (std::uint64_t{m.from} << kFromShift) |
+           (static_cast<std::uint64_t>(aside + 2) << kKindShift) |
+           (std::uint64_t{white} << kWhiteShift);
+  }
+  bool decode_move(std::uint64_t e, SearchMove& m) const {
+    const int kind = static_cast<int>((e >> kKindShift) & 3);
+    if (kind == 0) return false;
+    const int from = static_cast<int>((e >> kFromShift) & 63);
+    const bool white = (e >> kWhiteShift) & 1;
+    m = {static_cast<std::uint8_t>(from),
+         static_cast<std::uint8_t>(from + (white ? -cols_ : cols_) + kind - 2)};
+    return true;
+  }
+
   struct alignas(64) Bucket {
-    std::uint64_t key[kWays];
-    std::uint64_t data[kWays];
+    std::uint64_t entry[kWays];
   };
   static_assert(sizeof(Bucket) == 64);
+  // Any number of buckets, so that --memory 12G is a 12 GiB table.
+  Bucket& bucket(const NodeHash& h) const { return buckets_[util::scale_to(h.key, count_)]; }
   static std::uint64_t load(const std::uint64_t& word) {
     return std::atomic_ref<std::uint64_t>(const_cast<std::uint64_t&>(word))
         .load(std::memory_order_relaxed);
@@ -165,9 +199,10 @@ class TranspositionTable {
   static void store(std::uint64_t& word, std::uint64_t value) {
     std::atomic_ref<std::uint64_t>(word).store(value, std::memory_order_relaxed);
   }
+  int cols_;
   util::ZeroPages pages_;
   Bucket* buckets_ = nullptr;
-  std::uint64_t mask_ = 0;
+  std::uint64_t count_ = 0;
   std::atomic<std::uint64_t> used_{0};
 };
 
