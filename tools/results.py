@@ -734,9 +734,10 @@ def solve_fields(solve, source, board):
 def check_result(text, source):
     """What `pawntb check-proof` said in `text` (its output, maybe with a
     `/usr/bin/time -v` report around it): its --json object, else its text
-    line ("FILE: ok, white wins ...: N positions checked ...") or its refusal
-    ("pawntb check-proof: FILE: REASON"), as {"ok", "error", "winner",
-    "root", "entries", "positions_checked"} (unknown ones None)."""
+    line ("FILE: ok, white wins ... within L plies: N positions checked ...")
+    or its refusal ("pawntb check-proof: FILE: REASON"), as {"ok", "error",
+    "winner", "root", "entries", "positions_checked", "longest_line"}
+    (unknown ones None)."""
     for line in text.splitlines():
         line = line.strip()
         if line.startswith("{"):
@@ -745,14 +746,17 @@ def check_result(text, source):
             except ValueError:
                 continue
             if isinstance(j, dict) and "ok" in j:
-                return {k: j.get(k) for k in ("ok", "error", "winner", "root", "entries", "positions_checked")}
-    m = re.search(r": ok, (white|black) wins (.*): ([0-9,]+) positions checked", text)
+                return {k: j.get(k) for k in ("ok", "error", "winner", "root", "entries", "positions_checked",
+                                              "longest_line")}
+    m = re.search(r": ok, (white|black) wins (.*?)(?: within ([0-9]+) plies)?: ([0-9,]+) positions checked", text)
     if m:
         return {"ok": True, "error": None, "winner": m.group(1), "root": m.group(2), "entries": None,
-                "positions_checked": int(m.group(3).replace(",", ""))}
+                "positions_checked": int(m.group(4).replace(",", "")),
+                "longest_line": int(m.group(3)) if m.group(3) else None}
     m = re.search(r"^pawntb check-proof: (.*)$", text, re.M)
     if m:
-        return {"ok": False, "error": m.group(1), "winner": None, "root": None, "entries": None, "positions_checked": None}
+        return {"ok": False, "error": m.group(1), "winner": None, "root": None, "entries": None, "positions_checked": None,
+                "longest_line": None}
     raise Failure("%s: no result of `pawntb check-proof` in it" % source, 2)
 
 
@@ -773,6 +777,7 @@ def certificate_figures(solve, path, check, check_command, seconds, peak):
     return {"bytes": os.path.getsize(path), "positions": solve["certificate_positions"], "checked": not problems,
             "message": "; ".join(problems) if problems else None,
             "replayed_positions": check["positions_checked"] if not problems else None,
+            "longest_line": check.get("longest_line") if not problems else None,
             "check_seconds": None if seconds is None else two_decimals(seconds), "check_peak_rss_bytes": peak,
             "check_command": re.sub(r"[^ ]*/([^ /]+)$", r"\1", results_page.shown_command(check_command))}
 
@@ -852,11 +857,17 @@ def prove(tree, programs, board, opts):
     if not solve.get("certificate_error"):
         figures = certificate_figures(solve, certificate, check, " ".join(check_command), seconds, check_peak)
 
+    # The distance's bounds: the search's, and the checked certificate's
+    # longest line, which bounds it from above too.
+    lower, upper = solve.get("plies_lower"), solve.get("plies_upper")
+    longest = figures.get("longest_line") if figures["checked"] else None
+    if longest is not None and (upper is None or longest < upper):
+        upper = longest
     record = {"board": board, "rows": rows, "cols": cols, "position": solve["position"], "winner": solve["winner"],
               "best_move": solve["best_move"], "nodes": solve["nodes"], "seconds": two_decimals(solve["seconds"]),
               "wall_seconds": None if wall is None else two_decimals(wall),
               "cpu_seconds": None if cpu is None else two_decimals(cpu), "peak_rss_bytes": peak,
-              "plies_lower": solve.get("plies_lower"), "plies_upper": solve.get("plies_upper"),
+              "plies_lower": lower, "plies_upper": upper,
               "tt_bytes": solve["tt_bytes"], "threads": solve["threads"], **resumed, "load_average": load,
               "command": None if command is None else results_page.shown_command(command),
               "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit, "certificate": figures}

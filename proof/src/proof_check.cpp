@@ -197,7 +197,6 @@ ProofReport check_proof(const std::filesystem::path& file,
     const bool found = lo < r.entries && entry_white(lo) == s.white && entry_black(lo) == s.black;
     return found ? lo : kNotListed;
   };
-  std::vector<bool> replayed(r.entries);
   // The table the leaves need.
   std::optional<Table> table;
   if (table_pawns > 0) {
@@ -223,58 +222,81 @@ ProofReport check_proof(const std::filesystem::path& file,
         format_position(Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
     return refuse(r, "position " + r.position + ": " + why);
   };
-  // Each listed position is replayed once. The loser's positions are not
-  // remembered: one is reached at most once per listed position whose move
-  // leads to it, so the work stays within the entries times the moves.
-  std::vector<State> stack{State{r.root.white, r.root.black, r.root.to_move == Side::white}};
-  while (!stack.empty()) {
-    const State s = stack.back();
-    stack.pop_back();
+  // Each listed position is replayed once, and keeps the plies of the
+  // longest line from it (a byte: no game is longer than 2 * 8 * 7 plies;
+  // 0 while not replayed). The loser's positions are not remembered: one is
+  // reached at most once per listed position whose move leads to it, so the
+  // work stays within the entries times the moves. Lines are at most a game
+  // long, so the replay recurses no deeper than that.
+  //
+  // The longest line of the proof bounds the root's distance from above:
+  // the winner, playing the stored moves, ends every line within it.
+  std::vector<std::uint8_t> longest(r.entries, 0);
+  std::optional<ProofReport> refused;
+  const auto replay = [&](const auto& self, const State& s) -> int {
     const bool winner_to_move = s.white_to_move == white_wins;
     std::uint64_t entry = kNotListed;
     if (winner_to_move) {
       entry = find_entry(s);
-      if (entry != kNotListed) {
-        if (replayed[entry]) continue;
-        replayed[entry] = true;
-      }
+      if (entry != kNotListed && longest[entry] != 0) return longest[entry];
     }
     ++r.positions_checked;
     // The game is over when the other side has arrived or this one has no move.
     const std::vector<Step> legal = rules.other_arrived(s) ? std::vector<Step>{} : rules.moves(s);
     if (legal.empty()) {
-      if (winner_to_move) return fail(s, "the game is over and the winner has lost it");
+      if (winner_to_move) {
+        refused = fail(s, "the game is over and the winner has lost it");
+        return -1;
+      }
       ++r.game_ends;
-      continue;
+      return 0;
     }
     if (winner_to_move &&
         std::any_of(legal.begin(), legal.end(), [&](Step m) { return rules.reaches_goal(s, m); })) {
       ++r.wins_in_one;
-      continue;
+      return 1;
     }
     if (entry == kNotListed && table && pawns(s.white) <= table_pawns && pawns(s.black) <= table_pawns) {
       const ProbeResult v =
           table->probe(Position{g, s.white, s.black, s.white_to_move ? Side::white : Side::black});
-      if (!v.ok() || v.winner != r.winner) return fail(s, "the table says the winner loses here");
+      if (!v.ok() || v.winner != r.winner) {
+        refused = fail(s, "the table says the winner loses here");
+        return -1;
+      }
       ++r.table_leaves;
-      continue;
+      return v.plies;
     }
     if (winner_to_move) {
-      if (entry == kNotListed) return fail(s, "no move is stored for the winner");
+      if (entry == kNotListed) {
+        refused = fail(s, "no move is stored for the winner");
+        return -1;
+      }
       const std::uint8_t* const move = entry_bytes + entry * kEntryBytes + 16;
       const Step m{move[0], move[1]};
       if (std::none_of(legal.begin(), legal.end(),
                        [&](Step l) { return l.from == m.from && l.to == m.to; })) {
-        return fail(s, "the stored move " +
-                           move_name(g, Move{static_cast<std::uint8_t>(m.from),
-                                             static_cast<std::uint8_t>(m.to)}) +
-                           " is not legal");
+        refused = fail(s, "the stored move " +
+                              move_name(g, Move{static_cast<std::uint8_t>(m.from),
+                                                static_cast<std::uint8_t>(m.to)}) +
+                              " is not legal");
+        return -1;
       }
-      stack.push_back(rules.play(s, m));
-    } else {
-      for (const Step m : legal) stack.push_back(rules.play(s, m));
+      const int after = self(self, rules.play(s, m));
+      if (after < 0) return -1;
+      longest[entry] = static_cast<std::uint8_t>(1 + after);
+      return 1 + after;
     }
-  }
+    int most = 0;
+    for (const Step m : legal) {
+      const int after = self(self, rules.play(s, m));
+      if (after < 0) return -1;
+      most = std::max(most, 1 + after);
+    }
+    return most;
+  };
+  const int plies = replay(replay, State{r.root.white, r.root.black, r.root.to_move == Side::white});
+  if (plies < 0) return *refused;
+  r.longest_line = plies;
   r.ok = true;
   return r;
 }

@@ -168,8 +168,6 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
 DistanceBounds DistanceSearch::solve(const Node& root,
                                      std::chrono::steady_clock::time_point deadline,
                                      const std::function<void(const DistanceBounds&)>& progress) {
-  deadline_ = deadline;
-  aborted_ = false;
   // n is odd when the winner is to move, even when the loser is.
   const int parity = root.white_to_move == white_wins_ ? 1 : 0;
   const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };
@@ -177,6 +175,14 @@ DistanceBounds DistanceSearch::solve(const Node& root,
   b = {parity, at_parity(longest_game(root, board_.geometry())), false};
   progress_ = &progress;
   if (progress) progress(b);
+  // First a line within the longest game, an upper bound, in at most a
+  // quarter of the time: on a small board about one boolean search, on a
+  // large one it may find none before then (8x7 found none in an hour).
+  const auto now = std::chrono::steady_clock::now();
+  deadline_ = deadline == std::chrono::steady_clock::time_point::max()
+                  ? deadline
+                  : now + (deadline - now) / 4;
+  aborted_ = false;
   if (const std::optional<int> r = within(root, b.upper)) {
     b.upper = *r;
     b.upper_found = true;
@@ -184,12 +190,17 @@ DistanceBounds DistanceSearch::solve(const Node& root,
     throw std::logic_error("the distance search found no win of the winner");
   }
   if (progress) progress(b);
+  deadline_ = deadline;
+  aborted_ = std::chrono::steady_clock::now() >= deadline_;
   while (!aborted_ && b.lower < b.upper) {
-    // A value of the parity halfway, at least `lower` and below `upper`
-    // (their difference is even, at least 2).
-    const int d = at_parity(b.lower + (b.upper - b.lower) / 2 - 1);
+    // With an upper bound, a value of the parity halfway, at least `lower`
+    // and below `upper` (their difference is even, at least 2). Without
+    // one, the lowest value left: each no raises the lower bound by 2 at a
+    // cost that grows with it, and the first yes is the value.
+    const int d = b.upper_found ? at_parity(b.lower + (b.upper - b.lower) / 2 - 1) : b.lower;
     if (const std::optional<int> r = within(root, d)) {
       b.upper = *r;
+      b.upper_found = true;
     } else if (!aborted_) {
       b.lower = d + 2;
     }

@@ -500,13 +500,43 @@ class ProveFromJson(unittest.TestCase):
                              "command": "pawntb solve --rows 6 --cols 7 --no-tables --json --certificate 6x7.prf "
                                         "--memory 1G --threads 1"})
         self.assertEqual(c, {"bytes": 1000, "positions": 52, "checked": True, "message": None, "replayed_positions": 99,
-                             "check_seconds": 2.25, "check_peak_rss_bytes": 2 << 20,
+                             "longest_line": None, "check_seconds": 2.25, "check_peak_rss_bytes": 2 << 20,
                              "check_command": "pawntb check-proof --json 6x7.prf"})
         text = read(os.path.join(self.root, "docs", "results.md"))
         self.assertIn("| 6x7 | black | `d2d3` | not proven | 14,324,591 | 505.12 / 510.5 | 40.75 | 1,024 | 1,024 | 1,000 bytes, 52 positions | "
                       "yes, 2.25 s, peak RSS 2 MiB | %s | %s |" % (date, commit), text)
         self.assertNotIn("| 6x7 | not proven yet |", text)
         self.assertIn("| 5x8 | not proven yet |", text)
+
+    def test_the_certificates_longest_line_bounds_the_distance_from_above(self):
+        # The search proved 20 <= n and no upper bound in its time; the
+        # checked certificate's longest line is 36, and then 40 against the
+        # search's 38, which stays.
+        self.solve.update({"plies_lower": 20, "plies_upper": None})
+        run = self.prove("--check-log", self.check_log(longest_line=36))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            r = json.load(f)
+        self.assertEqual((r["plies_lower"], r["plies_upper"], r["certificate"]["longest_line"]), (20, 36, 36))
+        self.assertIn("| 6x7 | black | `d2d3` | 20–36 |", read(os.path.join(self.root, "docs", "results.md")))
+        self.solve.update({"plies_lower": 20, "plies_upper": 38})
+        run = self.prove("--check-log", self.check_log(longest_line=40))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            self.assertEqual(json.load(f)["plies_upper"], 38)
+        # A refused certificate bounds nothing.
+        run = self.prove("--check-log", self.check_log(ok=False, error="bad", longest_line=None))
+        with open(self.record) as f:
+            self.assertEqual(json.load(f)["plies_upper"], 38)
+
+    def test_the_text_of_check_proof_gives_the_longest_line(self):
+        log = self.write("6x7.check.log", "/w/6x7.prf: ok, black wins %s within 34 plies: 1,234 positions checked "
+                         "(1 games over, 2 wins in one, 0 table leaves)\n" % self.START_6X7)
+        run = self.prove("--check-log", log)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            r = json.load(f)
+        self.assertEqual((r["certificate"]["longest_line"], r["certificate"]["replayed_positions"]), (34, 1234))
 
     def test_a_certificate_too_large_to_write_is_recorded_unchecked(self):
         self.solve["certificate_error"] = "the proof has more than 40 positions of the winner to move"

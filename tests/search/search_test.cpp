@@ -374,6 +374,11 @@ TEST(Certificate, ProofsOfSmallBoardsPass) {
       EXPECT_TRUE(report.ok) << to_string(g) << ": " << report.error;
       EXPECT_EQ(report.winner, r.winner);
       EXPECT_EQ(report.entries, r.certificate_positions);
+      // The longest line bounds the distance from above, with its parity.
+      pawntb_oracle::Solver oracle(g.rows, g.cols);
+      const auto truth = oracle.solve(board_text(pawntb::start_position(g, g.cols)), true);
+      EXPECT_GE(report.longest_line, truth.plies) << to_string(g);
+      EXPECT_EQ(report.longest_line % 2, truth.plies % 2) << to_string(g);
     }
   }
 }

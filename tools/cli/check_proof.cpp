@@ -39,6 +39,7 @@ int run_check_proof(const CheckProofArgs& o) {
         {"table_leaves", r.table_leaves},
         {"game_ends", r.game_ends},
         {"wins_in_one", r.wins_in_one},
+        {"longest_line", r.ok ? nlohmann::ordered_json(r.longest_line) : nullptr},
         {"table", r.table.empty() ? nlohmann::ordered_json(nullptr)
                                   : nlohmann::ordered_json(r.table.string())}};
   };
@@ -46,9 +47,9 @@ int run_check_proof(const CheckProofArgs& o) {
   const auto as_text = [&] {
     if (!r.ok) return;
     std::printf(
-        "%s: ok, %s wins %s: %s positions checked (%s games over, %s wins in one, %s table "
-        "leaves)\n",
-        o.file.c_str(), side_name(r.winner), format_position(r.root).c_str(),
+        "%s: ok, %s wins %s within %d plies: %s positions checked (%s games over, %s wins in "
+        "one, %s table leaves)\n",
+        o.file.c_str(), side_name(r.winner), format_position(r.root).c_str(), r.longest_line,
         with_commas(r.positions_checked).c_str(), with_commas(r.game_ends).c_str(),
         with_commas(r.wins_in_one).c_str(), with_commas(r.table_leaves).c_str());
   };

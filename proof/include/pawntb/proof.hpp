@@ -29,14 +29,19 @@ struct ProofReport {
   std::uint64_t table_leaves = 0;  // of those visits, answered by the table
   std::uint64_t game_ends = 0;     // of those visits, games over, lost by the side to move
   std::uint64_t wins_in_one = 0;   // of those visits, the winner to move with a move onto its goal
+  // The plies of the proof's longest line (the winner playing the stored
+  // moves, a table's leaf counting its value): the root's distance is at
+  // most this. 0 unless ok.
+  int longest_line = 0;
   std::filesystem::path table;          // the table that answered leaves; empty: none
 };
 
 // Replays the certificate `file`: from its root, every move of the loser
 // and the winner's stored move, until each line ends in a game over lost by
 // the loser, a position where the winner can move onto its goal row, or a
-// position the certificate's table answers as a win of the winner. The table is the one among `tables` whose file checksum the
-// certificate names (none needed when it names none).
+// position the certificate's table answers as a win of the winner, and
+// measures the longest line. The table is the one among `tables` whose file
+// checksum the certificate names (none needed when it names none).
 ProofReport check_proof(const std::filesystem::path& file,
                         const std::vector<std::filesystem::path>& tables);
 
