@@ -173,8 +173,9 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
         --save-every 600 --certificate "$dir/$board.prf" \
         ${certificate_memory:+--certificate-memory "$certificate_memory"} \
         > "$dir/$board.certificate.json.tmp" 2>> "$dir/$board.solve.err" || status=$?
-      if [ "$status" -eq 0 ]; then
-        # The record: this run's, with the distance the first one proved.
+      if [ "$status" -eq 0 ] || grep -q '"certificate_error":"' "$dir/$board.certificate.json.tmp"; then
+        # The record: this run's (written, or listed further), with the
+        # distance the first one proved.
         cp "$dir/$board.solve.json" "$dir/$board.solve.uncertified.json"
         python3 - "$dir/$board.solve.uncertified.json" "$dir/$board.certificate.json.tmp" \
           > "$dir/$board.solve.json.tmp" <<'EOF'
@@ -183,12 +184,11 @@ first, now = (json.load(open(p)) for p in sys.argv[1:3])
 for key in ("plies", "plies_lower", "plies_upper", "distance_nodes"):
     if key in first:
         now[key] = first[key]
-print(json.dumps(now))
+print(json.dumps(now, separators=(",", ":")))  # as pawntb writes it: the greps above
 EOF
         mv "$dir/$board.solve.json.tmp" "$dir/$board.solve.json"
         rm -f "$dir/$board.certificate.json.tmp"
-      elif grep -q '"certificate_error":"' "$dir/$board.certificate.json.tmp"; then
-        echo "$commit" > "$dir/$board.certificate.tried"
+        [ "$status" -eq 0 ] || echo "$commit" > "$dir/$board.certificate.tried"
       else
         log "certificate failed"
         exit 1

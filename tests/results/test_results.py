@@ -726,6 +726,18 @@ class RunBoardProve(unittest.TestCase):
             run = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             self.assertNotIn(" certificate\n", read(os.path.join(run_dir, "run.log")))
+            # Another binary, still without room: tried, too large again, the
+            # record keeps the first run's distance.
+            with open(os.path.join(run_dir, "pawntb.commit"), "w") as f:
+                f.write("second\n")
+            run = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            self.assertEqual(read(os.path.join(run_dir, "run.log")).count(" certificate\n"), 1)
+            self.assertEqual(read(os.path.join(run_dir, "5x5.certificate.tried")).strip(), "second")
+            with open(os.path.join(run_dir, "5x5.solve.json")) as f:
+                again = json.load(f)
+            self.assertIsInstance(again["certificate_error"], str, again)
+            self.assertEqual(again["plies"], first["plies"])
             # Another binary, with room: the walk goes on, the certificate is
             # written and checked, and the record keeps the first run's distance.
             os.remove(os.path.join(run_dir, "certificate_memory"))
@@ -734,7 +746,7 @@ class RunBoardProve(unittest.TestCase):
             run = subprocess.run(["sh", os.path.join(run_dir, "run.sh")], capture_output=True, text=True)
             self.assertEqual(run.returncode, 0, run.stderr)
             log = read(os.path.join(run_dir, "run.log"))
-            self.assertEqual(log.count(" certificate\n"), 1, log)
+            self.assertEqual(log.count(" certificate\n"), 2, log)
             self.assertEqual(log.count(" check-proof\n"), 1, log)
             with open(os.path.join(run_dir, "5x5.solve.json")) as f:
                 now = json.load(f)
