@@ -101,11 +101,15 @@ int run_solve(const SolveArgs& o) {
   const auto progress = [](const search::SearchProgress& p) {
     const std::string answer = p.decided ? std::string(side_name(p.winner)) + " wins; " : std::string();
     if (p.distance_searched) {
-      const std::string upper =
-          p.plies_upper_found ? ", at most " + std::to_string(p.plies_upper) : std::string();
-      std::fprintf(stderr, "pawntb solve: %sdistance: at least %d plies%s, %s nodes, %s\n",
-                   answer.c_str(), p.plies_lower, upper.c_str(),
-                   with_commas(p.distance_nodes).c_str(), duration_text(p.seconds).c_str());
+      // "at least 1 ply", "at least 23 and at most 35 plies"
+      const std::string bounds =
+          p.plies_upper_found
+              ? std::to_string(p.plies_lower) + " and at most " + std::to_string(p.plies_upper) +
+                    " plies"
+              : std::to_string(p.plies_lower) + (p.plies_lower == 1 ? " ply" : " plies");
+      std::fprintf(stderr, "pawntb solve: %sdistance: at least %s, %s nodes, %s\n", answer.c_str(),
+                   bounds.c_str(), with_commas(p.distance_nodes).c_str(),
+                   duration_text(p.seconds).c_str());
       return;
     }
     if (p.certificate_positions) {
