@@ -190,8 +190,11 @@ EOF
         rm -f "$dir/$board.certificate.json.tmp"
         [ "$status" -eq 0 ] || echo "$commit" > "$dir/$board.certificate.tried"
       else
-        log "certificate failed"
-        exit 1
+        # The answer stands without it; the queue goes on. (A binary that
+        # cannot read the state, for one, fails so.)
+        log "certificate: the new try failed (status $status, see $board.solve.err)"
+        rm -f "$dir/$board.certificate.json.tmp"
+        echo "$commit" > "$dir/$board.certificate.tried"
       fi
     fi
   fi

@@ -223,15 +223,15 @@ ProofReport check_proof(const std::filesystem::path& file,
     return refuse(r, "position " + r.position + ": " + why);
   };
   // Each listed position is replayed once, and keeps the plies of the
-  // longest line from it (a byte: no game is longer than 2 * 8 * 7 plies;
-  // 0 while not replayed). The loser's positions are not remembered: one is
+  // longest line from it (16 bits: a line is at most a pawn step a ply, and
+  // no board has 64 pawns of 8 steps; 0 while not replayed). The loser's positions are not remembered: one is
   // reached at most once per listed position whose move leads to it, so the
   // work stays within the entries times the moves. Lines are at most a game
   // long, so the replay recurses no deeper than that.
   //
   // The longest line of the proof bounds the root's distance from above:
   // the winner, playing the stored moves, ends every line within it.
-  std::vector<std::uint8_t> longest(r.entries, 0);
+  std::vector<std::uint16_t> longest(r.entries, 0);
   std::optional<ProofReport> refused;
   const auto replay = [&](const auto& self, const State& s) -> int {
     const bool winner_to_move = s.white_to_move == white_wins;
@@ -283,7 +283,7 @@ ProofReport check_proof(const std::filesystem::path& file,
       }
       const int after = self(self, rules.play(s, m));
       if (after < 0) return -1;
-      longest[entry] = static_cast<std::uint8_t>(1 + after);
+      longest[entry] = static_cast<std::uint16_t>(1 + after);
       return 1 + after;
     }
     int most = 0;

@@ -174,6 +174,10 @@ DistanceBounds DistanceSearch::solve(const Node& root,
   DistanceBounds& b = bounds_;
   b = {parity, at_parity(longest_game(root, board_.geometry())), false};
   progress_ = &progress;
+  struct Forget {  // however solve() ends, within() no longer reports
+    const std::function<void(const DistanceBounds&)>*& target;
+    ~Forget() { target = nullptr; }
+  } forget{progress_};
   if (progress) progress(b);
   // First a line within the longest game, an upper bound, in at most a
   // quarter of the time: on a small board about one boolean search, on a
@@ -206,7 +210,8 @@ DistanceBounds DistanceSearch::solve(const Node& root,
     }
     if (progress) progress(b);
   }
-  progress_ = nullptr;
+  // Asked from below up to the longest game, which no game exceeds: n is it.
+  if (!b.upper_found && b.lower == b.upper) b.upper_found = true;
   return b;
 }
 

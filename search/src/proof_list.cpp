@@ -59,11 +59,23 @@ std::uint64_t ProofList::key(std::uint64_t white, std::uint64_t black) const {
   return white_rank_.rank(white >> cols_) * black_rank_.count() + black_rank_.rank(black);
 }
 
-ProofList::Slot ProofList::encode(const ProofMove& m) const {
+bool ProofList::holds(const ProofMove& m) const {
+  const int squares = bits_ + cols_;
   if ((m.white & ((std::uint64_t{1} << cols_) - 1)) != 0 || (m.black >> bits_) != 0 ||
-      std::popcount(m.white) > white_rank_.most() || std::popcount(m.black) > black_rank_.most()) {
-    throw std::logic_error("a position of the walk that has arrived or gained pawns");
+      (squares < 64 && (m.white >> squares) != 0) || (m.white & m.black) != 0 ||
+      std::popcount(m.white) > white_rank_.most() || std::popcount(m.black) > black_rank_.most() ||
+      m.from >= squares || m.to >= squares) {
+    return false;
   }
+  const bool white = (m.white >> m.from & 1) != 0;
+  if (!white && (m.black >> m.from & 1) == 0) return false;  // no pawn on `from`
+  const int ahead = white ? m.from - cols_ : m.from + cols_;
+  const int aside = m.to - ahead;
+  return aside >= -1 && aside <= 1 && m.to / cols_ == ahead / cols_;
+}
+
+ProofList::Slot ProofList::encode(const ProofMove& m) const {
+  if (!holds(m)) throw std::logic_error("a position of the walk that has arrived or gained pawns");
   const bool white = (m.white >> m.from & 1) != 0;
   const int ahead = white ? m.from - cols_ : m.from + cols_;
   return Slot{key(m.white, m.black) + 1,

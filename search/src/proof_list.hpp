@@ -119,6 +119,11 @@ class ProofList {
   // the key needs that.
   bool contains(std::uint64_t white, std::uint64_t black) const;
 
+  // Whether `m` is a position this list can hold, with a move of the side
+  // whose pawn stands on `from` one row ahead: for reading entries from a
+  // file before contains() or add().
+  bool holds(const ProofMove& m) const;
+
   // Lists a position not listed yet. Throws TooLarge when it does not fit;
   // the list is as before then.
   void add(const ProofMove& m);

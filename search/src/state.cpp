@@ -221,6 +221,7 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   for (std::uint64_t i = 0; i < listed; ++i) {
     const std::uint8_t* e = read.take(kProofMoveBytes);
     const ProofMove m{get(e, 8), get(e + 8, 8), e[16], e[17]};
+    if (!into.holds(m)) bad("a listed position or move that no walk of this root has");
     if (into.contains(m.white, m.black)) bad("a position listed twice");
     into.add(m);
   }

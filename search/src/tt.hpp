@@ -156,10 +156,11 @@ class TranspositionTable {
   //   bit  10     the move is white's (toward lower squares)
   //   bits 11-15  log2 of the nodes the result took, at most 31
   //   bits 16-63  48 bits of the second hash
-  // The bucket comes from the first hash, so two positions are confused
-  // only when the bucket and 48 more bits agree: for a table of 2^27
-  // buckets, 75 bits. 1e11 probes of 8 entries each then confuse two
-  // positions with a chance of about 1e11 * 8 / 2^48 = 0.3 %.
+  // A probe compares 48 bits with the at most 8 entries of its bucket, so
+  // it takes another position's result with a chance of 8 / 2^48 whatever
+  // the table's size: about 0.3 % over 1e11 probes, 3 % over 1e12. A
+  // checked certificate, or a second proof from another root order, is
+  // what rules that out for a board.
   static constexpr int kWays = 8;
   static constexpr std::uint64_t kValid = 1, kWins = 2;
   static constexpr int kFromShift = 2, kKindShift = 8, kWhiteShift = 10, kWorkShift = 11;

@@ -154,6 +154,24 @@ TEST(ProofList, StaysWithinItsMemory) {
   EXPECT_THROW(list.reserve(added * 2), ProofList::TooLarge);
 }
 
+// What a damaged walk file could hold is told apart before it is keyed.
+TEST(ProofList, HoldsOnlyPositionsAndMovesOfTheWalk) {
+  const Board board(Geometry{8, 8});
+  const ProofList list(board, start8x8(), 1 << 20);
+  const std::uint64_t white = std::uint64_t{1} << 12, black = std::uint64_t{1} << 40;
+  EXPECT_TRUE(list.holds({white, black, 12, 4}));    // white's pawn, one row up
+  EXPECT_TRUE(list.holds({white, black, 12, 3}));    // and a file aside
+  EXPECT_TRUE(list.holds({white, black, 40, 48}));   // black's pawn, one row down
+  EXPECT_FALSE(list.holds({white, black, 12, 2}));   // two files aside
+  EXPECT_FALSE(list.holds({white, black, 13, 5}));   // no pawn on its square
+  EXPECT_FALSE(list.holds({white | 1, black, 12, 4}));                         // white arrived
+  EXPECT_FALSE(list.holds({white, black | (std::uint64_t{1} << 60), 12, 4}));  // black arrived
+  EXPECT_FALSE(list.holds({white | black, black, 12, 4}));                     // one square, two pawns
+  EXPECT_FALSE(list.holds({(0x1ffULL << 16), black, 16, 8}));                  // 9 white pawns
+  EXPECT_FALSE(list.holds({white, black, 64, 56}));                            // off the board
+  EXPECT_FALSE(list.holds({std::uint64_t{1} << 16, black, 16, 7}));  // past the a-file: a row lower
+}
+
 TEST(ProofList, RefusesPositionsItCannotKey) {
   Position p = start8x8();
   EXPECT_NO_THROW(ProofList::check_keys(p));
