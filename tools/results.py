@@ -633,7 +633,9 @@ def record_progress(tree, board, tables, resume, lost):
     run_log = os.path.join(tables, "run.log")
     last = read_text(run_log).rstrip("\n").split("\n")[-1] if nonempty(run_log) else ""
     waiting = re.match(r"\S+ waiting for (.*) first$", last)
-    stopped = re.match(r"\S+ (.* failed.*)$", last)
+    # run-board.sh's own words for a step that failed: "verify failed", "X
+    # failed (status N): not starting" (not a note that mentions a failure).
+    stopped = re.match(r"\S+ (\S+ failed|\S+ failed \(status [0-9]+\): not starting)$", last)
     if proving:  # the newest of its outputs
         for name in (".solve.json", ".check.log"):
             if nonempty(os.path.join(tables, board + name)):

@@ -419,6 +419,11 @@ class Running(unittest.TestCase):
             f.write("2026-01-02T01:00:00Z generate failed\n")
         self.assertEqual(self.running(resume="r").returncode, 0)
         self.assertEqual(self.record()["progress"], "stopped (generate failed); so far: solve unit 5/10 50%")
+        # A note about a failure is no failure of a step.
+        with open(os.path.join(self.tables, "run.log"), "a") as f:
+            f.write("2026-01-02T02:00:00Z binary replaced (a failed retry now goes on)\n")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "solve unit 5/10 50%")
 
     def test_no_progress_line_and_usage(self):
         self.write("7x6.err", "pawntb generate: plan\n")
