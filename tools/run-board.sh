@@ -42,8 +42,8 @@
 # started it. A lock (DIR/lock) refuses a second copy. Stopping it at any
 # moment (kill, or the machine going away) loses at most the unit, or the last
 # minute of verify, in flight; a proof loses at most 10 minutes of search or
-# of the certificate's walk (RxC.state.walk), or the distance's search or the
-# check in flight. Exit status: 0 all done, 1 a step failed,
+# of the certificate's walk (RxC.state.walk), the distance's question in
+# flight (RxC.state.distance), or the check in flight. Exit status: 0 all done, 1 a step failed,
 # 2 usage, 3 already running.
 set -eu
 usage() {

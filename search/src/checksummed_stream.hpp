@@ -65,10 +65,8 @@ class ChecksummedReader {
       : in_(in), bad_(std::move(bad)) {}
 
   const std::uint8_t* take(std::size_t n) {
-    if (end_ - at_ < n) refill(n);
-    const std::uint8_t* p = buffer_.data() + at_;
+    const std::uint8_t* p = take_unsummed(n);
     checksum_.update({p, n});
-    at_ += n;
     return p;
   }
 

@@ -167,12 +167,22 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
 
 DistanceBounds DistanceSearch::solve(const Node& root,
                                      std::chrono::steady_clock::time_point deadline,
-                                     const std::function<void(const DistanceBounds&)>& progress) {
+                                     const std::function<void(const DistanceBounds&)>& progress,
+                                     const std::optional<DistanceBounds>& before) {
   // n is odd when the winner is to move, even when the loser is.
   const int parity = root.white_to_move == white_wins_ ? 1 : 0;
   const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };
   DistanceBounds& b = bounds_;
   b = {parity, at_parity(longest_game(root, board_.geometry())), false};
+  if (before) {
+    if (before->lower < b.lower || before->upper > b.upper || before->lower > before->upper ||
+        (before->lower - parity) % 2 != 0 || (before->upper - parity) % 2 != 0) {
+      throw std::invalid_argument("bounds " + std::to_string(before->lower) + " and " +
+                                  std::to_string(before->upper) +
+                                  " cannot be those of this position's value");
+    }
+    b = *before;
+  }
   progress_ = &progress;
   struct Forget {  // however solve() ends, within() no longer reports
     const std::function<void(const DistanceBounds&)>*& target;
@@ -182,18 +192,22 @@ DistanceBounds DistanceSearch::solve(const Node& root,
   // First a line within the longest game, an upper bound, in at most a
   // quarter of the time: on a small board about one boolean search, on a
   // large one it may find none before then (8x7 found none in an hour).
-  const auto now = std::chrono::steady_clock::now();
-  deadline_ = deadline == std::chrono::steady_clock::time_point::max()
-                  ? deadline
-                  : now + (deadline - now) / 4;
-  aborted_ = false;
-  if (const std::optional<int> r = within(root, b.upper)) {
-    b.upper = *r;
-    b.upper_found = true;
-  } else if (!aborted_) {
-    throw std::logic_error("the distance search found no win of the winner");
+  // Bounds proven before (an upper bound found, or asked from below
+  // already) go on where they stopped.
+  if (!before || (!before->upper_found && before->lower == parity)) {
+    const auto now = std::chrono::steady_clock::now();
+    deadline_ = deadline == std::chrono::steady_clock::time_point::max()
+                    ? deadline
+                    : now + (deadline - now) / 4;
+    aborted_ = false;
+    if (const std::optional<int> r = within(root, b.upper)) {
+      b.upper = *r;
+      b.upper_found = true;
+    } else if (!aborted_) {
+      throw std::logic_error("the distance search found no win of the winner");
+    }
+    if (progress) progress(b);
   }
-  if (progress) progress(b);
   deadline_ = deadline;
   aborted_ = std::chrono::steady_clock::now() >= deadline_;
   while (!aborted_ && b.lower < b.upper) {

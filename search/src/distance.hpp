@@ -43,10 +43,14 @@ class DistanceSearch {
   // The bounds of `root`'s value proven by `deadline`: exact unless the
   // deadline came first. `progress` is called with the bounds proven so far
   // at the start, after each question, and every 4,096 nodes between (nodes()
-  // tells how far it got). Throws TableError when the table cannot answer a
-  // position.
+  // tells how far it got). `before`, when given, are bounds proven earlier
+  // (a saved state's): the questions go on from them. Throws TableError when
+  // the table cannot answer a position, and std::invalid_argument when
+  // `before` cannot be bounds of `root` (its parity, or past the longest
+  // game).
   DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline,
-                       const std::function<void(const DistanceBounds&)>& progress);
+                       const std::function<void(const DistanceBounds&)>& progress,
+                       const std::optional<DistanceBounds>& before = std::nullopt);
 
   std::uint64_t nodes() const { return nodes_; }
 

@@ -685,29 +685,63 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     search_detail::DistanceSearch distance(
         s.board, result.winner == Side::white, s.table, s.table_pawns, s.knowledge.symmetry,
         std::min(tt_bytes, kDistanceMemory), [&](const Node& n) { return w.wins(n, nullptr, 0); });
+    // With --resume, the bounds proven so far are saved beside the state
+    // (FILE.distance) each time they narrow, and a run goes on from them.
+    const std::filesystem::path distance_file =
+        options.state.empty() ? std::filesystem::path()
+                              : std::filesystem::path(options.state.string() + ".distance");
+    std::optional<search_detail::DistanceState> saved_distance;
+    if (!distance_file.empty()) saved_distance = search_detail::load_distance(distance_file, root);
+    if (saved_distance && saved_distance->winner != result.winner) {
+      throw std::invalid_argument(distance_file.string() + " is the distance of a win of " +
+                                  side_name(saved_distance->winner) + ", but " +
+                                  side_name(result.winner) + " wins");
+    }
+    const std::uint64_t distance_nodes_before = saved_distance ? saved_distance->nodes : 0;
+    std::optional<search_detail::DistanceBounds> before;
+    if (saved_distance) before = saved_distance->bounds;
+    const auto keep = [&](const search_detail::DistanceBounds& b) {
+      if (distance_file.empty() || (before && b.lower == before->lower &&
+                                    b.upper == before->upper &&
+                                    b.upper_found == before->upper_found)) {
+        return;
+      }
+      search_detail::save_distance(distance_file, root,
+                                   {result.winner, b, distance_nodes_before + distance.nodes()});
+      before = b;
+    };
     auto last_progress = std::chrono::steady_clock::now();
-    const search_detail::DistanceBounds b =
-        distance.solve(r, s.deadline, [&](const search_detail::DistanceBounds& so_far) {
-          const auto now = std::chrono::steady_clock::now();
-          if (!progress || now - last_progress < options.progress_every) return;
-          last_progress = now;
-          SearchProgress p;
-          p.nodes = result.nodes;
-          p.seconds = seconds_before + seconds();
-          p.distance_searched = true;
-          p.decided = true;
-          p.winner = result.winner;
-          p.plies_lower = so_far.lower;
-          p.plies_upper = so_far.upper;
-          p.plies_upper_found = so_far.upper_found;
-          p.distance_nodes = distance.nodes();
-          progress(p);
-        });
+    search_detail::DistanceBounds b;
+    try {
+      b = distance.solve(
+          r, s.deadline,
+          [&](const search_detail::DistanceBounds& so_far) {
+            keep(so_far);
+            const auto now = std::chrono::steady_clock::now();
+            if (!progress || now - last_progress < options.progress_every) return;
+            last_progress = now;
+            SearchProgress p;
+            p.nodes = result.nodes;
+            p.seconds = seconds_before + seconds();
+            p.distance_searched = true;
+            p.decided = true;
+            p.winner = result.winner;
+            p.plies_lower = so_far.lower;
+            p.plies_upper = so_far.upper;
+            p.plies_upper_found = so_far.upper_found;
+            p.distance_nodes = distance_nodes_before + distance.nodes();
+            progress(p);
+          },
+          before);
+    } catch (const std::invalid_argument& e) {  // bounds saved that do not fit the root
+      throw std::invalid_argument(distance_file.string() + ": " + e.what());
+    }
+    keep(b);
     s.deadline = std::chrono::steady_clock::time_point::max();
     result.plies_lower = b.lower;
     result.plies_upper = b.upper;
     result.plies_upper_found = b.upper_found;
-    result.distance_nodes = distance.nodes();
+    result.distance_nodes = distance_nodes_before + distance.nodes();
   }
   return result;
 }

@@ -48,6 +48,15 @@ std::uint64_t get(const std::uint8_t* at, int bytes) {
   return v;
 }
 
+// Whether `in` is open on `path`: false when there is no such file (nothing
+// saved yet). Throws std::invalid_argument when it exists but cannot be read.
+bool opened(const std::ifstream& in, const std::filesystem::path& path) {
+  if (in) return true;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return false;
+  throw std::invalid_argument("cannot read " + path.string());
+}
+
 [[noreturn]] void damaged(const std::filesystem::path& path, const std::string& what) {
   throw std::invalid_argument(path.string() + ": not a pawntb search state, or damaged: " + what);
 }
@@ -116,11 +125,7 @@ SearchStateHeader parse_header(const std::filesystem::path& path, std::ifstream&
 
 std::optional<SearchStateHeader> read_state_header(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    throw std::invalid_argument("cannot read " + path.string());
-  }
+  if (!opened(in, path)) return std::nullopt;
   return parse_header(path, in);
 }
 
@@ -163,19 +168,30 @@ namespace {
 constexpr char kWalkMagic[8] = {'P', 'A', 'W', 'N', 'W', 'L', 'K', '1'};
 constexpr std::size_t kWalkHeader = 48, kToVisitBytes = 17;
 
+// The root that the walk's and the distance's files begin with (offsets 0 to 31).
+void put_root(ChecksummedWriter& out, const char (&magic)[8], const Position& root) {
+  out.put_bytes(magic, 8);
+  out.put(static_cast<std::uint64_t>(root.geometry.rows), 1);
+  out.put(static_cast<std::uint64_t>(root.geometry.cols), 1);
+  out.put(root.to_move == Side::white ? 0 : 1, 1);
+  out.put(0, 5);
+  out.put(root.white, 8);
+  out.put(root.black, 8);
+}
+
+bool same_root(const std::uint8_t* h, const Position& root) {
+  return h[8] == root.geometry.rows && h[9] == root.geometry.cols &&
+         h[10] == (root.to_move == Side::white ? 0 : 1) && get(h + 16, 8) == root.white &&
+         get(h + 24, 8) == root.black;
+}
+
 }  // namespace
 
 std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
                         const ProofList& listed, const std::vector<Node>& to_visit) {
   return util::write_file_atomically(path, [&](util::ByteSink& sink) {
     ChecksummedWriter out(sink);
-    out.put_bytes(kWalkMagic, 8);
-    out.put(static_cast<std::uint64_t>(root.geometry.rows), 1);
-    out.put(static_cast<std::uint64_t>(root.geometry.cols), 1);
-    out.put(root.to_move == Side::white ? 0 : 1, 1);
-    out.put(0, 5);
-    out.put(root.white, 8);
-    out.put(root.black, 8);
+    put_root(out, kWalkMagic, root);
     out.put(listed.size(), 8);
     out.put(to_visit.size(), 8);
     listed.for_each([&](const ProofMove& m) { put(out, m); });
@@ -191,11 +207,7 @@ std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
 std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
                                    const Board& board, ProofList& into) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    throw std::invalid_argument("cannot read " + path.string());
-  }
+  if (!opened(in, path)) return std::nullopt;
   const auto bad = [&](const std::string& what) {
     throw std::invalid_argument(path.string() + ": not a saved walk of pawntb solve, or damaged: " +
                                 what);
@@ -203,9 +215,7 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   ChecksummedReader read(in, bad);
   const std::uint8_t* h = read.take(kWalkHeader);
   if (std::memcmp(h, kWalkMagic, 8) != 0) bad("no PAWNWLK1 at its start");
-  if (h[8] != root.geometry.rows || h[9] != root.geometry.cols ||
-      h[10] != (root.to_move == Side::white ? 0 : 1) || get(h + 16, 8) != root.white ||
-      get(h + 24, 8) != root.black) {
+  if (!same_root(h, root)) {
     throw std::invalid_argument(path.string() + " is the walk of another search");
   }
   const std::uint64_t listed = get(h + 32, 8), to_visit = get(h + 40, 8);
@@ -232,6 +242,63 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   }
   read.expect_checksum_and_end();
   return w;
+}
+
+// The distance's file (little-endian), beside the state (FILE.distance):
+//   offset 0   "PAWNDST1"
+//          8   u8 rows, u8 cols, u8 side to move of the root (0 white), 5 bytes 0
+//         16   u64 the root's white pawns, u64 its black pawns
+//         32   u8 the winner (0 white), u8 1 when an upper bound was found,
+//              u16 the lower bound, u16 the upper bound, 2 bytes 0
+//         40   u64 the distance's nodes so far
+//         48   u64 XXH3-64 of every byte before it
+namespace {
+
+constexpr char kDistanceMagic[8] = {'P', 'A', 'W', 'N', 'D', 'S', 'T', '1'};
+constexpr std::size_t kDistanceBody = 48;
+
+}  // namespace
+
+std::uint64_t save_distance(const std::filesystem::path& path, const Position& root,
+                            const DistanceState& state) {
+  return util::write_file_atomically(path, [&](util::ByteSink& sink) {
+    ChecksummedWriter out(sink);
+    put_root(out, kDistanceMagic, root);
+    out.put(state.winner == Side::white ? 0 : 1, 1);
+    out.put(state.bounds.upper_found ? 1 : 0, 1);
+    out.put(static_cast<std::uint64_t>(state.bounds.lower), 2);
+    out.put(static_cast<std::uint64_t>(state.bounds.upper), 2);
+    out.put(0, 2);
+    out.put(state.nodes, 8);
+    return out.finish();
+  });
+}
+
+std::optional<DistanceState> load_distance(const std::filesystem::path& path,
+                                           const Position& root) {
+  std::ifstream in(path, std::ios::binary);
+  if (!opened(in, path)) return std::nullopt;
+  const auto bad = [&](const std::string& what) {
+    throw std::invalid_argument(path.string() +
+                                ": not the saved distance of pawntb solve, or damaged: " + what);
+  };
+  ChecksummedReader read(in, bad);
+  const std::uint8_t* h = read.take(kDistanceBody);
+  if (std::memcmp(h, kDistanceMagic, 8) != 0) bad("no PAWNDST1 at its start");
+  DistanceState d;
+  const bool other_root = !same_root(h, root);
+  if (h[32] > 1 || h[33] > 1) bad("its winner or its flag");
+  d.winner = h[32] == 0 ? Side::white : Side::black;
+  d.bounds.upper_found = h[33] == 1;
+  d.bounds.lower = static_cast<int>(get(h + 34, 2));
+  d.bounds.upper = static_cast<int>(get(h + 36, 2));
+  d.nodes = get(h + 40, 8);
+  read.expect_checksum_and_end();
+  if (other_root) throw std::invalid_argument(path.string() + " is the distance of another search");
+  if (d.bounds.lower > d.bounds.upper || (d.bounds.upper - d.bounds.lower) % 2 != 0) {
+    bad("bounds " + std::to_string(d.bounds.lower) + " and " + std::to_string(d.bounds.upper));
+  }
+  return d;
 }
 
 }  // namespace pawntb::search_detail

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "board.hpp"
+#include "distance.hpp"
 #include "proof_list.hpp"
 #include "pawntb/position.hpp"
 #include "tt.hpp"
@@ -67,5 +68,27 @@ std::uint64_t save_walk(const std::filesystem::path& path, const Position& root,
 // root; `into` is then partly filled and must be thrown away.
 std::optional<WalkState> load_walk(const std::filesystem::path& path, const Position& root,
                                    const Board& board, ProofList& into);
+
+// The distance's bounds proven so far (docs/search.md, "Resume"), saved
+// beside the state (FILE.distance) each time a question narrows them, so
+// that a run killed in the distance's search asks only what is left. Like
+// the table's entries they are facts of the game, whatever the table or the
+// knowledge of the run that proved them.
+struct DistanceState {
+  Side winner = Side::white;
+  DistanceBounds bounds;
+  std::uint64_t nodes = 0;  // the distance's nodes, in every part
+};
+
+// Writes the bounds of `root` atomically; returns the file's size. Throws
+// std::system_error naming the file.
+std::uint64_t save_distance(const std::filesystem::path& path, const Position& root,
+                            const DistanceState& state);
+
+// The saved bounds of `root`, or nullopt when `path` does not exist. Throws
+// std::invalid_argument naming the file when it is damaged or of another
+// root.
+std::optional<DistanceState> load_distance(const std::filesystem::path& path,
+                                           const Position& root);
 
 }  // namespace pawntb::search_detail
