@@ -122,7 +122,7 @@ bool ProofList::try_rehash(std::uint64_t slots) {
   return true;
 }
 
-void ProofList::make_room(std::uint64_t count) {
+void ProofList::reserve(std::uint64_t count) {
   const std::uint64_t now = slots_.size();
   if (count * 100 <= now * kGrowAtPercent) return;
   // By half, or to what `count` needs at the growing load, whichever is more.
@@ -136,10 +136,8 @@ void ProofList::make_room(std::uint64_t count) {
   throw TooLarge{};
 }
 
-void ProofList::reserve(std::uint64_t count) { make_room(count); }
-
 void ProofList::add(const ProofMove& m) {
-  make_room(size_ + 1);
+  reserve(size_ + 1);
   const Slot s = encode(m);
   std::uint64_t i = home(s.key);
   while (slots_[i].key != 0) i = i + 1 == slots_.size() ? 0 : i + 1;

@@ -154,7 +154,6 @@ class ProofList {
   ProofMove decode(const Slot& slot) const;
   std::uint64_t home(std::uint64_t key) const;
   bool try_rehash(std::uint64_t slots);
-  void make_room(std::uint64_t count);
 
   int cols_, bits_;  // bits_: (rows - 1) * cols, the squares a side's pawns can stand on
   SubsetRank white_rank_, black_rank_;
