@@ -14,7 +14,8 @@
 # DIR/RxC.solve.time --check-log DIR/RxC.check.log` records, while
 # RxC.solve.err has the search's progress (tools/results.py --running).
 #
-#   tools/run-board.sh RxC DIR [--prove [--dtm-time S] [--certificate-memory SIZE]]
+#   tools/run-board.sh RxC DIR [--prove [--dtm-time S] [--certificate-memory SIZE]
+#                      [--root-seed N]]
 #                      [--memory SIZE] [--threads N] [--nice N] [--build DIR] [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
@@ -26,6 +27,9 @@
 #          (solve --dtm --time S; default 3600): the bounds proven by then
 # --certificate-memory  with --prove: solve's bound for listing the
 #          certificate (default: 3/4 of the memory available then)
+# --root-seed  with --prove: the root's moves in an order shuffled by N
+#          (solve --root-seed N), for a second proof of a board in a
+#          directory of its own
 # --memory passed to generate, stats and verify, or solve's transposition
 #          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
@@ -61,6 +65,7 @@ after=
 prove=
 dtm_time=
 certificate_memory=
+root_seed=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -80,6 +85,7 @@ while [ $# -gt 0 ]; do
     --prove) prove=1; shift ;;
     --dtm-time) dtm_time=$2; shift 2 ;;
     --certificate-memory) certificate_memory=$2; shift 2 ;;
+    --root-seed) root_seed=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -108,6 +114,7 @@ fi
 [ -z "$prove" ] || echo prove > "$dir/mode"
 [ -z "$dtm_time" ] || echo "$dtm_time" > "$dir/dtm_time"
 [ -z "$certificate_memory" ] || echo "$certificate_memory" > "$dir/certificate_memory"
+[ -z "$root_seed" ] || echo "$root_seed" > "$dir/root_seed"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -145,6 +152,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
   }
   # Set by hand or by --certificate-memory: solve's bound for the list.
   certificate_memory=$(cat "$dir/certificate_memory" 2>/dev/null || true)
+  root_seed=$(cat "$dir/root_seed" 2>/dev/null || true)
   commit=$(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)
   if [ ! -s "$dir/$board.solve.json" ]; then
     log "solve"
@@ -152,6 +160,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
       --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
       --save-every 600 --certificate "$dir/$board.prf" \
       ${certificate_memory:+--certificate-memory "$certificate_memory"} \
+      ${root_seed:+--root-seed "$root_seed"} \
       --dtm --time "$(cat "$dir/dtm_time" 2>/dev/null || echo 3600)" \
       > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" || {
       # A proof too large to list in memory: the answer stands, unchecked.
@@ -172,6 +181,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
         --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
         --save-every 600 --certificate "$dir/$board.prf" \
         ${certificate_memory:+--certificate-memory "$certificate_memory"} \
+        ${root_seed:+--root-seed "$root_seed"} \
         > "$dir/$board.certificate.json.tmp" 2>> "$dir/$board.solve.err" || status=$?
       if [ "$status" -eq 0 ] || grep -q '"certificate_error":"' "$dir/$board.certificate.json.tmp"; then
         # The record: this run's (written, or listed further), with the

@@ -712,6 +712,25 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(r["commit"], read(os.path.join(run_dir, "pawntb.commit")).strip())
 
 
+    def test_a_second_proof_takes_the_root_in_another_order(self):
+        build = os.environ.get("PAWNTB_BUILD")
+        if not build:
+            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        with tempfile.TemporaryDirectory() as tmp:
+            run_dir = os.path.join(tmp, "4x4s")
+            script = os.path.join(SOURCE, "tools", "run-board.sh")
+            run = subprocess.run(["sh", script, "4x4", run_dir, "--prove", "--root-seed", "3", "--build", build,
+                                  "--nice", "0", "--memory", "64M", "--threads", "1"],
+                                 capture_output=True, text=True)
+            self.assertEqual(run.returncode, 0, run.stderr)
+            with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:
+                table = json.load(f)
+            with open(os.path.join(run_dir, "4x4.solve.json")) as f:
+                solve = json.load(f)
+            self.assertEqual(solve["root_seed"], 3)
+            self.assertEqual(solve["winner"], table["start"]["winner"])
+            self.assertEqual(read(os.path.join(run_dir, "root_seed")).strip(), "3")  # kept for resumes
+
     def test_a_certificate_too_large_is_tried_again_with_a_new_binary(self):
         build = os.environ.get("PAWNTB_BUILD")
         if not build:
