@@ -103,8 +103,9 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            there; a field missing is an error (status 2). --time-log is the
            run's `/usr/bin/time -v` log (its stderr), for its command, wall
            and CPU time and peak RSS (without it they are "not recorded"); the date
-           is SOLVE.json's time, and the commit that of pawntb.commit beside it
-           (tools/run-board.sh --prove keeps one), else this tree's
+           is SOLVE.json's time, and the commit that of RxC.solve.commit or
+           pawntb.commit beside it (tools/run-board.sh --prove keeps them),
+           else this tree's
 --check-log  with --prove: the output of a `pawntb check-proof [--json] FILE`
            run by hand (its JSON line or its text line, with its
            `/usr/bin/time -v` report in the same file if it had one, for its
@@ -816,10 +817,14 @@ def prove(tree, programs, board, opts):
         resumed = {k: solve[k] for k in RESUME_KEYS if k in solve}
         if resumed.get("resume"):  # the state file's name, not where it was
             resumed["resume"] = os.path.basename(resumed["resume"])
-        # A run of tools/run-board.sh --prove names the commit of its pawntb.
-        commit_file = os.path.join(os.path.dirname(os.path.abspath(source)), "pawntb.commit")
-        if nonempty(commit_file):
-            commit = read_text(commit_file).strip()
+        # A run of tools/run-board.sh --prove names the commit of its pawntb:
+        # the one its solve started with (RxC.solve.commit, kept when the
+        # binary is replaced while it runs), else the directory's.
+        run_dir = os.path.dirname(os.path.abspath(source))
+        for name in (board + ".solve.commit", "pawntb.commit"):
+            if nonempty(os.path.join(run_dir, name)):
+                commit = read_text(os.path.join(run_dir, name)).strip()
+                break
     else:
         certificate = os.path.join(opts.proofs, board + ".prf")
         out, err = os.path.join(opts.proofs, board + ".solve.json"), os.path.join(opts.proofs, board + ".solve.err")

@@ -156,6 +156,9 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
   commit=$(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)
   if [ ! -s "$dir/$board.solve.json" ]; then
     log "solve"
+    # The binary that searches (a later one may replace the directory's
+    # while it runs): what the record names.
+    echo "$commit" > "$dir/$board.solve.commit"
     timed "$dir/$board.solve.time" "$pawntb" solve --rows "$rows" --cols "$cols" --no-tables \
       --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
       --save-every 600 --certificate "$dir/$board.prf" \

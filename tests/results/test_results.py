@@ -691,6 +691,13 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(log.count(" solve\n"), 1, log)
             self.assertEqual(log.count(" done\n"), 2, log)
 
+            # The binary that ran the solve is kept apart from the directory's,
+            # which a later one may replace while it runs: the record names it.
+            self.assertEqual(read(os.path.join(run_dir, "4x4.solve.commit")),
+                             read(os.path.join(run_dir, "pawntb.commit")))
+            with open(os.path.join(run_dir, "4x4.solve.commit"), "w") as f:
+                f.write("0123abc\n")
+
             progress = os.path.join(tmp, "data", "answers", "4x4-k4.progress.json")
             run = run_script("--root", tmp, "--running", "4x4", "--tables", run_dir, "--resume", "run.sh")
             self.assertEqual(run.returncode, 0, run.stderr)
@@ -709,7 +716,7 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(r["resume"], "4x4.state")
             self.assertEqual((r["plies_lower"], r["plies_upper"]), (table["start"]["plies"], table["start"]["plies"]))
             self.assertIn("--resume 4x4.state --save-every 600 --certificate 4x4.prf", r["command"])
-            self.assertEqual(r["commit"], read(os.path.join(run_dir, "pawntb.commit")).strip())
+            self.assertEqual(r["commit"], "0123abc")
 
 
     def test_a_second_proof_takes_the_root_in_another_order(self):
