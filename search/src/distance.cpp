@@ -168,7 +168,7 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
 DistanceBounds DistanceSearch::solve(const Node& root,
                                      std::chrono::steady_clock::time_point deadline,
                                      const std::function<void(const DistanceBounds&)>& progress,
-                                     const std::optional<DistanceBounds>& before) {
+                                     std::optional<DistanceBounds> before) {
   // n is odd when the winner is to move, even when the loser is.
   const int parity = root.white_to_move == white_wins_ ? 1 : 0;
   const auto at_parity = [&](int plies) { return plies + ((plies - parity) & 1); };

@@ -50,7 +50,7 @@ class DistanceSearch {
   // game).
   DistanceBounds solve(const Node& root, std::chrono::steady_clock::time_point deadline,
                        const std::function<void(const DistanceBounds&)>& progress,
-                       const std::optional<DistanceBounds>& before = std::nullopt);
+                       std::optional<DistanceBounds> before = std::nullopt);
 
   std::uint64_t nodes() const { return nodes_; }
 

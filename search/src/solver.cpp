@@ -698,17 +698,16 @@ SolveResult solve(const Position& root, const SolveOptions& options,
                                   side_name(result.winner) + " wins");
     }
     const std::uint64_t distance_nodes_before = saved_distance ? saved_distance->nodes : 0;
-    std::optional<search_detail::DistanceBounds> before;
-    if (saved_distance) before = saved_distance->bounds;
+    std::optional<search_detail::DistanceBounds> before, kept;
+    if (saved_distance) before = kept = saved_distance->bounds;
     const auto keep = [&](const search_detail::DistanceBounds& b) {
-      if (distance_file.empty() || (before && b.lower == before->lower &&
-                                    b.upper == before->upper &&
-                                    b.upper_found == before->upper_found)) {
+      if (distance_file.empty() || (kept && b.lower == kept->lower && b.upper == kept->upper &&
+                                    b.upper_found == kept->upper_found)) {
         return;
       }
       search_detail::save_distance(distance_file, root,
                                    {result.winner, b, distance_nodes_before + distance.nodes()});
-      before = b;
+      kept = b;
     };
     auto last_progress = std::chrono::steady_clock::now();
     search_detail::DistanceBounds b;
