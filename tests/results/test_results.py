@@ -719,16 +719,20 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(r["commit"], "0123abc")
 
 
-    def test_a_second_proof_takes_the_root_in_another_order(self):
+    def start_proof_run(self, board, run_dir, *extra):
+        """tools/run-board.sh BOARD RUN_DIR --prove with the build's pawntb, one
+        thread and a 64M table, and EXTRA options; skipped without PAWNTB_BUILD."""
         build = os.environ.get("PAWNTB_BUILD")
         if not build:
             self.skipTest("PAWNTB_BUILD (the build directory) is not set")
+        script = os.path.join(SOURCE, "tools", "run-board.sh")
+        return subprocess.run(["sh", script, board, run_dir, "--prove", "--build", build, "--nice", "0",
+                               "--memory", "64M", "--threads", "1", *extra], capture_output=True, text=True)
+
+    def test_a_second_proof_takes_the_root_in_another_order(self):
         with tempfile.TemporaryDirectory() as tmp:
             run_dir = os.path.join(tmp, "4x4s")
-            script = os.path.join(SOURCE, "tools", "run-board.sh")
-            run = subprocess.run(["sh", script, "4x4", run_dir, "--prove", "--root-seed", "3", "--build", build,
-                                  "--nice", "0", "--memory", "64M", "--threads", "1"],
-                                 capture_output=True, text=True)
+            run = self.start_proof_run("4x4", run_dir, "--root-seed", "3")
             self.assertEqual(run.returncode, 0, run.stderr)
             with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:
                 table = json.load(f)
@@ -739,15 +743,9 @@ class RunBoardProve(unittest.TestCase):
             self.assertEqual(read(os.path.join(run_dir, "root_seed")).strip(), "3")  # kept for resumes
 
     def test_a_certificate_too_large_is_tried_again_with_a_new_binary(self):
-        build = os.environ.get("PAWNTB_BUILD")
-        if not build:
-            self.skipTest("PAWNTB_BUILD (the build directory) is not set")
         with tempfile.TemporaryDirectory() as tmp:
             run_dir = os.path.join(tmp, "5x5")
-            script = os.path.join(SOURCE, "tools", "run-board.sh")
-            run = subprocess.run(["sh", script, "5x5", run_dir, "--prove", "--build", build, "--nice", "0",
-                                  "--memory", "64M", "--threads", "1", "--certificate-memory", "1K"],
-                                 capture_output=True, text=True)
+            run = self.start_proof_run("5x5", run_dir, "--certificate-memory", "1K")
             self.assertEqual(run.returncode, 0, run.stderr)
             with open(os.path.join(run_dir, "5x5.solve.json")) as f:
                 first = json.load(f)
