@@ -18,6 +18,13 @@ namespace pawntb::search_detail {
 
 inline constexpr std::size_t kStreamPieceBytes = std::size_t{1} << 20;
 
+// The little-endian field of `bytes` bytes at `at`.
+inline std::uint64_t read_le(const std::uint8_t* at, int bytes) {
+  std::uint64_t v = 0;
+  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{at[i]} << (8 * i);
+  return v;
+}
+
 // Out to a ByteSink (util::write_file_atomically). Not thread-safe.
 class ChecksummedWriter {
  public:
@@ -74,10 +81,7 @@ class ChecksummedReader {
   // them, and whether the file ends there.
   void expect_checksum_and_end() {
     const std::uint64_t expected = checksum_.value();
-    const std::uint8_t* tail = take_unsummed(8);
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) v |= std::uint64_t{tail[i]} << (8 * i);
-    if (v != expected) bad_("its checksum");
+    if (read_le(take_unsummed(8), 8) != expected) bad_("its checksum");
     if (end_ != at_ || in_.peek() != std::ifstream::traits_type::eof()) {
       bad_("bytes after its checksum");
     }

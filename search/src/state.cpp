@@ -42,11 +42,6 @@ constexpr int kLevel = 1;
 void put(std::uint8_t* at, std::uint64_t v, int bytes) {
   for (int i = 0; i < bytes; ++i) at[i] = static_cast<std::uint8_t>(v >> (8 * i));
 }
-std::uint64_t get(const std::uint8_t* at, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = 0; i < bytes; ++i) v |= std::uint64_t{at[i]} << (8 * i);
-  return v;
-}
 
 // Whether `in` is open on `path`: false when there is no such file (nothing
 // saved yet). Throws std::invalid_argument when it exists but cannot be read.
@@ -106,16 +101,16 @@ SearchStateHeader parse_header(const std::filesystem::path& path, std::ifstream&
   std::uint8_t h[kHeaderBytes];
   if (!in.read(reinterpret_cast<char*>(h), kHeaderBytes)) damaged(path, "shorter than its header");
   if (std::memcmp(h, kMagic, 8) != 0) damaged(path, "no PAWNSTA1 at its start");
-  if (get(h + 8, 4) != kVersion) damaged(path, "version " + std::to_string(get(h + 8, 4)));
-  if (get(h + 56, 8) != format::checksum64({h, 56})) damaged(path, "its header's checksum");
+  if (read_le(h + 8, 4) != kVersion) damaged(path, "version " + std::to_string(read_le(h + 8, 4)));
+  if (read_le(h + 56, 8) != format::checksum64({h, 56})) damaged(path, "its header's checksum");
   SearchStateHeader r;
   r.root.geometry = Geometry{static_cast<int>(h[12]), static_cast<int>(h[13])};
   r.root.to_move = h[14] == 0 ? Side::white : Side::black;
-  r.root.white = get(h + 16, 8);
-  r.root.black = get(h + 24, 8);
-  r.nodes = get(h + 32, 8);
-  r.seconds = std::bit_cast<double>(get(h + 40, 8));
-  r.tt_bytes = get(h + 48, 8);
+  r.root.white = read_le(h + 16, 8);
+  r.root.black = read_le(h + 24, 8);
+  r.nodes = read_le(h + 32, 8);
+  r.seconds = std::bit_cast<double>(read_le(h + 40, 8));
+  r.tt_bytes = read_le(h + 48, 8);
   if (classify(r.root) == Status::invalid) damaged(path, "its root position is not valid");
   if (r.tt_bytes < 64 || r.tt_bytes % 64 != 0) damaged(path, "its table's size");
   return r;
@@ -142,7 +137,7 @@ void load_state(const std::filesystem::path& path, TranspositionTable& tt) {
     const std::uint64_t count = std::min(kChunkWords, tt.words() - first);
     std::uint8_t len[4];
     if (!in.read(reinterpret_cast<char*>(len), 4)) damaged(path, "cut short");
-    frame.resize(get(len, 4));
+    frame.resize(read_le(len, 4));
     if (frame.size() > ZSTD_compressBound(kChunkWords * 8)) damaged(path, "a chunk's length");
     if (!in.read(reinterpret_cast<char*>(frame.data()), static_cast<std::streamsize>(frame.size())))
       damaged(path, "cut short");
@@ -181,8 +176,8 @@ void put_root(ChecksummedWriter& out, const char (&magic)[8], const Position& ro
 
 bool same_root(const std::uint8_t* h, const Position& root) {
   return h[8] == root.geometry.rows && h[9] == root.geometry.cols &&
-         h[10] == (root.to_move == Side::white ? 0 : 1) && get(h + 16, 8) == root.white &&
-         get(h + 24, 8) == root.black;
+         h[10] == (root.to_move == Side::white ? 0 : 1) && read_le(h + 16, 8) == root.white &&
+         read_le(h + 24, 8) == root.black;
 }
 
 }  // namespace
@@ -218,7 +213,7 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   if (!same_root(h, root)) {
     throw std::invalid_argument(path.string() + " is the walk of another search");
   }
-  const std::uint64_t listed = get(h + 32, 8), to_visit = get(h + 40, 8);
+  const std::uint64_t listed = read_le(h + 32, 8), to_visit = read_le(h + 40, 8);
   WalkState w;
   try {
     into.reserve(listed);
@@ -230,7 +225,7 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   if (to_visit > (std::uint64_t{1} << 32)) bad("its count of positions to visit");
   for (std::uint64_t i = 0; i < listed; ++i) {
     const std::uint8_t* e = read.take(kProofMoveBytes);
-    const ProofMove m{get(e, 8), get(e + 8, 8), e[16], e[17]};
+    const ProofMove m{read_le(e, 8), read_le(e + 8, 8), e[16], e[17]};
     if (!into.holds(m)) bad("a listed position or move that no walk of this root has");
     if (into.contains(m.white, m.black)) bad("a position listed twice");
     into.add(m);
@@ -238,7 +233,7 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
   w.to_visit.reserve(to_visit);
   for (std::uint64_t i = 0; i < to_visit; ++i) {
     const std::uint8_t* e = read.take(kToVisitBytes);
-    w.to_visit.push_back(board.node(get(e, 8), get(e + 8, 8), e[16] == 0));
+    w.to_visit.push_back(board.node(read_le(e, 8), read_le(e + 8, 8), e[16] == 0));
   }
   read.expect_checksum_and_end();
   return w;
@@ -290,9 +285,9 @@ std::optional<DistanceState> load_distance(const std::filesystem::path& path,
   if (h[32] > 1 || h[33] > 1) bad("its winner or its flag");
   d.winner = h[32] == 0 ? Side::white : Side::black;
   d.bounds.upper_found = h[33] == 1;
-  d.bounds.lower = static_cast<int>(get(h + 34, 2));
-  d.bounds.upper = static_cast<int>(get(h + 36, 2));
-  d.nodes = get(h + 40, 8);
+  d.bounds.lower = static_cast<int>(read_le(h + 34, 2));
+  d.bounds.upper = static_cast<int>(read_le(h + 36, 2));
+  d.nodes = read_le(h + 40, 8);
   read.expect_checksum_and_end();
   if (other_root) throw std::invalid_argument(path.string() + " is the distance of another search");
   if (d.bounds.lower > d.bounds.upper || (d.bounds.upper - d.bounds.lower) % 2 != 0) {
