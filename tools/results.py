@@ -75,7 +75,8 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            recorded with the last progress line of BOARD.solve.err, then the
            search's result (BOARD.solve.json) and the check's
            (BOARD.check.log), until --prove records it (which removes that
-           file).
+           file). A second proof's run (a `root_seed` file, run-board.sh
+           --root-seed N) goes to RxC-kK.seedN.progress.json instead.
 --lost     with --running: what earlier runs of BOARD did that was lost
            (their directory gone), kept in the record and on the page until
            the board is measured; given once, kept by later --running calls
@@ -92,7 +93,10 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            size and positions and whether check-proof held it (with its time
            and peak RSS, or its reason when it refused: then the status is
            1); then the page. The certificate, and the commands' output, stay
-           in --proofs DIR (BUILD/results/proofs), out of the repository
+           in --proofs DIR (BUILD/results/proofs), out of the repository.
+           A search of the root in another order (`solve --root-seed N`, its
+           JSON's root_seed) is a second proof of the board, kept beside the
+           first as data/proofs/RxC.seedN.json
 --dtm-time  with --prove: the seconds `solve --dtm --time` may spend on the
            start's distance after the winner is proven (default 3600); the
            record keeps the bounds proven (plies_lower, plies_upper: equal
@@ -514,11 +518,13 @@ class Tree:
     def record_path(self, board):
         return os.path.join(self.answers, name_of(board) + ".json")
 
-    def proof_path(self, board):
-        return os.path.join(self.proofs, board + ".json")
+    def proof_path(self, board, seed=0):
+        """data/proofs/RxC.json, or for a second proof from the root order
+        of seed N (`solve --root-seed N`), RxC.seedN.json."""
+        return os.path.join(self.proofs, board + seed_suffix(seed) + ".json")
 
-    def progress_path(self, board):
-        return os.path.join(self.answers, name_of(board) + ".progress.json")
+    def progress_path(self, board, seed=0):
+        return os.path.join(self.answers, name_of(board) + seed_suffix(seed) + ".progress.json")
 
     def keep_stats(self, path, board):
         """Keeps the `pawntb stats --json` document `path` as
@@ -552,6 +558,23 @@ class Tree:
                          results_page.page(records, ORDER, OPENING, INTRO, PLOT, projections, running, documents, TOOL,
                                            proofs, BEYOND))
         say("wrote docs/results.md and docs/%s (%d boards)" % (PLOT, len(records)))
+
+
+def seed_suffix(seed):
+    """The part of a file's name that tells a second proof (root seed N) from the first."""
+    return ".seed%d" % seed if seed else ""
+
+
+def root_seed_of(tables):
+    """The root seed of a proof run of tools/run-board.sh (its file
+    root_seed), 0 when none."""
+    path = os.path.join(tables, "root_seed")
+    if not nonempty(path):
+        return 0
+    try:
+        return int(read_text(path).strip())
+    except ValueError:
+        raise Failure("%s: not a root seed" % path, 2) from None
 
 
 # ---- --running ------------------------------------------------------------------
@@ -620,7 +643,8 @@ def record_progress(tree, board, tables, resume, lost):
     check_board(board)
     if not resume:
         raise Failure("--running needs --resume COMMAND", 2)
-    progress_file = tree.progress_path(board)
+    seed = root_seed_of(tables)
+    progress_file = tree.progress_path(board, seed)
     # What was lost is kept from the record unless given again.
     if not lost and os.path.isfile(progress_file):
         lost = read_json(progress_file, board).get("lost") or ""
@@ -679,6 +703,8 @@ def record_progress(tree, board, tables, resume, lost):
     # --plan --json`, with --sample a rate measured on the board): its
     # estimate of the whole run on one machine, and the rate's source.
     record = {"board": board, "progress": line, "as_of": as_of, "resume": resume}
+    if seed:
+        record["root_seed"] = seed
     plan_path = os.path.join(tables, board + ".plan.json")
     if nonempty(plan_path):
         plan = read_json(plan_path, board)
@@ -878,12 +904,16 @@ def prove(tree, programs, board, opts):
               "tt_bytes": solve["tt_bytes"], "threads": solve["threads"], **resumed, "load_average": load,
               "command": None if command is None else results_page.shown_command(command),
               "date": date.strftime("%Y-%m-%dT%H:%M:%SZ"), "commit": commit, "certificate": figures}
-    write_json(tree.proof_path(board), record)
-    if os.path.isfile(tree.progress_path(board)):  # a proof run's progress, now done
-        os.remove(tree.progress_path(board))
+    # A second proof, from another root order, is kept beside the first.
+    seed = solve.get("root_seed") or 0
+    if seed:
+        record["root_seed"] = seed
+    write_json(tree.proof_path(board, seed), record)
+    if os.path.isfile(tree.progress_path(board, seed)):  # a proof run's progress, now done
+        os.remove(tree.progress_path(board, seed))
     say("%s: %s wins, %s; wrote %s" % (board, solve["winner"],
                                        "checked" if figures["checked"] else "NOT checked: " + figures["message"],
-                                       tree.proof_path(board)))
+                                       tree.proof_path(board, seed)))
     return figures["checked"] or figures.get("written") is False
 
 

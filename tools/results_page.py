@@ -350,9 +350,19 @@ def board_size(board):
     return int(rows), int(cols)
 
 
-def the_map(records, all_boards, pending, projected, running, plot, proofs=()):
+def second_word(first, second):
+    """What a second proof says of the first, in the map."""
+    if first is not None and second["winner"] != first["winner"]:
+        return "SECOND PROOF DISAGREES: %s" % letter(second["winner"])
+    return "second proof: %s" % proven(second)
+
+
+def the_map(records, all_boards, pending, projected, running, plot, proofs=(), seconds=()):
     record = {r["board"]: r for r in records}
     proof = {p["board"]: p for p in proofs}
+    second = {}
+    for p in seconds:
+        second.setdefault(p["board"], []).append(p)
     projection = {}
     for p in projected:
         projection.setdefault(p["board"], p)
@@ -368,6 +378,7 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=()):
         if rec is not None:
             return "%s %s" % (letter(rec["start"]["winner"]), text(rec["start"]["plies"]))
         facts = [] if b not in proof else [proven(proof[b])]
+        facts += [second_word(proof.get(b), p) for p in second.get(b, [])]
         if b in run:
             # A proof run whose search has ended names its winner before its certificate is checked.
             searched = re.match(r"searched: (white|black) wins", run[b].get("progress") or "")
@@ -439,7 +450,8 @@ def boards_not_solved(records, all_boards, pending, projections, running, tool, 
                 continue
             estimate = r.get("estimate")
             out.append("- %s: %s, as of %s.%s%s Resume: `%s`" % (
-                r["board"], text(r["progress"]), text(r["as_of"]),
+                r["board"] + (" (second proof, root seed %s)" % text(r["root_seed"]) if r.get("root_seed") else ""),
+                text(r["progress"]), text(r["as_of"]),
                 " Its plan: %s h on one machine (%s)." % (num(rnd(estimate["seconds"] / 360) / 10), text(estimate["rate_source"])) if truthy(estimate) else "",
                 " Lost: %s." % text(r["lost"]) if truthy(r.get("lost")) else "",
                 text(r["resume"])))
@@ -580,6 +592,8 @@ def known(x, show):
 
 
 def proof_row(p):
+    """A proof's row of the table beyond the tables; a second proof is
+    named by its root seed."""
     c = p["certificate"]
     if c["checked"]:
         checked = "yes, %s s, peak RSS %s MiB" % (known(c["check_seconds"], text), known(c["check_peak_rss_bytes"], lambda b: n(mib(b))))
@@ -590,17 +604,25 @@ def proof_row(p):
     size = ("more than %s positions" % n(c["positions"]) if c.get("written") is False
             else "%s bytes, %s positions" % (n(c["bytes"]), n(c["positions"])))
     return "| %s | %s | %s | %s | %s | %s / %s%s | %s | %s | %s | %s | %s | %s | %s |" % (
-        p["board"], p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]),
+        proof_name(p), p["winner"], "none: white, to move, loses" if p["best_move"] is None else "`%s`" % text(p["best_move"]),
         distance(p) or "not proven", n(p["nodes"]), text(p["seconds"]), known(p.get("wall_seconds"), text),
         " (resumed)" if truthy(p.get("resumed")) else "",
         known(p["cpu_seconds"], text), known(p["peak_rss_bytes"], lambda b: n(mib(b))), n(mib(p["tt_bytes"])),
         size, checked, text(p["date"]), text(p["commit"]))
 
 
-def boards_beyond_the_tables(records, proofs, beyond, tool):
-    """The boards proven by search (data/proofs/RxC.json), and those of
-    `beyond` (boards with no table) not proven yet."""
+def proof_name(p):
+    return p["board"] + (", second proof (root seed %s)" % text(p["root_seed"]) if p.get("root_seed") else "")
+
+
+def boards_beyond_the_tables(records, proofs, beyond, tool, seconds=()):
+    """The boards proven by search (data/proofs/RxC.json), their second
+    proofs (RxC.seedN.json) and those of `beyond` (boards with no table) not
+    proven yet."""
     proof = {p["board"]: p for p in proofs}
+    second = {}
+    for p in seconds:
+        second.setdefault(p["board"], []).append(p)
     solved = {r["board"] for r in records}
     boards = sorted(set(proof) | {b for b in beyond if b not in solved}, key=board_size)
     if not boards:
@@ -625,18 +647,17 @@ def boards_beyond_the_tables(records, proofs, beyond, tool):
            "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for b in boards:
         out.append(proof_row(proof[b]) if b in proof else "| %s | not proven yet | | | | | | | | | | | |" % b)
+        out += [proof_row(p) for p in second.get(b, [])]
     out.append("")
     if proofs:
         out += ["Each proof's commands, as run (the certificate's directory left out):", ""]
         for b in boards:
-            if b not in proof:
-                continue
-            p = proof[b]
-            c = p["certificate"]
-            out.append("- %s: `%s`%s%s." % (
-                b, known(p["command"], text),
-                ", then `%s`" % text(c["check_command"]) if c.get("check_command") else "",
-                "; load average %s" % text(p["load_average"]) if p.get("load_average") is not None else ""))
+            for p in ([proof[b]] if b in proof else []) + second.get(b, []):
+                c = p["certificate"]
+                out.append("- %s: `%s`%s%s." % (
+                    proof_name(p), known(p["command"], text),
+                    ", then `%s`" % text(c["check_command"]) if c.get("check_command") else "",
+                    "; load average %s" % text(p["load_average"]) if p.get("load_average") is not None else ""))
         out.append("")
     return out
 
@@ -652,15 +673,18 @@ def page(records, order, opening, intro, plot, projections, running, documents, 
     `beyond` the boards with no table to list as not proven when they are not
     ("6x7 5x8 ...")."""
     all_boards = boards_of(order)
+    # A second proof of a board (another root order) stands beside its first.
+    seconds = [p for p in proofs if p.get("root_seed")]
+    proofs = [p for p in proofs if not p.get("root_seed")]
     solved = [r["board"] for r in records]
     pending = [b for b in all_boards if b not in solved]
     projections = projections or {"boards": []}
     out = ["# Results: pawn chess solved on %d boards, %s to %s" % (len(records), records[0]["board"], records[-1]["board"]), "",
            opening, ""]
     out += what_the_map_shows(records, pending, tool, proofs)
-    out += the_map(records, all_boards, pending, projections["boards"], running, plot, proofs)
+    out += the_map(records, all_boards, pending, projections["boards"], running, plot, proofs, seconds)
     out += boards_not_solved(records, all_boards, pending, projections, running, tool, proofs)
-    out += boards_beyond_the_tables(records, proofs, boards_of(beyond), tool)
+    out += boards_beyond_the_tables(records, proofs, boards_of(beyond), tool, seconds)
     out += [intro, "",
             "| board | K | positions (white to move) | start: winner (plies) | side to move wins | longest win (plies, positions) | generate: wall / CPU (s) | peak RSS (MiB) | work dir peak (MiB) | verify | spot check agreed / skipped | file (bytes) | XXH3-64 |",
             "|---|---:|---:|---|---:|---|---:|---:|---:|---|---:|---:|---|"]

@@ -410,6 +410,25 @@ class Running(unittest.TestCase):
         self.assertIn("running: searched: white wins; writing the certificate", self.page())
         self.assertIn("| searched: W; running |", self.page())  # the map's cell names the winner
 
+    def test_a_second_proofs_run_has_a_progress_file_of_its_own(self):
+        self.write("mode", "prove\n")
+        self.write("7x6.solve.err", "pawntb solve: 1,000 nodes, 500 nodes/s, table 5 % full, root moves: "
+                   "0 proven, 1 refuted of 6, 2 s\n")
+        self.assertEqual(self.running(resume="first").returncode, 0)
+        self.write("root_seed", "1\n")
+        self.write("7x6.solve.err", "pawntb solve: 2,000 nodes, 500 nodes/s, table 5 % full, root moves: "
+                   "0 proven, 0 refuted of 6, 4 s\n")
+        self.assertEqual(self.running(resume="second").returncode, 0)
+        self.assertEqual(self.record()["resume"], "first")
+        with open(os.path.join(self.root, "data", "answers", "7x6-k6.seed1.progress.json")) as f:
+            second = json.load(f)
+        self.assertEqual((second["resume"], second["root_seed"]), ("second", 1))
+        self.assertIn("- 7x6 (second proof, root seed 1): proving who wins: 2,000 nodes", self.page())
+        self.write("root_seed", "one\n")
+        run = self.running(resume="r")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn(os.path.join(self.tables, "root_seed"), run.stderr)
+
     def test_a_run_queued_again_keeps_its_progress(self):
         self.write("7x6.err", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n")
         self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")
@@ -512,6 +531,28 @@ class ProveFromJson(unittest.TestCase):
                       "yes, 2.25 s, peak RSS 2 MiB | %s | %s |" % (date, commit), text)
         self.assertNotIn("| 6x7 | not proven yet |", text)
         self.assertIn("| 5x8 | not proven yet |", text)
+
+    def test_a_second_proof_stands_beside_the_first(self):
+        self.assertEqual(self.prove("--check-log", self.check_log()).returncode, 0)
+        self.solve = {**self.solve, "root_seed": 1, "nodes": 777}
+        run = self.prove("--check-log", self.check_log())
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            first = json.load(f)
+        with open(os.path.join(self.root, "data", "proofs", "6x7.seed1.json")) as f:
+            second = json.load(f)
+        self.assertNotIn("root_seed", first)
+        self.assertEqual((first["nodes"], second["nodes"], second["root_seed"]), (14324591, 777, 1))
+        text = read(os.path.join(self.root, "docs", "results.md"))
+        self.assertIn("| proven: B; second proof: proven: B |", text)  # the map's cell
+        self.assertIn("| 6x7 | black |", text)
+        self.assertIn("| 6x7, second proof (root seed 1) | black | `d2d3` | not proven | 777 |", text)
+        self.assertIn("- 6x7, second proof (root seed 1): `", text)
+        # A second proof naming the other winner is shown as such, never merged.
+        self.solve = {**self.solve, "winner": "white"}
+        self.assertEqual(self.prove("--check-log", self.check_log(winner="white")).returncode, 0)
+        self.assertIn("| proven: B; SECOND PROOF DISAGREES: W |",
+                      read(os.path.join(self.root, "docs", "results.md")))
 
     def test_the_certificates_longest_line_bounds_the_distance_from_above(self):
         # The search proved 20 <= n and no upper bound in its time; the
