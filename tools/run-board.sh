@@ -15,7 +15,7 @@
 # RxC.solve.err has the search's progress (tools/results.py --running).
 #
 #   tools/run-board.sh RxC DIR [--prove [--dtm-time S] [--certificate-memory SIZE]
-#                      [--root-seed N]]
+#                      [--root-seed N] [--root-first LIST]]
 #                      [--memory SIZE] [--threads N] [--nice N] [--build DIR] [--after OTHER]
 #   DIR/run.sh [--nice N]            resumes, from anywhere
 #
@@ -30,6 +30,8 @@
 # --root-seed  with --prove: the root's moves in an order shuffled by N
 #          (solve --root-seed N), for a second proof of a board in a
 #          directory of its own
+# --root-first  with --prove: try these root moves first (solve --root-first
+#          LIST, e.g. b1b2): a guess of the winning move
 # --memory passed to generate, stats and verify, or solve's transposition
 #          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
@@ -66,6 +68,7 @@ prove=
 dtm_time=
 certificate_memory=
 root_seed=
+root_first=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -86,6 +89,7 @@ while [ $# -gt 0 ]; do
     --dtm-time) dtm_time=$2; shift 2 ;;
     --certificate-memory) certificate_memory=$2; shift 2 ;;
     --root-seed) root_seed=$2; shift 2 ;;
+    --root-first) root_first=$2; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -115,6 +119,7 @@ fi
 [ -z "$dtm_time" ] || echo "$dtm_time" > "$dir/dtm_time"
 [ -z "$certificate_memory" ] || echo "$certificate_memory" > "$dir/certificate_memory"
 [ -z "$root_seed" ] || echo "$root_seed" > "$dir/root_seed"
+[ -z "$root_first" ] || echo "$root_first" > "$dir/root_first"
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)
@@ -153,6 +158,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
   # Set by hand or by --certificate-memory: solve's bound for the list.
   certificate_memory=$(cat "$dir/certificate_memory" 2>/dev/null || true)
   root_seed=$(cat "$dir/root_seed" 2>/dev/null || true)
+  root_first=$(cat "$dir/root_first" 2>/dev/null || true)
   commit=$(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)
   if [ ! -s "$dir/$board.solve.json" ]; then
     log "solve"
@@ -163,7 +169,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
       --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
       --save-every 600 --certificate "$dir/$board.prf" \
       ${certificate_memory:+--certificate-memory "$certificate_memory"} \
-      ${root_seed:+--root-seed "$root_seed"} \
+      ${root_seed:+--root-seed "$root_seed"} ${root_first:+--root-first "$root_first"} \
       --dtm --time "$(cat "$dir/dtm_time" 2>/dev/null || echo 3600)" \
       > "$dir/$board.solve.json.tmp" 2>> "$dir/$board.solve.err" || {
       # A proof too large to list in memory: the answer stands, unchecked.
@@ -184,7 +190,7 @@ if [ "$(cat "$dir/mode" 2>/dev/null)" = prove ]; then
         --json --memory "$memory" --threads "$threads" --resume "$dir/$board.state" \
         --save-every 600 --certificate "$dir/$board.prf" \
         ${certificate_memory:+--certificate-memory "$certificate_memory"} \
-        ${root_seed:+--root-seed "$root_seed"} \
+        ${root_seed:+--root-seed "$root_seed"} ${root_first:+--root-first "$root_first"} \
         > "$dir/$board.certificate.json.tmp" 2>> "$dir/$board.solve.err" || status=$?
       if [ "$status" -eq 0 ] || grep -q '"certificate_error":"' "$dir/$board.certificate.json.tmp"; then
         # The record: this run's (written, or listed further), with the

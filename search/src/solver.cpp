@@ -431,6 +431,17 @@ SolveResult solve(const Position& root, const SolveOptions& options,
   const Status status = classify(root);
   if (status == Status::invalid) throw std::invalid_argument("invalid position");
   if (!options.certificate.empty()) search_detail::ProofList::check_keys(root);
+  const MoveList legal = legal_moves(root);
+  for (std::size_t k = 0; k < options.root_first.size(); ++k) {
+    const Move m = options.root_first[k];
+    const auto before = options.root_first.begin() + static_cast<std::ptrdiff_t>(k);
+    const bool twice = std::find(options.root_first.begin(), before, m) != before;
+    if (twice || std::find(legal.begin(), legal.end(), m) == legal.end()) {
+      throw std::invalid_argument("a root move to try first that is " +
+                                  std::string(twice ? "given twice" : "not legal") + ": " +
+                                  move_name(root.geometry, m));
+    }
+  }
   const auto start = std::chrono::steady_clock::now();
   const auto seconds = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -493,6 +504,15 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       if (options.root_seed != 0) {  // another order: a second proof of the same answer
         std::mt19937_64 rng(options.root_seed);
         std::shuffle(list.moves.begin(), list.moves.begin() + list.size, rng);
+      }
+      // The guesses first, in their order; the rest keep theirs.
+      for (std::size_t k = 0; k < options.root_first.size(); ++k) {
+        const Move want = options.root_first[k];
+        const auto end = list.moves.begin() + list.size;
+        const auto at = std::find_if(list.moves.begin() + static_cast<std::ptrdiff_t>(k), end,
+                                     [&](SearchMove m) { return m.from == want.from && m.to == want.to; });
+        if (at == end) throw std::logic_error("a legal root move not generated");
+        std::rotate(list.moves.begin() + static_cast<std::ptrdiff_t>(k), at, at + 1);
       }
       s.root_moves = std::vector<RootMove>(static_cast<std::size_t>(list.size));
       for (int i = 0; i < list.size; ++i) {

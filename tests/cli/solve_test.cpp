@@ -92,6 +92,25 @@ TEST(CliSolve, RefusesAStateItCannotResume) {
   EXPECT_TRUE(contains(r.err, "--save-every needs --resume")) << r;
 }
 
+// --root-first: the moves, in their order, in the JSON; one that is not the
+// root's, or given twice, is a usage error naming it, and df-pn takes none.
+// (SearchOracle.AnyRootMoveTriedFirstGivesTheSameWinner checks the search.)
+TEST(CliSolve, RootMovesTriedFirst) {
+  RunResult r = run_cli({"solve", "--rows", "4", "--cols", "5", "--threads", "1", "--json",
+                         "--root-first", "e1e2,a1a2"});
+  ASSERT_EQ(r.status, 0) << r;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["root_first"], nlohmann::json::array({"e1e2", "a1a2"})) << r;
+  r = run_cli({"solve", "--rows", "4", "--cols", "5", "--root-first", "a1a3"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "--root-first: a1a3")) << r;
+  r = run_cli({"solve", "--rows", "4", "--cols", "5", "--root-first", "a1a2 a1a2"});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "a1a2 given twice")) << r;
+  r = run_cli({"solve", "--rows", "4", "--cols", "5", "--algorithm", "dfpn", "--root-first", "a1a2"});
+  EXPECT_EQ(r.status, 2) << r;
+}
+
 // --memory bounds the transposition table, measured by peak RSS: a search
 // of 6x6 that fills a 1 MiB table holds no more than 3x3's with the same
 // table (the search's own memory does not grow with its nodes), and a 16 MiB

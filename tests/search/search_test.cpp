@@ -310,6 +310,36 @@ TEST(SearchOracle, ShuffledRootOrdersAgree) {
   }
 }
 
+// Each root move tried first: the oracle's winner every time, and when the
+// move tried first wins (the oracle says its position is lost for the
+// opponent), that is the winning move found, on one worker.
+TEST(SearchOracle, AnyRootMoveTriedFirstGivesTheSameWinner) {
+  for (const Geometry g : {Geometry{3, 5}, Geometry{4, 4}, Geometry{4, 5}, Geometry{5, 4}}) {
+    pawntb_oracle::Solver oracle(g.rows, g.cols);
+    const Position p = pawntb::start_position(g, g.cols);
+    const Side winner = oracle.solve(board_text(p), true).white_wins ? Side::white : Side::black;
+    int winning_moves = 0;
+    for (const pawntb::Move m : pawntb::legal_moves(p)) {
+      const bool m_wins = oracle.solve(board_text(pawntb::play(p, m)), false).white_wins;
+      winning_moves += m_wins;
+      SolveOptions o = small_options();
+      o.root_first = {m};
+      const auto r = pawntb::search::solve(p, o);
+      EXPECT_EQ(r.winner, winner) << to_string(g) << " " << pawntb::move_name(g, m);
+      if (m_wins) {
+        EXPECT_TRUE(r.has_best_move && r.best_move == m) << to_string(g) << " " << pawntb::move_name(g, m);
+      }
+    }
+    EXPECT_EQ(winning_moves > 0, winner == Side::white) << to_string(g);
+  }
+  const Position p = pawntb::start_position({4, 4}, 4);
+  SolveOptions o = small_options();
+  o.root_first = {pawntb::Move{12, 4}};  // a1a3: two squares
+  EXPECT_THROW(pawntb::search::solve(p, o), std::invalid_argument);
+  o.root_first = {pawntb::legal_moves(p).moves[0], pawntb::legal_moves(p).moves[0]};
+  EXPECT_THROW(pawntb::search::solve(p, o), std::invalid_argument);
+}
+
 TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
   for (const Geometry g : {Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
     const Position p = pawntb::start_position(g, g.cols);

@@ -1,5 +1,6 @@
 #include "solve.hpp"
 
+#include <algorithm>
 #include <boost/program_options.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -80,6 +81,27 @@ int run_solve(const SolveArgs& o) {
     return kUsageError;
   }
   search::SolveOptions options;
+  // --root-first: moves of the root, separated by commas or spaces.
+  {
+    std::string list = o.root_first;
+    std::replace(list.begin(), list.end(), ',', ' ');
+    std::istringstream words(list);
+    std::string uci;
+    while (words >> uci) {
+      const auto m = parse_move(root, uci);
+      if (const auto* e = std::get_if<ParseError>(&m)) {
+        std::fprintf(stderr, "pawntb solve: --root-first: %s\n", e->message.c_str());
+        return kUsageError;
+      }
+      const Move move = std::get<Move>(m);
+      if (std::find(options.root_first.begin(), options.root_first.end(), move) !=
+          options.root_first.end()) {
+        std::fprintf(stderr, "pawntb solve: --root-first: %s given twice\n", uci.c_str());
+        return kUsageError;
+      }
+      options.root_first.push_back(move);
+    }
+  }
   // Resumed without --memory: the saved table's size (0 tells solve()).
   std::error_code ec;
   const bool resuming = !o.resume.empty() && std::filesystem::exists(o.resume, ec);
@@ -159,6 +181,11 @@ int run_solve(const SolveArgs& o) {
         {"threads", r.threads},
         {"numbers_bytes", r.numbers_bytes},
         {"root_seed", o.root_seed},
+        {"root_first", [&] {
+           auto moves = nlohmann::ordered_json::array();
+           for (const Move m : options.root_first) moves.push_back(move_name(g, m));
+           return moves;
+         }()},
         {"knowledge",
          {{"win_in_one", k.win_in_one},
           {"threats", k.threats},
@@ -238,6 +265,10 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "root-seed", po::value(&o.root_seed)->value_name("N"),
       "with dfs: take the root's moves in an order shuffled by N (0, the default: the usual "
       "order), for a second proof that searches the tree another way")(
+      "root-first", po::value(&o.root_first)->value_name("LIST"),
+      "with dfs: try these moves of the root first, in this order (e.g. b1b2, or b1b2,c1c2), "
+      "then the others: a guess of the winning move spares the refutation of the moves "
+      "before it")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(
@@ -272,6 +303,7 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
     return "--algorithm: unknown algorithm '" + o.algorithm + "' (dfs, dfpn)";
   }
   if (given.count("root-seed") && o.algorithm != "dfs") return "--root-seed needs --algorithm dfs";
+  if (given.count("root-first") && o.algorithm != "dfs") return "--root-first needs --algorithm dfs";
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";
@@ -295,7 +327,7 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
 extern const Command kSolve = command_entry<SolveArgs, solve_options, validate_solve, run_solve>(
     "solve", "prove who wins a position by search, with tables as leaves",
     "pawntb solve (--rows R --cols C | --position FEN) [--tables DIR]... [--no-tables] "
-    "[--memory SIZE] [--threads N] [--algorithm dfs|dfpn] [--root-seed N] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
+    "[--memory SIZE] [--threads N] [--algorithm dfs|dfpn] [--root-seed N] [--root-first LIST] [--dtm [--time S]] [--certificate FILE [--certificate-memory SIZE]] "
     "[--resume FILE [--save-every S]] [--json] "
     "[--without LIST] [--baseline]",
     "Proves who wins the start of an R x C board (C pawns a side), or any position,\n"

@@ -19,6 +19,7 @@ struct SolveArgs : CommandArgs {
   unsigned threads = 0;
   std::string algorithm = "dfs";  // --algorithm: dfs or dfpn
   std::uint64_t root_seed = 0;    // --root-seed N: the root's moves shuffled; 0: the usual order
+  std::string root_first;         // --root-first LIST: root moves to try first, "b1b2,c1c2"
   std::string certificate;  // --certificate FILE; empty: none
   MemoryArg certificate_memory;  // --certificate-memory SIZE: the walk's bound
   std::string without;      // --without LIST: knowledge switched off

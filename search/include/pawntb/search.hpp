@@ -74,6 +74,11 @@ struct SolveOptions {
   // shuffles them by this seed, so that a second run searches the tree in
   // another order and proves the answer a second way.
   std::uint64_t root_seed = 0;
+  // With Algorithm::depth_first: these root moves first, in this order,
+  // before the others (after the shuffle of root_seed): a guess of the
+  // winning move, which spares the search the refutation of the moves it
+  // would try before it. Each must be a legal move of the root.
+  std::vector<Move> root_first;
   // With Algorithm::proof_numbers: bytes of its table of proof numbers,
   // beside the transposition table; 0: half of memory_bytes.
   std::uint64_t numbers_memory_bytes = 0;
@@ -163,7 +168,8 @@ struct SolveResult {
 
 // Proves who wins `root` (any valid position, either side to move; a game
 // already over is lost by the side to move). See the top of this file for
-// threads and errors.
+// threads and errors (a root_first move that is not the root's is an
+// std::invalid_argument).
 SolveResult solve(const Position& root, const SolveOptions& options,
                   const SearchProgressCallback& progress = {});
 
