@@ -771,27 +771,20 @@ class RunBoardProve(unittest.TestCase):
                                "--memory", "64M", "--threads", "1", *extra], capture_output=True, text=True)
 
     def test_a_second_proof_takes_the_root_in_another_order(self):
+        # Shuffled by seed 3, with the moves given tried first.
         with tempfile.TemporaryDirectory() as tmp:
             run_dir = os.path.join(tmp, "4x4s")
-            run = self.start_proof_run("4x4", run_dir, "--root-seed", "3")
+            run = self.start_proof_run("4x4", run_dir, "--root-seed", "3", "--root-first", "d1d2,a1a2")
             self.assertEqual(run.returncode, 0, run.stderr)
             with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:
                 table = json.load(f)
             with open(os.path.join(run_dir, "4x4.solve.json")) as f:
                 solve = json.load(f)
-            self.assertEqual(solve["root_seed"], 3)
+            self.assertEqual((solve["root_seed"], solve["root_first"]), (3, ["d1d2", "a1a2"]))
             self.assertEqual(solve["winner"], table["start"]["winner"])
-            self.assertEqual(read(os.path.join(run_dir, "root_seed")).strip(), "3")  # kept for resumes
-
-    def test_a_proof_run_tries_the_root_moves_it_is_given_first(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            run_dir = os.path.join(tmp, "4x4")
-            run = self.start_proof_run("4x4", run_dir, "--root-first", "d1d2,a1a2")
-            self.assertEqual(run.returncode, 0, run.stderr)
-            with open(os.path.join(run_dir, "4x4.solve.json")) as f:
-                solve = json.load(f)
-            self.assertEqual(solve["root_first"], ["d1d2", "a1a2"])
-            self.assertEqual(read(os.path.join(run_dir, "root_first")).strip(), "d1d2,a1a2")  # kept for resumes
+            # Kept for resumes.
+            self.assertEqual(read(os.path.join(run_dir, "root_seed")).strip(), "3")
+            self.assertEqual(read(os.path.join(run_dir, "root_first")).strip(), "d1d2,a1a2")
 
     def test_a_certificate_too_large_is_tried_again_with_a_new_binary(self):
         with tempfile.TemporaryDirectory() as tmp:
