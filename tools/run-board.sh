@@ -138,12 +138,13 @@ if [ -n "$after" ]; then
   log "waiting for $after first"
   status=0
   "$after/run.sh" || status=$?
-  if [ "$status" -eq 3 ]; then
-    # Running already: wait for its lock, then let it confirm it is done.
+  while [ "$status" -eq 3 ]; do
+    # Running already: wait for its lock, then let it confirm it is done
+    # (or wait again, when it was started anew in between).
     flock "$after/lock" true
     status=0
     "$after/run.sh" || status=$?
-  fi
+  done
   [ "$status" -eq 0 ] || { log "$after failed (status $status): not starting"; exit 1; }
 fi
 log "start: $board with $pawntb ($(cat "$dir/pawntb.commit" 2>/dev/null || echo unknown)), --memory $memory, nice $nice_level"
