@@ -93,13 +93,7 @@ int run_solve(const SolveArgs& o) {
         std::fprintf(stderr, "pawntb solve: --root-first: %s\n", e->message.c_str());
         return kUsageError;
       }
-      const Move move = std::get<Move>(m);
-      if (std::find(options.root_first.begin(), options.root_first.end(), move) !=
-          options.root_first.end()) {
-        std::fprintf(stderr, "pawntb solve: --root-first: %s given twice\n", uci.c_str());
-        return kUsageError;
-      }
-      options.root_first.push_back(move);
+      options.root_first.push_back(std::get<Move>(m));  // twice: solve() says so
     }
   }
   // Resumed without --memory: the saved table's size (0 tells solve()).
