@@ -367,8 +367,10 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=(), s
     for p in projected:
         projection.setdefault(p["board"], p)
     run = {}
+    runs_of = {}  # every run of a board: its first proof's and a second's
     for r in running:
         run.setdefault(r["board"], r)
+        runs_of.setdefault(r["board"], []).append(r)
     sizes = [board_size(b) for b in all_boards] + [board_size(p["board"]) for p in list(projected) + list(proofs)]
     rows = sorted({s[0] for s in sizes})
     cols = sorted({s[1] for s in sizes})
@@ -379,13 +381,15 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=(), s
             return "%s %s" % (letter(rec["start"]["winner"]), text(rec["start"]["plies"]))
         facts = [] if b not in proof else [proven(proof[b])]
         facts += [second_word(proof.get(b), p) for p in second.get(b, [])]
-        if b in run:
+        for r in runs_of.get(b, []):
             # A proof run whose search has ended names its winner before its certificate is checked.
-            searched = re.match(r"searched: (white|black) wins", run[b].get("progress") or "")
-            facts.append("searched: %s; running" % letter(searched.group(1)) if searched else "running")
-        elif b in pending and not facts:
+            searched = re.match(r"searched: (white|black) wins", r.get("progress") or "")
+            what = "second proof " if r.get("root_seed") else ""
+            facts.append("%ssearched: %s; running" % (what, letter(searched.group(1))) if searched
+                         else what + "running")
+        if not facts and b in pending:
             facts.append("not yet run")
-        elif b in projection and not facts:
+        elif not facts and b in projection:
             facts.append("cannot be indexed" if projection[b].get("indexable") is False else "left out")
         return "; ".join(facts)
 
@@ -673,9 +677,11 @@ def page(records, order, opening, intro, plot, projections, running, documents, 
     `beyond` the boards with no table to list as not proven when they are not
     ("6x7 5x8 ...")."""
     all_boards = boards_of(order)
-    # A second proof of a board (another root order) stands beside its first.
-    seconds = [p for p in proofs if p.get("root_seed")]
-    proofs = [p for p in proofs if not p.get("root_seed")]
+    # A second proof of a board (another root order) stands beside its first;
+    # one recorded before any first is the board's proof.
+    firsts = {p["board"] for p in proofs if not p.get("root_seed")}
+    seconds = [p for p in proofs if p.get("root_seed") and p["board"] in firsts]
+    proofs = [p for p in proofs if not p.get("root_seed") or p["board"] not in firsts]
     solved = [r["board"] for r in records]
     pending = [b for b in all_boards if b not in solved]
     projections = projections or {"boards": []}

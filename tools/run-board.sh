@@ -31,7 +31,8 @@
 #          (solve --root-seed N), for a second proof of a board in a
 #          directory of its own
 # --root-first  with --prove: try these root moves first (solve --root-first
-#          LIST, e.g. b1b2): a guess of the winning move
+#          LIST, e.g. b1b2): a guess of the winning move; "" forgets a list
+#          given before
 # --memory passed to generate, stats and verify, or solve's transposition
 #          table (default 8G)
 # --nice   the scheduling priority (default 19, the lowest: other work first;
@@ -69,6 +70,7 @@ dtm_time=
 certificate_memory=
 root_seed=
 root_first=
+root_first_given=
 if [ "$(basename "$0")" = run.sh ] && [ -f "$(dirname "$0")/board" ]; then
   dir=$(cd "$(dirname "$0")" && pwd)
   board=$(cat "$dir/board")
@@ -89,7 +91,7 @@ while [ $# -gt 0 ]; do
     --dtm-time) dtm_time=$2; shift 2 ;;
     --certificate-memory) certificate_memory=$2; shift 2 ;;
     --root-seed) root_seed=$2; shift 2 ;;
-    --root-first) root_first=$2; shift 2 ;;
+    --root-first) root_first=$2; root_first_given=1; shift 2 ;;
     *) usage ;;
   esac
 done
@@ -99,6 +101,17 @@ case "$board" in
 esac
 rows=${board%x*}
 cols=${board#*x}
+# The start's moves are the pushes a1a2 to X1X2 (X the last file): checked
+# now, not when a queue reaches the solve.
+files=$(echo abcdefgh | cut -c1-"$cols")
+for move in $(echo "$root_first" | tr ',' ' '); do
+  file=$(echo "$move" | cut -c1)
+  case "$move" in
+    [a-h]1[a-h]2) [ "$file" = "$(echo "$move" | cut -c3)" ] && case "$files" in *"$file"*) continue ;; esac ;;
+  esac
+  echo "run-board: --root-first: $move is not a move of $board's start (a1a2 to $(echo "$files" | cut -c"$cols")1$(echo "$files" | cut -c"$cols")2)" >&2
+  exit 2
+done
 table="$dir/$board-k$cols.pawntb"
 
 mkdir -p "$dir"
@@ -119,7 +132,9 @@ fi
 [ -z "$dtm_time" ] || echo "$dtm_time" > "$dir/dtm_time"
 [ -z "$certificate_memory" ] || echo "$certificate_memory" > "$dir/certificate_memory"
 [ -z "$root_seed" ] || echo "$root_seed" > "$dir/root_seed"
-[ -z "$root_first" ] || echo "$root_first" > "$dir/root_first"
+if [ -n "$root_first_given" ]; then
+  if [ -n "$root_first" ]; then echo "$root_first" > "$dir/root_first"; else rm -f "$dir/root_first"; fi
+fi
 memory=$(cat "$dir/memory" 2>/dev/null || echo 8G)
 threads=$(cat "$dir/threads" 2>/dev/null || echo 0)
 nice_level=$(cat "$dir/nice" 2>/dev/null || echo 19)

@@ -106,7 +106,10 @@ TEST(CliSolve, RootMovesTriedFirst) {
   EXPECT_TRUE(contains(r.err, "--root-first: a1a3")) << r;
   r = run_cli({"solve", "--rows", "4", "--cols", "5", "--root-first", "a1a2 a1a2"});
   EXPECT_EQ(r.status, 2) << r;
-  EXPECT_TRUE(contains(r.err, "given twice: a1a2")) << r;
+  EXPECT_TRUE(contains(r.err, "--root-first: a1a2 given twice")) << r;
+  r = run_cli({"solve", "--rows", "4", "--cols", "5", "--root-first", " , "});
+  EXPECT_EQ(r.status, 2) << r;
+  EXPECT_TRUE(contains(r.err, "--root-first: no move given")) << r;
   r = run_cli({"solve", "--rows", "4", "--cols", "5", "--algorithm", "dfpn", "--root-first", "a1a2"});
   EXPECT_EQ(r.status, 2) << r;
 }

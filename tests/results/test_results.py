@@ -424,6 +424,7 @@ class Running(unittest.TestCase):
             second = json.load(f)
         self.assertEqual((second["resume"], second["root_seed"]), ("second", 1))
         self.assertIn("- 7x6 (second proof, root seed 1): proving who wins: 2,000 nodes", self.page())
+        self.assertIn("| running; second proof running |", self.page())  # the map's cell
         self.write("root_seed", "one\n")
         run = self.running(resume="r")
         self.assertEqual(run.returncode, 2)
@@ -533,10 +534,18 @@ class ProveFromJson(unittest.TestCase):
         self.assertIn("| 5x8 | not proven yet |", text)
 
     def test_a_second_proof_stands_beside_the_first(self):
-        self.assertEqual(self.prove("--check-log", self.check_log()).returncode, 0)
+        # Recorded before any first, it is the board's proof.
+        first_solve = self.solve
         self.solve = {**self.solve, "root_seed": 1, "nodes": 777}
         run = self.prove("--check-log", self.check_log())
         self.assertEqual(run.returncode, 0, run.stderr)
+        text = read(os.path.join(self.root, "docs", "results.md"))
+        self.assertIn("| 6x7, second proof (root seed 1) | black |", text)
+        self.assertNotIn("| 6x7 | not proven yet |", text)
+        self.assertIn("- 6x7, second proof (root seed 1): `", text)
+        second_solve, self.solve = self.solve, first_solve
+        self.assertEqual(self.prove("--check-log", self.check_log()).returncode, 0)
+        self.solve = second_solve
         with open(self.record) as f:
             first = json.load(f)
         with open(os.path.join(self.root, "data", "proofs", "6x7.seed1.json")) as f:
@@ -774,6 +783,11 @@ class RunBoardProve(unittest.TestCase):
         # Shuffled by seed 3, with the moves given tried first.
         with tempfile.TemporaryDirectory() as tmp:
             run_dir = os.path.join(tmp, "4x4s")
+            # A move that is not the start's is refused at once, not when the solve starts.
+            run = self.start_proof_run("4x4", run_dir, "--root-first", "d1d2,e1e2")
+            self.assertEqual(run.returncode, 2)
+            self.assertIn("--root-first: e1e2 is not a move of 4x4's start (a1a2 to d1d2)", run.stderr)
+            self.assertFalse(os.path.exists(os.path.join(run_dir, "root_first")))
             run = self.start_proof_run("4x4", run_dir, "--root-seed", "3", "--root-first", "d1d2,a1a2")
             self.assertEqual(run.returncode, 0, run.stderr)
             with open(os.path.join(SOURCE, "data", "answers", "4x4-k4.json")) as f:

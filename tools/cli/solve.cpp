@@ -93,7 +93,13 @@ int run_solve(const SolveArgs& o) {
         std::fprintf(stderr, "pawntb solve: --root-first: %s\n", e->message.c_str());
         return kUsageError;
       }
-      options.root_first.push_back(std::get<Move>(m));  // twice: solve() says so
+      const Move move = std::get<Move>(m);
+      if (std::find(options.root_first.begin(), options.root_first.end(), move) !=
+          options.root_first.end()) {
+        std::fprintf(stderr, "pawntb solve: --root-first: %s given twice\n", uci.c_str());
+        return kUsageError;
+      }
+      options.root_first.push_back(move);
     }
   }
   // Resumed without --memory: the saved table's size (0 tells solve()).
@@ -260,9 +266,9 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "with dfs: take the root's moves in an order shuffled by N (0, the default: the usual "
       "order), for a second proof that searches the tree another way")(
       "root-first", po::value(&o.root_first)->value_name("LIST"),
-      "with dfs: try these moves of the root first, in this order (e.g. b1b2, or b1b2,c1c2), "
-      "then the others: a guess of the winning move spares the refutation of the moves "
-      "before it")(
+      "with dfs: try these moves of the root first, in this order, separated by commas or "
+      "spaces (e.g. b1b2, or b1b2,c1c2), then the others: a guess of the winning move spares "
+      "the refutation of the moves before it")(
       "baseline", po::bool_switch(&o.baseline),
       "plain boolean search with a transposition table: no knowledge, no tables")(
       "json", po::bool_switch(&o.json), "print the result as one JSON object")(
@@ -298,6 +304,10 @@ std::string validate_solve(const po::variables_map& given, const std::vector<std
   }
   if (given.count("root-seed") && o.algorithm != "dfs") return "--root-seed needs --algorithm dfs";
   if (given.count("root-first") && o.algorithm != "dfs") return "--root-first needs --algorithm dfs";
+  if (given.count("root-first") &&
+      o.root_first.find_first_not_of(", \t") == std::string::npos) {
+    return "--root-first: no move given";
+  }
   if (o.progress_seconds < 1) return "--progress must be at least 1";
   if (o.save_every_seconds < 1) return "--save-every must be at least 1";
   if (given.count("save-every") && o.resume.empty()) return "--save-every needs --resume FILE";

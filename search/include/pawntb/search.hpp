@@ -77,7 +77,8 @@ struct SolveOptions {
   // With Algorithm::depth_first: these root moves first, in this order,
   // before the others (after the shuffle of root_seed): a guess of the
   // winning move, which spares the search the refutation of the moves it
-  // would try before it. Each must be a legal move of the root.
+  // would try before it. Each must be a legal move of the root, given once
+  // (checked also when the rules settle the root, which then leave it unused).
   std::vector<Move> root_first;
   // With Algorithm::proof_numbers: bytes of its table of proof numbers,
   // beside the transposition table; 0: half of memory_bytes.
