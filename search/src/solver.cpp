@@ -585,6 +585,9 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           for (const RootMove& m : s.root_moves) {
             p.root_moves_proven += m.state.load() == 2;
             p.root_moves_refuted += m.state.load() == 1;
+            if (m.state.load() == 0 && m.helpers.load() > 0) {
+              p.root_moves_searching.push_back({m.move.from, m.move.to});
+            }
           }
           lock.unlock();
           progress(p);

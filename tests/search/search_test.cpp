@@ -340,6 +340,35 @@ TEST(SearchOracle, AnyRootMoveTriedFirstGivesTheSameWinner) {
   EXPECT_THROW(pawntb::search::solve(p, o), std::invalid_argument);
 }
 
+// Progress names the root move being searched. On 6x6 black wins, so one
+// worker refutes every root move in turn: the one given first, then the
+// others in the files' order. The moves named, each once in the order they
+// were first named, follow that order (a report may fall between two).
+TEST(SearchProgress, NamesTheRootMoveBeingSearched) {
+  const Position p6 = pawntb::start_position({6, 6}, 6);
+  const pawntb::MoveList legal = pawntb::legal_moves(p6);
+  std::vector<pawntb::Move> order(legal.begin(), legal.end());
+  std::sort(order.begin(), order.end(), [](pawntb::Move a, pawntb::Move b) { return a.from < b.from; });
+  std::rotate(order.begin(), order.begin() + 3, order.begin() + 4);  // the d-pawn's first
+  SolveOptions o = small_options();
+  o.memory_bytes = 1 << 20;
+  o.progress_every = std::chrono::milliseconds(1);
+  o.root_first = {order[0]};
+  std::vector<pawntb::Move> named;
+  pawntb::search::solve(p6, o, [&](const pawntb::search::SearchProgress& r) {
+    ASSERT_LE(r.root_moves_searching.size(), 1u);  // one worker
+    for (const pawntb::Move m : r.root_moves_searching) {
+      if (named.empty() || named.back() != m) named.push_back(m);
+    }
+  });
+  ASSERT_FALSE(named.empty());  // reported every millisecond of a search of 0.8 M nodes
+  auto at = order.begin();
+  for (const pawntb::Move m : named) {
+    at = std::find(at, order.end(), m);
+    ASSERT_NE(at, order.end()) << pawntb::move_name(p6.geometry, m) << " named out of order";
+  }
+}
+
 TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {
   for (const Geometry g : {Geometry{4, 5}, Geometry{5, 5}, Geometry{6, 4}}) {
     const Position p = pawntb::start_position(g, g.cols);

@@ -120,7 +120,7 @@ int run_solve(const SolveArgs& o) {
   options.distance_time = std::chrono::seconds(o.time_seconds);
   options.progress_every = std::chrono::seconds(o.progress_seconds);
   // After the search, each line starts with its answer: "white wins; ".
-  const auto progress = [](const search::SearchProgress& p) {
+  const auto progress = [&root](const search::SearchProgress& p) {
     const std::string answer = p.decided ? std::string(side_name(p.winner)) + " wins; " : std::string();
     if (p.distance_searched) {
       // "at least 1 ply", "at least 23 and at most 35 plies"
@@ -140,13 +140,18 @@ int run_solve(const SolveArgs& o) {
                    duration_text(p.seconds).c_str());
       return;
     }
+    // ", searching g1g2" (and another, with threads on two)
+    std::string searching;
+    for (const Move m : p.root_moves_searching) {
+      searching += (searching.empty() ? ", searching " : " and ") + move_name(root.geometry, m);
+    }
     std::fprintf(stderr,
                  "pawntb solve: %s nodes, %s nodes/s, table %.0f %% full, root moves: %d proven, "
-                 "%d refuted of %d, %s\n",
+                 "%d refuted of %d%s, %s\n",
                  with_commas(p.nodes).c_str(),
                  with_commas(static_cast<std::uint64_t>(p.nodes_per_second)).c_str(),
                  100 * p.table_fill, p.root_moves_proven, p.root_moves_refuted, p.root_moves,
-                 duration_text(p.seconds).c_str());
+                 searching.c_str(), duration_text(p.seconds).c_str());
   };
   search::SolveResult r;
   try {

@@ -118,6 +118,7 @@ struct SearchProgress {
   int root_moves = 0;          // legal moves of the root position
   int root_moves_proven = 0;   // root moves proven to win for the side to move
   int root_moves_refuted = 0;  // root moves proven to lose for the side to move
+  std::vector<Move> root_moves_searching;  // the open root moves workers are on
   // After the search (decided), while the certificate is written and the
   // distance searched: the search's answer.
   bool decided = false;
