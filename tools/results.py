@@ -16,6 +16,7 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
                    [--samples N] [--seed N] [--threads N] [--memory SIZE]
                    [--no-stats "4x7 ..."] [--large "6x6 ..."] [--refresh] [--project]
                    [--render-only] [--running BOARD --resume "COMMAND" [--lost "TEXT"]]
+                   [--running-all DIR]
                    [--prove BOARD [--proofs DIR] [--dtm-time S]
                     [--from-json SOLVE.json [--time-log FILE]] [--check-log FILE]]
                    [--root DIR]
@@ -77,6 +78,10 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            (BOARD.check.log), until --prove records it (which removes that
            file). A second proof's run (a `root_seed` file, run-board.sh
            --root-seed N) goes to RxC-kK.seedN.progress.json instead.
+--running-all  --running for every run of tools/run-board.sh in DIR (each
+           subdirectory with a `board` file), with the command that resumes
+           it, `(setsid SUB/run.sh > /dev/null 2>&1 &)`; one that cannot be
+           read is said and the others go on (then the status is 1)
 --lost     with --running: what earlier runs of BOARD did that was lost
            (their directory gone), kept in the record and on the page until
            the board is measured; given once, kept by later --running calls
@@ -715,6 +720,29 @@ def record_progress(tree, board, tables, resume, lost):
     say("%s: %s (as of %s, %s)" % (board, line, as_of, as_of_file))
 
 
+def record_every_run(tree, runs):
+    """--running-all: records every run of tools/run-board.sh in `runs`;
+    False when one could not be."""
+    if not os.path.isdir(runs):
+        raise Failure("--running-all %s: no such directory" % runs, 2)
+    ok = True
+    found = 0
+    for name in sorted(os.listdir(runs)):
+        tables = os.path.abspath(os.path.join(runs, name))
+        if not nonempty(os.path.join(tables, "board")):
+            continue
+        found += 1
+        try:
+            record_progress(tree, read_text(os.path.join(tables, "board")).strip(), tables,
+                            "(setsid %s > /dev/null 2>&1 &)" % os.path.join(tables, "run.sh"), "")
+        except Failure as e:
+            say("%s: %s" % (tables, e))
+            ok = False
+    if not found:
+        raise Failure("--running-all %s: no run of tools/run-board.sh there" % runs, 2)
+    return ok
+
+
 # ---- --prove ---------------------------------------------------------------------
 
 # What a record takes from `pawntb solve --json`'s object; each must be there.
@@ -1167,6 +1195,7 @@ def parse(argv):
     parser.add_argument("--large", default="")
     parser.add_argument("--render-only", action="store_true")
     parser.add_argument("--running", default="")
+    parser.add_argument("--running-all", default="")
     parser.add_argument("--resume", default="")
     parser.add_argument("--lost", default="")
     parser.add_argument("--refresh", action="store_true")
@@ -1217,6 +1246,8 @@ def main(argv):
             if not opts.tables:
                 raise Failure("--running needs --tables", 2)
             record_progress(tree, opts.running, opts.tables, opts.resume, opts.lost)
+        elif opts.running_all:
+            ok = record_every_run(tree, opts.running_all)
         elif opts.refresh:
             if not opts.tables:
                 raise Failure("--refresh needs --tables", 2)

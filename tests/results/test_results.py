@@ -430,6 +430,22 @@ class Running(unittest.TestCase):
         self.assertEqual(run.returncode, 2)
         self.assertIn(os.path.join(self.tables, "root_seed"), run.stderr)
 
+    def test_every_run_of_a_directory_at_once(self):
+        runs = os.path.join(self.root, "runs")
+        for name, board, err in (("a", "7x6", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n"),
+                                 ("b", "5x7", "pawntb generate: plan\n")):  # b: no progress line
+            os.makedirs(os.path.join(runs, name))
+            for file, text in (("board", board + "\n"), (board + ".err", err)):
+                with open(os.path.join(runs, name, file), "w") as f:
+                    f.write(text)
+        os.makedirs(os.path.join(runs, "not-a-run"))
+        run = run_script("--root", self.root, "--running-all", runs)
+        self.assertEqual(run.returncode, 1)
+        self.assertIn(os.path.join(runs, "b"), run.stderr)  # said, and the others go on
+        self.assertEqual(self.record()["progress"], "solve unit 5/10 50%")
+        self.assertEqual(self.record()["resume"], "(setsid %s > /dev/null 2>&1 &)" % os.path.join(runs, "a", "run.sh"))
+        self.assertEqual(run_script("--root", self.root, "--running-all", os.path.join(runs, "not-a-run")).returncode, 2)
+
     def test_a_run_queued_again_keeps_its_progress(self):
         self.write("7x6.err", "pawntb generate: solve unit 5/10 50%, 9 positions/s, about 1 min left\n")
         self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")
