@@ -80,8 +80,9 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            --root-seed N) goes to RxC-kK.seedN.progress.json instead.
 --running-all  --running for every run of tools/run-board.sh in DIR (each
            subdirectory with a `board` file), with the command that resumes
-           it, `(setsid SUB/run.sh > /dev/null 2>&1 &)`; one that cannot be
-           read is said and the others go on (then the status is 1)
+           it, `(setsid SUB/run.sh > /dev/null 2>&1 &)`, but the runs whose
+           board or proof is recorded already; one that cannot be read is
+           said and the others go on (then the status is 1)
 --lost     with --running: what earlier runs of BOARD did that was lost
            (their directory gone), kept in the record and on the page until
            the board is measured; given once, kept by later --running calls
@@ -720,9 +721,22 @@ def record_progress(tree, board, tables, resume, lost):
     say("%s: %s (as of %s, %s)" % (board, line, as_of, as_of_file))
 
 
+def recorded(tree, tables, board):
+    """Whether the run in `tables` is on the page already, as a measured
+    board (its record) or a proof whose record is of this run's search (the
+    same nodes)."""
+    mode = os.path.join(tables, "mode")
+    if nonempty(mode) and read_text(mode).strip() == "prove":
+        solve = os.path.join(tables, board + ".solve.json")
+        proof = tree.proof_path(board, root_seed_of(tables))
+        return (nonempty(solve) and os.path.isfile(proof)
+                and read_json(proof, board).get("nodes") == read_json(solve, board).get("nodes"))
+    return os.path.isfile(tree.record_path(board))
+
+
 def record_every_run(tree, runs):
-    """--running-all: records every run of tools/run-board.sh in `runs`;
-    False when one could not be."""
+    """--running-all: records every run of tools/run-board.sh in `runs` but
+    those recorded already; False when one could not be."""
     if not os.path.isdir(runs):
         raise Failure("--running-all %s: no such directory" % runs, 2)
     ok = True
@@ -732,9 +746,11 @@ def record_every_run(tree, runs):
         if not nonempty(os.path.join(tables, "board")):
             continue
         found += 1
+        board = read_text(os.path.join(tables, "board")).strip()
         try:
-            record_progress(tree, read_text(os.path.join(tables, "board")).strip(), tables,
-                            "(setsid %s > /dev/null 2>&1 &)" % os.path.join(tables, "run.sh"), "")
+            if recorded(tree, tables, board):
+                continue
+            record_progress(tree, board, tables, "(setsid %s > /dev/null 2>&1 &)" % os.path.join(tables, "run.sh"), "")
         except Failure as e:
             say("%s: %s" % (tables, e))
             ok = False

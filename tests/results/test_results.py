@@ -439,11 +439,19 @@ class Running(unittest.TestCase):
                 with open(os.path.join(runs, name, file), "w") as f:
                     f.write(text)
         os.makedirs(os.path.join(runs, "not-a-run"))
+        # A proof run whose search is the one recorded: not running any more.
+        with open(os.path.join(self.root, "data", "proofs", "6x7.json")) as f:
+            nodes = json.load(f)["nodes"]
+        os.makedirs(os.path.join(runs, "c"))
+        for file, text in (("board", "6x7\n"), ("mode", "prove\n"), ("6x7.solve.json", json.dumps({"nodes": nodes}))):
+            with open(os.path.join(runs, "c", file), "w") as f:
+                f.write(text)
         run = run_script("--root", self.root, "--running-all", runs)
         self.assertEqual(run.returncode, 1)
         self.assertIn(os.path.join(runs, "b"), run.stderr)  # said, and the others go on
         self.assertEqual(self.record()["progress"], "solve unit 5/10 50%")
         self.assertEqual(self.record()["resume"], "(setsid %s > /dev/null 2>&1 &)" % os.path.join(runs, "a", "run.sh"))
+        self.assertFalse(os.path.exists(os.path.join(self.root, "data", "answers", "6x7-k7.progress.json")))
         self.assertEqual(run_script("--root", self.root, "--running-all", os.path.join(runs, "not-a-run")).returncode, 2)
 
     def test_a_run_queued_again_keeps_its_progress(self):
