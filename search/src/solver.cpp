@@ -426,21 +426,24 @@ void prove_by_numbers(Shared& s, const Node& root, std::uint64_t numbers_bytes) 
 
 }  // namespace
 
+std::string root_first_problem(const Position& root, const std::vector<Move>& root_first) {
+  const MoveList legal = legal_moves(root);
+  for (auto m = root_first.begin(); m != root_first.end(); ++m) {
+    if (std::find(root_first.begin(), m, *m) != m) return move_name(root.geometry, *m) + " given twice";
+    if (std::find(legal.begin(), legal.end(), *m) == legal.end()) {
+      return move_name(root.geometry, *m) + " is not a move of the root";
+    }
+  }
+  return {};
+}
+
 SolveResult solve(const Position& root, const SolveOptions& options,
                   const SearchProgressCallback& progress) {
   const Status status = classify(root);
   if (status == Status::invalid) throw std::invalid_argument("invalid position");
   if (!options.certificate.empty()) search_detail::ProofList::check_keys(root);
-  const MoveList legal = legal_moves(root);
-  for (std::size_t k = 0; k < options.root_first.size(); ++k) {
-    const Move m = options.root_first[k];
-    const auto before = options.root_first.begin() + static_cast<std::ptrdiff_t>(k);
-    const bool twice = std::find(options.root_first.begin(), before, m) != before;
-    if (twice || std::find(legal.begin(), legal.end(), m) == legal.end()) {
-      throw std::invalid_argument("a root move to try first that is " +
-                                  std::string(twice ? "given twice" : "not legal") + ": " +
-                                  move_name(root.geometry, m));
-    }
+  if (std::string problem = root_first_problem(root, options.root_first); !problem.empty()) {
+    throw std::invalid_argument("root_first: " + problem);
   }
   const auto start = std::chrono::steady_clock::now();
   const auto seconds = [&] {
@@ -631,6 +634,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     SearchProgress p;
     p.decided = true;
     p.winner = result.winner;
+    p.writing_certificate = true;
     p.nodes = result.nodes;
     p.table_fill = static_cast<double>(result.tt_used) / static_cast<double>(result.tt_entries);
     p.root_moves = static_cast<int>(s.root_moves.size());
@@ -655,7 +659,11 @@ SolveResult solve(const Position& root, const SolveOptions& options,
         options.state.empty() ? std::filesystem::path()
                               : std::filesystem::path(options.state.string() + ".walk");
     auto last_walk_save = std::chrono::steady_clock::now();
+    // Before each position visited and every 1,024 nodes of the searches
+    // the walk asks for: progress, even while one search takes minutes, and
+    // the walk's save.
     const auto checkpoint = [&] {
+      listed(walk.list().size());
       const auto now = std::chrono::steady_clock::now();
       if (walk_file.empty() || now - last_walk_save < options.save_every) return;
       save();
@@ -676,7 +684,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
           walk.restore(std::move(part->to_visit));
         }
       }
-      if (!walk_file.empty()) s.checkpoint = checkpoint;
+      s.checkpoint = checkpoint;
       walk.walk(r, listed, checkpoint);
       s.checkpoint = nullptr;
       if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.list(), {});
@@ -733,31 +741,43 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       kept = b;
     };
     auto last_progress = std::chrono::steady_clock::now();
-    search_detail::DistanceBounds b;
+    search_detail::DistanceBounds b, so_far;
+    if (before) so_far = *before;
+    const std::uint64_t search_nodes_before = s.nodes.load();
+    const auto report = [&] {
+      const auto now = std::chrono::steady_clock::now();
+      if (!progress || now - last_progress < options.progress_every) return;
+      last_progress = now;
+      SearchProgress p;
+      p.nodes = result.nodes;
+      p.seconds = seconds_before + seconds();
+      p.distance_searched = true;
+      p.decided = true;
+      p.winner = result.winner;
+      p.plies_lower = so_far.lower;
+      p.plies_upper = so_far.upper;
+      p.plies_upper_found = so_far.upper_found;
+      p.distance_nodes = distance_nodes_before + distance.nodes();
+      p.distance_search_nodes = s.nodes.load() - search_nodes_before;
+      progress(p);
+    };
+    // Also every 1,024 nodes of the searches for the winner that the
+    // distance's questions ask (one may take minutes on a large board).
+    s.checkpoint = report;
     try {
       b = distance.solve(
           r, s.deadline,
-          [&](const search_detail::DistanceBounds& so_far) {
-            keep(so_far);
-            const auto now = std::chrono::steady_clock::now();
-            if (!progress || now - last_progress < options.progress_every) return;
-            last_progress = now;
-            SearchProgress p;
-            p.nodes = result.nodes;
-            p.seconds = seconds_before + seconds();
-            p.distance_searched = true;
-            p.decided = true;
-            p.winner = result.winner;
-            p.plies_lower = so_far.lower;
-            p.plies_upper = so_far.upper;
-            p.plies_upper_found = so_far.upper_found;
-            p.distance_nodes = distance_nodes_before + distance.nodes();
-            progress(p);
+          [&](const search_detail::DistanceBounds& bounds) {
+            keep(bounds);
+            so_far = bounds;
+            report();
           },
           before);
     } catch (const std::invalid_argument& e) {  // bounds saved that do not fit the root
+      s.checkpoint = nullptr;
       throw std::invalid_argument(distance_file.string() + ": " + e.what());
     }
+    s.checkpoint = nullptr;
     keep(b);
     s.deadline = std::chrono::steady_clock::time_point::max();
     result.plies_lower = b.lower;

@@ -336,8 +336,13 @@ TEST(SearchOracle, AnyRootMoveTriedFirstGivesTheSameWinner) {
   SolveOptions o = small_options();
   o.root_first = {pawntb::Move{12, 4}};  // a1a3: two squares
   EXPECT_THROW(pawntb::search::solve(p, o), std::invalid_argument);
+  EXPECT_EQ(pawntb::search::root_first_problem(p, o.root_first), "a1a3 is not a move of the root");
   o.root_first = {pawntb::legal_moves(p).moves[0], pawntb::legal_moves(p).moves[0]};
   EXPECT_THROW(pawntb::search::solve(p, o), std::invalid_argument);
+  EXPECT_EQ(pawntb::search::root_first_problem(p, o.root_first),
+            pawntb::move_name(p.geometry, o.root_first[0]) + " given twice");
+  o.root_first.pop_back();
+  EXPECT_EQ(pawntb::search::root_first_problem(p, o.root_first), "");
 }
 
 // Progress names the root move being searched. On 6x6 black wins, so one
@@ -367,6 +372,38 @@ TEST(SearchProgress, NamesTheRootMoveBeingSearched) {
     at = std::find(at, order.end(), m);
     ASSERT_NE(at, order.end()) << pawntb::move_name(p6.geometry, m) << " named out of order";
   }
+}
+
+// After the search, progress goes on while the certificate is walked and
+// the distance searched, also from within the searches for the winner that
+// the distance asks for (a small table: they search again). The distance's
+// own reports come every 4,096 of its nodes and once a question, when the
+// bounds change; the others are the searches'.
+TEST(SearchProgress, GoesOnThroughTheWalkAndTheDistance) {
+  TempDir dir;
+  SolveOptions o = small_options();
+  o.progress_every = std::chrono::milliseconds(0);  // every call reports
+  o.certificate = dir / "5x5.prf";
+  o.distance = true;
+  int walk = 0, from_searches = 0, bounds_changed = 0, lower = -1, upper = -1;
+  std::uint64_t search_nodes = 0;
+  const auto r = pawntb::search::solve(
+      pawntb::start_position({5, 5}, 5), o, [&](const pawntb::search::SearchProgress& p) {
+        walk += p.writing_certificate;
+        if (!p.distance_searched) return;
+        ASSERT_GE(p.distance_search_nodes, search_nodes);
+        search_nodes = p.distance_search_nodes;
+        if (p.plies_lower != lower || p.plies_upper != upper) {
+          ++bounds_changed;
+          lower = p.plies_lower;
+          upper = p.plies_upper;
+        }
+        from_searches += p.distance_nodes % 4096 != 0;
+      });
+  EXPECT_TRUE(r.plies_upper_found && r.plies_lower == r.plies_upper);
+  EXPECT_GT(walk, 0);
+  EXPECT_GT(search_nodes, 4096u);
+  EXPECT_GT(from_searches, bounds_changed + 2);
 }
 
 TEST(SearchThreads, TwoThreadsGiveTheSameAnswer) {

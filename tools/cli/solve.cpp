@@ -93,13 +93,12 @@ int run_solve(const SolveArgs& o) {
         std::fprintf(stderr, "pawntb solve: --root-first: %s\n", e->message.c_str());
         return kUsageError;
       }
-      const Move move = std::get<Move>(m);
-      if (std::find(options.root_first.begin(), options.root_first.end(), move) !=
-          options.root_first.end()) {
-        std::fprintf(stderr, "pawntb solve: --root-first: %s given twice\n", uci.c_str());
-        return kUsageError;
-      }
-      options.root_first.push_back(move);
+      options.root_first.push_back(std::get<Move>(m));
+    }
+    if (const std::string problem = search::root_first_problem(root, options.root_first);
+        !problem.empty()) {
+      std::fprintf(stderr, "pawntb solve: --root-first: %s\n", problem.c_str());
+      return kUsageError;
     }
   }
   // Resumed without --memory: the saved table's size (0 tells solve()).
@@ -129,12 +128,13 @@ int run_solve(const SolveArgs& o) {
               ? std::to_string(p.plies_lower) + " and at most " + std::to_string(p.plies_upper) +
                     " plies"
               : std::to_string(p.plies_lower) + (p.plies_lower == 1 ? " ply" : " plies");
-      std::fprintf(stderr, "pawntb solve: %sdistance: at least %s, %s nodes, %s\n", answer.c_str(),
-                   bounds.c_str(), with_commas(p.distance_nodes).c_str(),
-                   duration_text(p.seconds).c_str());
+      // The distance's nodes, and those of the searches for the winner it asked.
+      std::fprintf(stderr, "pawntb solve: %sdistance: at least %s, %s nodes and %s searched, %s\n",
+                   answer.c_str(), bounds.c_str(), with_commas(p.distance_nodes).c_str(),
+                   with_commas(p.distance_search_nodes).c_str(), duration_text(p.seconds).c_str());
       return;
     }
-    if (p.certificate_positions) {
+    if (p.writing_certificate) {
       std::fprintf(stderr, "pawntb solve: %swriting the certificate: %s positions listed, %s\n",
                    answer.c_str(), with_commas(p.certificate_positions).c_str(),
                    duration_text(p.seconds).c_str());

@@ -130,9 +130,13 @@ struct SearchProgress {
   int plies_lower = 0, plies_upper = 0;
   bool plies_upper_found = false;
   std::uint64_t distance_nodes = 0;
-  // After the search, while the certificate is written: the winner-to-move
-  // positions listed so far (the search's fields keep their final values);
-  // 0 while searching.
+  // Besides them, the nodes of the searches for the winner that the
+  // distance's questions asked (a reply lost for the winner is skipped).
+  std::uint64_t distance_search_nodes = 0;
+  // After the search, while the certificate is written (writing_certificate):
+  // the winner-to-move positions listed so far (the search's fields keep
+  // their final values); 0 while searching.
+  bool writing_certificate = false;
   std::uint64_t certificate_positions = 0;
 };
 // Called from the thread that called solve(), never concurrently; must not throw.
@@ -170,9 +174,15 @@ struct SolveResult {
 
 // Proves who wins `root` (any valid position, either side to move; a game
 // already over is lost by the side to move). See the top of this file for
-// threads and errors (a root_first move that is not the root's is an
+// threads and errors (root_first_problem(), below, is an
 // std::invalid_argument).
 SolveResult solve(const Position& root, const SolveOptions& options,
                   const SearchProgressCallback& progress = {});
+
+// Why `root_first` cannot be SolveOptions::root_first for `root` ("a1a2
+// given twice", "b1c2 is not a move of the root"); empty when it can. For a
+// caller that checks its input before a solve(), which throws
+// std::invalid_argument with the same words. Any thread.
+std::string root_first_problem(const Position& root, const std::vector<Move>& root_first);
 
 }  // namespace pawntb::search
