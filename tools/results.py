@@ -102,7 +102,9 @@ its plot, docs/img/results-start-plies.svg (tools/results_page.py).
            in --proofs DIR (BUILD/results/proofs), out of the repository.
            A search of the root in another order (`solve --root-seed N`, its
            JSON's root_seed) is a second proof of the board, kept beside the
-           first as data/proofs/RxC.seedN.json
+           first as data/proofs/RxC.seedN.json. A certificate too large to
+           write is recorded with the most positions listed: an earlier
+           record's, naming its run, when it listed more
 --dtm-time  with --prove: the seconds `solve --dtm --time` may spend on the
            start's distance after the winner is proven (default 3600); the
            record keeps the bounds proven (plies_lower, plies_upper: equal
@@ -916,6 +918,16 @@ def prove(tree, programs, board, opts):
         figures = {"written": False, "bytes": None, "positions": solve["certificate_positions"], "checked": False,
                    "message": "not written: %s" % solve["certificate_error"], "replayed_positions": None,
                    "check_seconds": None, "check_peak_rss_bytes": None, "check_command": None}
+        # An earlier run of the same search that listed more (with more
+        # memory) said more of the proof's size: that is kept, and named.
+        earlier = tree.proof_path(board, solve.get("root_seed") or 0)
+        if os.path.isfile(earlier):
+            before = read_json(earlier, board)
+            c = before.get("certificate") or {}
+            if (before.get("winner") == solve["winner"] and c.get("written") is False
+                    and (c.get("positions") or 0) > figures["positions"]):
+                figures["positions"] = c["positions"]
+                figures["message"] = "%s (the run of %s, %s)" % (c["message"], before.get("date"), before.get("commit"))
     elif opts.check_log:
         check = check_result(read_text(opts.check_log), opts.check_log)
         t = time_log(opts.check_log)

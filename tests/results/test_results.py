@@ -631,6 +631,33 @@ class ProveFromJson(unittest.TestCase):
         self.assertIn("searched: B (certificate too large to check)", text)
         self.assertNotIn("Proven from the start by search", text)
 
+    def test_a_larger_listing_of_an_earlier_run_is_kept(self):
+        # The first run listed 40 positions; a second, with less memory for
+        # the walk, 7: the record keeps 40 and names the run that found it.
+        self.solve["certificate_error"] = "the proof has more than 40 positions of the winner to move"
+        self.solve["certificate_positions"] = 40
+        os.remove(os.path.join(self.run_dir, "6x7.prf"))
+        self.assertEqual(self.prove().returncode, 0)
+        with open(self.record) as f:
+            first = json.load(f)
+        self.solve["certificate_error"] = "the proof has more than 7 positions of the winner to move"
+        self.solve["certificate_positions"] = 7
+        self.solve["nodes"] = 999
+        run = self.prove()
+        self.assertEqual(run.returncode, 0, run.stderr)
+        with open(self.record) as f:
+            r = json.load(f)
+        self.assertEqual((r["nodes"], r["certificate"]["positions"]), (999, 40))
+        self.assertEqual(r["certificate"]["message"], "not written: the proof has more than 40 positions of the winner "
+                         "to move (the run of %s, %s)" % (first["date"], first["commit"]))
+        # A later run that lists more says so itself.
+        self.solve["certificate_error"] = "the proof has more than 50 positions of the winner to move"
+        self.solve["certificate_positions"] = 50
+        self.assertEqual(self.prove().returncode, 0)
+        with open(self.record) as f:
+            c = json.load(f)["certificate"]
+        self.assertEqual((c["positions"], c["message"]), (50, "not written: the proof has more than 50 positions of the winner to move"))
+
     def test_without_its_time_log_the_figures_are_not_recorded(self):
         run = self.prove("--check-log", self.check_log())
         self.assertEqual(run.returncode, 0, run.stderr)
