@@ -21,14 +21,18 @@ Board::Board(Geometry g)
       const int tr = t / g.cols, tc = t % g.cols;
       const int df = std::abs(tc - c);
       const std::uint64_t bit = 1ULL << t;
-      if (tr < r) {  // ahead of a white pawn
-        if (tc == c) white_masks_[s].file_ahead |= bit;
-        if (df <= r - tr) white_masks_[s].cone |= bit;
+      for (const bool to_move : {false, true}) {
+        if (tr < r) {  // ahead of a white pawn, whose goal is row 0
+          if (could_stop(r, r - tr, df, to_move)) white_masks_[s].stoppers[to_move] |= bit;
+        }
+        if (tr > r) {  // ahead of a black pawn, whose goal is the last row
+          if (could_stop(g.rows - 1 - r, tr - r, df, to_move)) {
+            black_masks_[s].stoppers[to_move] |= bit;
+          }
+        }
       }
-      if (tr > r) {  // ahead of a black pawn
-        if (tc == c) black_masks_[s].file_ahead |= bit;
-        if (df <= tr - r) black_masks_[s].cone |= bit;
-      }
+      if (tr < r && tc == c) white_masks_[s].file_ahead |= bit;
+      if (tr > r && tc == c) black_masks_[s].file_ahead |= bit;
     }
   }
 }

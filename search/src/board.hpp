@@ -104,17 +104,17 @@ class Board {
   // The unstoppable pawn of `side` with the fewest rows to go (its rows to go
   // in `rows_to_go`, its square in `square`), or false when it has none. A
   // pawn is unstoppable when no pawn stands on its file ahead of it and no
-  // enemy pawn stands in its cone: rows ahead of it, no more files away than
-  // rows ahead (docs/search.md).
-  bool unstoppable(std::uint64_t own, std::uint64_t enemy, bool white, int& rows_to_go,
-                   int& square) const {
+  // enemy pawn could block or capture it while its side pushes it every move
+  // (could_stop, below); `to_move`: its side moves next.
+  bool unstoppable(std::uint64_t own, std::uint64_t enemy, bool white, bool to_move,
+                   int& rows_to_go, int& square) const {
     rows_to_go = kFar;
     for (std::uint64_t p = own; p; p &= p - 1) {
       const int s = std::countr_zero(p);
       const int d = white ? s / g_.cols : g_.rows - 1 - s / g_.cols;
       if (d >= rows_to_go) continue;
       const Masks& m = white ? white_masks_[s] : black_masks_[s];
-      if ((own & m.file_ahead) == 0 && (enemy & m.cone) == 0) {
+      if ((own & m.file_ahead) == 0 && (enemy & m.stoppers[to_move ? 1 : 0]) == 0) {
         rows_to_go = d;
         square = s;
       }
@@ -122,6 +122,43 @@ class Board {
     return rows_to_go != kFar;
   }
 
+  // Whether an enemy pawn `ahead` rows ahead of a pawn with `to_go` rows to
+  // go and `aside` files away could block or capture it while the pawn is
+  // pushed every move; `to_move`: the pawn's side moves first.
+  //
+  // The enemy pawn moves a row a move toward the pawn and changes file only
+  // by capturing, a file a capture, so in t moves it goes exactly t rows and
+  // at most t files. Call the squares ahead of the pawn 1, 2, ..., to_go (the
+  // goal). Before the pawn's j-th push its enemy has made j - 1 moves when
+  // the pawn's side moves first, else j. To BLOCK square j (1 <= j <= to_go)
+  // the enemy pawn must stand on it before that push: ahead - j rows, in at
+  // most that many moves, with `aside` <= ahead - j captures. To CAPTURE the
+  // pawn on square j (0 <= j < to_go: square 0 is where it stands, and on the
+  // goal the game is over) it must stand a row beyond square j, a file
+  // aside, once the push is made: ahead - j - 1 rows in as many moves, with
+  // |aside - 1| <= ahead - j - 1 captures. With no such j nothing can stop
+  // the pawn, whatever else either side does.
+  //
+  // Example: an enemy pawn 3 rows ahead and 2 files aside, the pawn's side
+  // to move. Square 2 is the first it could reach in time (3 - 2 = 1 move,
+  // with 1 move made before the second push), but from 2 files aside it
+  // cannot get onto the file or next to square 2 with one capture: the pawn
+  // passes it. The cone of rows ahead (files aside <= rows ahead) that
+  // ignores the race would count that pawn as a stopper.
+  static constexpr bool could_stop(int to_go, int ahead, int aside, bool to_move) {
+    for (int j = to_move ? 1 : 0; j <= to_go; ++j) {
+      const int moves_before = to_move ? j - 1 : j;
+      const int block_rows = ahead - j, capture_rows = ahead - j - 1;
+      if (j >= 1 && block_rows >= 0 && block_rows <= moves_before && aside <= block_rows) {
+        return true;
+      }
+      if (j < to_go && capture_rows >= 0 && capture_rows <= moves_before &&
+          (aside > 1 ? aside - 1 : 1 - aside) <= capture_rows) {
+        return true;
+      }
+    }
+    return false;
+  }
   // The square one step ahead of `square` for `side`.
   int ahead(int square, bool white) const { return white ? square - g_.cols : square + g_.cols; }
 
@@ -145,7 +182,9 @@ class Board {
  private:
   struct Masks {
     std::uint64_t file_ahead = 0;  // the squares ahead on the pawn's file
-    std::uint64_t cone = 0;        // where an enemy pawn could stop it
+    // Where an enemy pawn could stop it (could_stop): [1] when the pawn's
+    // side moves next, [0] when the enemy does.
+    std::array<std::uint64_t, 2> stoppers{};
   };
   Geometry g_;
   std::uint64_t all_, file_a_, file_last_;
@@ -155,5 +194,14 @@ class Board {
   std::array<std::uint64_t, kMaxSide> row_{};
   std::array<Masks, kMaxSquares> white_masks_{}, black_masks_{};
 };
+
+// Board::could_stop's pins: its example, and the cases nearest the pawn.
+static_assert(!Board::could_stop(5, 3, 2, true));  // the example: it passes
+static_assert(Board::could_stop(5, 3, 1, true));   // a file nearer: it captures on square 2
+static_assert(!Board::could_stop(5, 1, 1, true));  // diagonally in front, pawn to move: it passes
+static_assert(Board::could_stop(5, 1, 1, false));  // the same, enemy to move: it captures now
+static_assert(Board::could_stop(5, 2, 1, true));   // it captures on square 1
+static_assert(!Board::could_stop(2, 6, 0, true));  // too far: the pawn arrives first
+static_assert(Board::could_stop(3, 4, 0, false));  // it steps onto square 2 in time
 
 }  // namespace pawntb::search_detail

@@ -131,7 +131,7 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
     if (d < 1) return std::nullopt;
     if (board_.winning_pawns(me, them, white)) return 1;
     int rows = 0, square = 0;
-    if (board_.unstoppable(me, them, white, rows, square) && rows <= board_.nearest(them, !white) &&
+    if (board_.unstoppable(me, them, white, true, rows, square) && rows <= board_.nearest(them, !white) &&
         2 * rows - 1 <= d) {
       store(n, lower, 2 * rows - 1);
       return 2 * rows - 1;

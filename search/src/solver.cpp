@@ -122,13 +122,13 @@ class Worker {
     }
     if (k_.unstoppable) {
       int d = 0, square = 0;
-      if (board_.unstoppable(me, them, white, d, square) && d <= board_.nearest(them, !white)) {
+      if (board_.unstoppable(me, them, white, true, d, square) && d <= board_.nearest(them, !white)) {
         if (best)
           *best = {static_cast<std::uint8_t>(square),
                    static_cast<std::uint8_t>(board_.ahead(square, white))};
         return true;
       }
-      if (board_.unstoppable(them, me, !white, d, square) && d < board_.nearest(me, white)) {
+      if (board_.unstoppable(them, me, !white, false, d, square) && d < board_.nearest(me, white)) {
         return false;
       }
     }

@@ -1,0 +1,78 @@
+// The race rule of the search (search/src/board.hpp, Board::unstoppable),
+// against the committed tables: wherever it settles a position, the table
+// names the same winner, within the plies of the pawn's pushes. Random
+// positions of each table, both sides to move; the rule must settle some of
+// them that the cone of rows ahead (files aside <= rows ahead, which ignores
+// the race) would leave open.
+
+#include "board.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <random>
+
+#include "pawntb/notation.hpp"
+#include "pawntb/probe.hpp"
+#include "support/test_support.hpp"
+
+namespace pawntb::search_detail {
+namespace {
+
+// Whether an enemy pawn stands within the cone of the pawn on `square`:
+// rows ahead of it, no more files aside than rows ahead.
+bool in_cone(Geometry g, int square, std::uint64_t enemy, bool white) {
+  for (int t = 0; t < g.squares(); ++t) {
+    if (!(enemy >> t & 1)) continue;
+    const int ahead = white ? square / g.cols - t / g.cols : t / g.cols - square / g.cols;
+    if (ahead >= 1 && std::abs(t % g.cols - square % g.cols) <= ahead) return true;
+  }
+  return false;
+}
+
+TEST(RaceRule, AgreesWithTheTables) {
+  std::mt19937_64 rng(10838);
+  int settled = 0, beyond_the_cone = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(pawntb_test::kDataDir)) {
+    if (entry.path().extension() != ".pawntb") continue;
+    const Table table = Table::open(entry.path());
+    const Geometry g = table.info().geometry;
+    const int k = table.info().max_pawns;
+    const Board board(g);
+    std::uniform_int_distribution<int> square(0, g.squares() - 1), count(1, k);
+    for (int i = 0; i < (pawntb_test::kSanitized ? 2000 : 20000); ++i) {
+      Position p{g, 0, 0, i % 2 ? Side::black : Side::white};
+      for (int n = count(rng); n > 0; --n) p.white |= 1ULL << square(rng);
+      for (int n = count(rng); n > 0; --n) p.black |= 1ULL << square(rng) & ~p.white;
+      if (classify(p) != Status::playable) continue;
+      const ProbeResult r = table.probe(p);
+      ASSERT_TRUE(r.ok()) << format_position(p);
+      const bool white = p.to_move == Side::white;
+      const Node n = board.node(p.white, p.black, white);
+      int d = 0, at = 0;
+      // The side to move pushes its pawn d times and arrives first: a win
+      // in at most 2d - 1 plies.
+      if (board.unstoppable(n.mover(), n.other(), white, true, d, at) &&
+          d <= board.nearest(n.other(), !white)) {
+        ++settled;
+        beyond_the_cone += in_cone(g, at, n.other(), white);
+        EXPECT_EQ(r.winner, p.to_move) << format_position(p);
+        EXPECT_LE(r.plies, 2 * d - 1) << format_position(p);
+      }
+      // The opponent's pawn arrives first: a loss in at most 2d plies.
+      if (board.unstoppable(n.other(), n.mover(), !white, false, d, at) &&
+          d < board.nearest(n.mover(), white)) {
+        ++settled;
+        beyond_the_cone += in_cone(g, at, n.mover(), !white);
+        EXPECT_NE(r.winner, p.to_move) << format_position(p);
+        EXPECT_LE(r.plies, 2 * d) << format_position(p);
+      }
+    }
+  }
+  EXPECT_GT(settled, 1000);
+  EXPECT_GT(beyond_the_cone, 100);
+}
+
+}  // namespace
+}  // namespace pawntb::search_detail
