@@ -92,13 +92,37 @@ class Board {
     return c;
   }
 
-  // Plies to the goal of the side's nearest pawn, counted in its own moves
-  // (rows to go); kFar when it has no pawn.
-  static constexpr int kFar = 64;
-  int nearest(std::uint64_t pawns, bool white) const {
-    if (!pawns) return kFar;
-    if (white) return std::countr_zero(pawns) / g_.cols;  // lowest square: highest row
-    return g_.rows - 1 - (63 - std::countl_zero(pawns)) / g_.cols;
+  static constexpr int kFar = 64;  // more rows than any board has
+
+  // Whether a pawn of `pawns` (white's when `white`) could reach its goal
+  // within `moves` of its own moves while the other side's pawns `still`
+  // stand still. An over-estimate of what the pawns can do, so that "no" is
+  // a proof: a pawn moves a row a move, straight onto a square that no
+  // still pawn holds for good, or diagonally onto a still pawn (a capture).
+  // A still pawn that some pawn could ever capture, were every straight step
+  // free, may be gone when a pawn steps there: it does not block. The pawns
+  // of `pawns` never block one another. The race of the unstoppable pawn
+  // asks this of the other side, whose pawns then meet only the runner's
+  // pawns that stand still: a pawn blocked for good never arrives, however
+  // few rows it has to go.
+  bool arrives_within(std::uint64_t pawns, std::uint64_t still, bool white, int moves) const {
+    if (moves <= 0 || pawns == 0) return false;
+    const int c = g_.cols;
+    const auto step = [&](std::uint64_t b) { return white ? b >> c : (b << c) & all_; };
+    const auto captures = [&](std::uint64_t b) {
+      return white ? ((b & ~file_a_) >> (c + 1)) | ((b & ~file_last_) >> (c - 1))
+                   : (((b & ~file_a_) << (c - 1)) | ((b & ~file_last_) << (c + 1))) & all_;
+    };
+    std::uint64_t reach = pawns;  // every square ever reachable, every step free
+    for (int i = 1; i < g_.rows; ++i) reach |= step(reach) | (captures(reach) & still);
+    const std::uint64_t blockers = still & ~captures(reach);
+    const std::uint64_t goal = white ? row_[0] : row_[g_.rows - 1];
+    std::uint64_t at = pawns;  // reachable within k moves
+    for (int k = 1; k <= moves; ++k) {
+      at |= (step(at) & ~blockers) | (captures(at) & still);
+      if (at & goal) return true;
+    }
+    return false;
   }
 
   // The unstoppable pawn of `side` with the fewest rows to go (its rows to go

@@ -131,7 +131,8 @@ std::optional<int> DistanceSearch::within(const Node& n, int d) {
     if (d < 1) return std::nullopt;
     if (board_.winning_pawns(me, them, white)) return 1;
     int rows = 0, square = 0;
-    if (board_.unstoppable(me, them, white, true, rows, square) && rows <= board_.nearest(them, !white) &&
+    if (board_.unstoppable(me, them, white, true, rows, square) &&
+        !board_.arrives_within(them, me & ~(1ULL << square), !white, rows - 1) &&
         2 * rows - 1 <= d) {
       store(n, lower, 2 * rows - 1);
       return 2 * rows - 1;

@@ -122,13 +122,16 @@ class Worker {
     }
     if (k_.unstoppable) {
       int d = 0, square = 0;
-      if (board_.unstoppable(me, them, white, true, d, square) && d <= board_.nearest(them, !white)) {
+      // The runner's other pawns stand still while it runs.
+      if (board_.unstoppable(me, them, white, true, d, square) &&
+          !board_.arrives_within(them, me & ~(1ULL << square), !white, d - 1)) {
         if (best)
           *best = {static_cast<std::uint8_t>(square),
                    static_cast<std::uint8_t>(board_.ahead(square, white))};
         return true;
       }
-      if (board_.unstoppable(them, me, !white, false, d, square) && d < board_.nearest(me, white)) {
+      if (board_.unstoppable(them, me, !white, false, d, square) &&
+          !board_.arrives_within(me, them & ~(1ULL << square), white, d)) {
         return false;
       }
     }

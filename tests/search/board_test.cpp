@@ -1,14 +1,16 @@
-// The race rule of the search (search/src/board.hpp, Board::unstoppable),
-// against the committed tables: wherever it settles a position, the table
-// names the same winner, within the plies of the pawn's pushes. Random
-// positions of each table, both sides to move; the rule must settle some of
-// them that the cone of rows ahead (files aside <= rows ahead, which ignores
-// the race) would leave open.
+// The race rule of the search (search/src/board.hpp, Board::unstoppable and
+// Board::arrives_within), against the committed tables: wherever it settles
+// a position, the table names the same winner, within the plies of the
+// pawn's pushes. Random positions of each table, both sides to move; the
+// rule must settle some of them that the cone of rows ahead (files aside <=
+// rows ahead, which ignores the race) would leave open, and some where the
+// other side has a pawn fewer rows from its goal than the runner, blocked.
 
 #include "board.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -31,9 +33,18 @@ bool in_cone(Geometry g, int square, std::uint64_t enemy, bool white) {
   return false;
 }
 
+// The rows to go of the side's pawn nearest its goal; 64 with none.
+int nearest(Geometry g, std::uint64_t pawns, bool white) {
+  int best = 64;
+  for (int s = 0; s < g.squares(); ++s) {
+    if (pawns >> s & 1) best = std::min(best, white ? s / g.cols : g.rows - 1 - s / g.cols);
+  }
+  return best;
+}
+
 TEST(RaceRule, AgreesWithTheTables) {
   std::mt19937_64 rng(10838);
-  int settled = 0, beyond_the_cone = 0;
+  int settled = 0, beyond_the_cone = 0, blocked = 0;
   for (const auto& entry : std::filesystem::directory_iterator(pawntb_test::kDataDir)) {
     if (entry.path().extension() != ".pawntb") continue;
     const Table table = Table::open(entry.path());
@@ -54,17 +65,19 @@ TEST(RaceRule, AgreesWithTheTables) {
       // The side to move pushes its pawn d times and arrives first: a win
       // in at most 2d - 1 plies.
       if (board.unstoppable(n.mover(), n.other(), white, true, d, at) &&
-          d <= board.nearest(n.other(), !white)) {
+          !board.arrives_within(n.other(), n.mover() & ~(1ULL << at), !white, d - 1)) {
         ++settled;
         beyond_the_cone += in_cone(g, at, n.other(), white);
+        blocked += d > nearest(g, n.other(), !white);
         EXPECT_EQ(r.winner, p.to_move) << format_position(p);
         EXPECT_LE(r.plies, 2 * d - 1) << format_position(p);
       }
       // The opponent's pawn arrives first: a loss in at most 2d plies.
       if (board.unstoppable(n.other(), n.mover(), !white, false, d, at) &&
-          d < board.nearest(n.mover(), white)) {
+          !board.arrives_within(n.mover(), n.other() & ~(1ULL << at), white, d)) {
         ++settled;
         beyond_the_cone += in_cone(g, at, n.mover(), !white);
+        blocked += d >= nearest(g, n.mover(), white);
         EXPECT_NE(r.winner, p.to_move) << format_position(p);
         EXPECT_LE(r.plies, 2 * d) << format_position(p);
       }
@@ -72,6 +85,7 @@ TEST(RaceRule, AgreesWithTheTables) {
   }
   EXPECT_GT(settled, 1000);
   EXPECT_GT(beyond_the_cone, 100);
+  EXPECT_GT(blocked, 10);
 }
 
 }  // namespace
