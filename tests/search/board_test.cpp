@@ -1,7 +1,8 @@
 // The race rule of the search (search/src/board.hpp, Board::unstoppable and
 // Board::arrives_within), against the committed tables: wherever it settles
 // a position, the table names the same winner, within the plies of the
-// pawn's pushes. Random positions of each table, both sides to move; the
+// pawn's pushes. Random positions of each table, and of tables of few pawns
+// on wider and longer boards made here, both sides to move; the
 // rule must settle some of them that the cone of rows ahead (files aside <=
 // rows ahead, which ignores the race) would leave open, and some where the
 // other side has a pawn fewer rows from its goal than the runner, blocked.
@@ -11,10 +12,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <random>
+#include <vector>
 
+#include "pawntb/generator.hpp"
 #include "pawntb/notation.hpp"
 #include "pawntb/probe.hpp"
 #include "support/test_support.hpp"
@@ -45,9 +49,20 @@ int nearest(Geometry g, std::uint64_t pawns, bool white) {
 TEST(RaceRule, AgreesWithTheTables) {
   std::mt19937_64 rng(10838);
   int settled = 0, beyond_the_cone = 0, blocked = 0;
+  pawntb_test::TempDir dir;
+  std::vector<std::filesystem::path> tables;
   for (const auto& entry : std::filesystem::directory_iterator(pawntb_test::kDataDir)) {
-    if (entry.path().extension() != ".pawntb") continue;
-    const Table table = Table::open(entry.path());
+    if (entry.path().extension() == ".pawntb") tables.push_back(entry.path());
+  }
+  for (const auto [rows, cols, pawns] : {std::array{6, 6, 3}, std::array{8, 5, 2}, std::array{7, 6, 2}}) {
+    GenerateRequest gen;
+    gen.geometry = Geometry{rows, cols};
+    gen.max_pawns = pawns;
+    tables.push_back(dir / (to_string(gen.geometry) + "-k" + std::to_string(pawns) + ".pawntb"));
+    generate(gen, {}, tables.back());
+  }
+  for (const auto& path : tables) {
+    const Table table = Table::open(path);
     const Geometry g = table.info().geometry;
     const int k = table.info().max_pawns;
     const Board board(g);
