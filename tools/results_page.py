@@ -385,8 +385,9 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=(), s
             # A proof run whose search has ended names its winner before its certificate is checked.
             searched = re.match(r"searched: (white|black) wins", r.get("progress") or "")
             what = "second proof " if r.get("root_seed") else ""
+            queued = (r.get("progress") or "").startswith("queued")
             facts.append("%ssearched: %s; running" % (what, letter(searched.group(1))) if searched
-                         else what + "running")
+                         else what + ("queued" if queued else "running"))
         if not facts and b in pending:
             facts.append("not yet run")
         elif not facts and b in projection:
@@ -395,7 +396,7 @@ def the_map(records, all_boards, pending, projected, running, plot, proofs=(), s
 
     legend = ("Rows down, columns across; each solved board shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. Boards not solved are [below](#boards-not-solved).")
     if proofs:
-        legend = ("Rows down, columns across. A *solved* board (its table made, every position's value known) shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. A board marked *proven* has no table, but who wins from its start is proven by a search whose certificate `pawntb check-proof` replays: the winner, and the distance in plies where `solve --dtm` proved it, or its proven bounds ([Boards beyond the tables](#boards-beyond-the-tables)). *searched: W; running*: a proof run's search has named the winner, and its certificate is still being written or checked. Boards not solved are [below](#boards-not-solved).")
+        legend = ("Rows down, columns across. A *solved* board (its table made, every position's value known) shows who wins from the start (W: white, the first player; B: black) and in how many plies with best play. A board marked *proven* has no table, but who wins from its start is proven by a search whose certificate `pawntb check-proof` replays: the winner, and the distance in plies where `solve --dtm` proved it, or its proven bounds ([Boards beyond the tables](#boards-beyond-the-tables)). *searched: W; running*: a proof run's search has named the winner, and its certificate is still being written or checked; *running* and *queued*: a run under way, or waiting for the one before it. Boards not solved are [below](#boards-not-solved).")
     out = ["## The map", "", legend, "",
            "| rows \\ columns | " + " | ".join(map(str, cols)) + " |",
            "|---|" + "|".join("---:" for _ in cols) + "|"]

@@ -459,6 +459,7 @@ class Running(unittest.TestCase):
         self.write("run.log", "2026-01-01T00:00:00Z generate\n2026-01-02T00:00:00Z waiting for /runs/5x7 first\n")
         self.assertEqual(self.running(resume="r").returncode, 0)
         self.assertEqual(self.record()["progress"], "queued: starts again when 5x7 is done; so far: solve unit 5/10 50%")
+        self.assertRegex(self.page(), r"\| \*\*7\*\* \|[^\n]*\| queued \|")  # the map's cell
         with open(os.path.join(self.tables, "run.log"), "a") as f:
             f.write("2026-01-02T01:00:00Z generate failed\n")
         self.assertEqual(self.running(resume="r").returncode, 0)
