@@ -2,7 +2,7 @@
 // Board::arrives_within), against the committed tables: wherever it settles
 // a position, the table names the same winner, within the plies of the
 // pawn's pushes. Random positions of each table, and of tables of few pawns
-// on wider and longer boards made here, both sides to move; the
+// on wider and longer boards made here (up to 8x8), both sides to move; the
 // rule must settle some of them that the cone of rows ahead (files aside <=
 // rows ahead, which ignores the race) would leave open, and some where the
 // other side has a pawn fewer rows from its goal than the runner, blocked.
@@ -54,7 +54,7 @@ TEST(RaceRule, AgreesWithTheTables) {
   for (const auto& entry : std::filesystem::directory_iterator(pawntb_test::kDataDir)) {
     if (entry.path().extension() == ".pawntb") tables.push_back(entry.path());
   }
-  for (const auto [rows, cols, pawns] : {std::array{6, 6, 3}, std::array{8, 5, 2}, std::array{7, 6, 2}}) {
+  for (const auto [rows, cols, pawns] : {std::array{6, 6, 3}, std::array{8, 5, 2}, std::array{7, 6, 2}, std::array{8, 8, 2}}) {
     GenerateRequest gen;
     gen.geometry = Geometry{rows, cols};
     gen.max_pawns = pawns;
