@@ -127,9 +127,10 @@ class Board {
 
   // The unstoppable pawn of `side` with the fewest rows to go (its rows to go
   // in `rows_to_go`, its square in `square`), or false when it has none. A
-  // pawn is unstoppable when no pawn stands on its file ahead of it and no
-  // enemy pawn could block or capture it while its side pushes it every move
-  // (could_stop, below); `to_move`: its side moves next.
+  // pawn is unstoppable when no pawn of its side stands on its file ahead of
+  // it and no enemy pawn could block or capture it while its side pushes it
+  // every move (could_stop, below, which counts an enemy pawn on the file
+  // ahead: it blocks); `to_move`: its side moves next.
   bool unstoppable(std::uint64_t own, std::uint64_t enemy, bool white, bool to_move,
                    int& rows_to_go, int& square) const {
     rows_to_go = kFar;
@@ -151,8 +152,8 @@ class Board {
   // pushed every move; `to_move`: the pawn's side moves first.
   //
   // The enemy pawn moves a row a move toward the pawn and changes file only
-  // by capturing, a file a capture, so in t moves it goes exactly t rows and
-  // at most t files. Call the squares ahead of the pawn 1, 2, ..., to_go (the
+  // by capturing, a file a capture, so in t moves of its own it goes exactly
+  // t rows and at most t files; in t moves of its side, at most t rows. Call the squares ahead of the pawn 1, 2, ..., to_go (the
   // goal). Before the pawn's j-th push its enemy has made j - 1 moves when
   // the pawn's side moves first, else j. To BLOCK square j (1 <= j <= to_go)
   // the enemy pawn must stand on it before that push: ahead - j rows, in at

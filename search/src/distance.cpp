@@ -14,8 +14,9 @@
 //
 // Rules that cut the search (each a bound on n, not a guess):
 // - the winner has an unstoppable pawn (board.hpp) r rows from its goal and
-//   no enemy pawn is nearer its own: pushing it ends the game within 2r - 1
-//   plies, so n <= 2r - 1;
+//   no pawn of the loser's can arrive within r - 1 moves (Board::
+//   arrives_within): pushing it ends the game within 2r - 1 plies, so
+//   n <= 2r - 1;
 // - a winner's move into a position that the loser wins (the boolean
 //   search says so) is never the winner's best line, and is not searched.
 // The winner's pawns' distance to their goal bounds nothing from below: the
