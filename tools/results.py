@@ -588,20 +588,20 @@ def root_seed_of(tables):
 # ---- --running ------------------------------------------------------------------
 
 
-def last_progress_line(log):
+def last_progress_line(log, prefix="pawntb generate: ", kinds=("solve ", "compress ")):
     """The last whole `pawntb generate: solve ...` or `... compress ...` (the
     table's assembly) progress line of the log (they end in \\r or \\n),
-    without the prefix, the rate and the time left; "" if none."""
+    without the prefix, the rate and the time left; "" if none. Another
+    command's lines: its `prefix` and the `kinds` of line that count."""
     try:
         with open(log, encoding="utf-8", errors="replace") as f:
             text = f.read()
     except OSError:
         return ""
-    lines = [l for l in text.replace("\r", "\n").split("\n")
-             if l.startswith(("pawntb generate: solve ", "pawntb generate: compress "))]
+    lines = [l for l in text.replace("\r", "\n").split("\n") if l.startswith(tuple(prefix + k for k in kinds))]
     if not lines:
         return ""
-    return re.sub(r", ([0-9,]* positions/s|about ).*", "", lines[-1][len("pawntb generate: "):], count=1)
+    return re.sub(r", ([0-9,]* positions/s|about ).*", "", lines[-1][len(prefix):], count=1)
 
 
 def proof_progress(tables, board):
@@ -685,6 +685,10 @@ def record_progress(tree, board, tables, resume, lost):
     # this page's line needs.
     if generated is not None:
         stats_done = "stats done" if nonempty(os.path.join(tables, board + ".stats.json")) else "stats not run yet"
+        stats_log = os.path.join(tables, board + ".stats.err")
+        if stats_done != "stats done" and nonempty(stats_log):  # under way: "stats 62%"
+            stats_done = last_progress_line(stats_log, "pawntb stats: ", ("stats ",)) or "stats started"
+            as_of_file = stats_log
         verify_done = "verify not run yet"
         state_path = os.path.join(tables, board + ".verify.json")
         if nonempty(state_path):

@@ -378,6 +378,10 @@ class Running(unittest.TestCase):
         self.write("7x6.out", "generated 7x6-k6.pawntb: 2,000,000 positions in 3 s\n")
         self.assertEqual(self.running(resume="r").returncode, 0)
         self.assertEqual(self.record()["progress"], "generated (2,000,000 positions); stats not run yet; verify not run yet")
+        # Stats under way: its last progress line, without the time left.
+        self.write("7x6.stats.err", "pawntb stats: stats 3%, about 31 min left\rpawntb stats: stats 62%, about 11 min 14 s left\r")
+        self.assertEqual(self.running(resume="r").returncode, 0)
+        self.assertEqual(self.record()["progress"], "generated (2,000,000 positions); stats 62%; verify not run yet")
 
         # Generated (its report), stats done, verify a quarter of the way.
         os.remove(os.path.join(self.tables, "7x6.out"))
