@@ -147,6 +147,18 @@ class Board {
     return rows_to_go != kFar;
   }
 
+  // Whether `own` (white's when `white`) wins with its unstoppable pawn
+  // (its rows to go and square as unstoppable() gives them): no pawn of
+  // `enemy` could reach its own goal first, within rows_to_go - 1 moves
+  // when `own` moves next (`to_move`), within rows_to_go when `enemy`
+  // does, the runner's other pawns standing still (arrives_within).
+  bool runner_wins(std::uint64_t own, std::uint64_t enemy, bool white, bool to_move,
+                   int& rows_to_go, int& square) const {
+    return unstoppable(own, enemy, white, to_move, rows_to_go, square) &&
+           !arrives_within(enemy, own & ~(1ULL << square), !white,
+                           to_move ? rows_to_go - 1 : rows_to_go);
+  }
+
   // Whether an enemy pawn `ahead` rows ahead of a pawn with `to_go` rows to
   // go and `aside` files away could block or capture it while the pawn is
   // pushed every move; `to_move`: the pawn's side moves first.

@@ -31,14 +31,18 @@ std::string unanswered(const Table& table, const Node& n);
 
 class DistanceSearch {
  public:
-  // Whether the side to move wins `n` (the boolean search, with its table).
-  using MoverWins = std::function<bool(const Node&)>;
+  // What the boolean search tells of `n` within about `budget` nodes (its
+  // rules and its table at once): whether the side to move wins, with the
+  // winning move in `best` (when not null) if it knows one; nullopt when
+  // the budget or the time ran out first.
+  using Known =
+      std::function<std::optional<bool>(const Node&, SearchMove* best, std::uint64_t budget)>;
 
   // `white_wins`: the winner of the positions searched (the root's);
   // `table`, when not null, answers positions of at most `table_pawns` a
   // side exactly. The bounds' table takes `memory_bytes` (16 bytes an entry).
   DistanceSearch(const Board& board, bool white_wins, const Table* table, int table_pawns,
-                 bool symmetry, std::uint64_t memory_bytes, MoverWins mover_wins);
+                 bool symmetry, std::uint64_t memory_bytes, Known known);
 
   // The bounds of `root`'s value proven by `deadline`: exact unless the
   // deadline came first. `progress` is called with the bounds proven so far
@@ -56,6 +60,9 @@ class DistanceSearch {
 
  private:
   std::optional<int> within(const Node& n, int d);
+  // known_(n, best) with the budget of a question of d plies, and
+  // aborted_ once it could not tell past the deadline.
+  std::optional<bool> known(const Node& n, SearchMove* best, int d);
   // The table's value of `n` when the winner wins it, else nullopt.
   std::optional<int> probe_table(const Node& n) const;
 
@@ -76,7 +83,7 @@ class DistanceSearch {
   const Table* table_;
   const int table_pawns_;
   const bool symmetry_;
-  MoverWins mover_wins_;
+  Known known_;
   util::ZeroPages memory_;
   Entry* entries_ = nullptr;
   std::uint64_t mask_ = 0;

@@ -63,7 +63,7 @@ struct Shared {
   int table_pawns = 0;
   std::atomic<std::uint64_t> nodes{0}, probes{0};
   std::atomic<bool> stop{false};
-  // Workers stop at this time too (the distance search's --time).
+  // Workers stop at this time too (the distance's --time).
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::vector<RootMove> root_moves;
   // Called by a worker every 1,024 nodes when set: the certificate's walk
@@ -96,6 +96,19 @@ class Worker {
     return expand(n, h, nullptr, ply);
   }
 
+  // wins() with at most about `budget` nodes (poll()'s 1,024 more): nullopt
+  // when they were not enough. What it proved on the way stays stored.
+  std::optional<bool> wins_within(const Node& n, SearchMove* best, std::uint64_t budget) {
+    limit_ = nodes_ + budget;
+    aborted_ = false;
+    const bool wins_it = wins(n, best, 0);
+    const bool cut = aborted_;
+    limit_ = kNoLimit;
+    aborted_ = false;
+    if (cut) return std::nullopt;
+    return wins_it;
+  }
+
   // What the rules say about `n` without a search: the game is over, a win
   // in one, a table's answer, a race, or a stored result; nullopt when none
   // applies.
@@ -123,15 +136,13 @@ class Worker {
     if (k_.unstoppable) {
       int d = 0, square = 0;
       // The runner's other pawns stand still while it runs.
-      if (board_.unstoppable(me, them, white, true, d, square) &&
-          !board_.arrives_within(them, me & ~(1ULL << square), !white, d - 1)) {
+      if (board_.runner_wins(me, them, white, true, d, square)) {
         if (best)
           *best = {static_cast<std::uint8_t>(square),
                    static_cast<std::uint8_t>(board_.ahead(square, white))};
         return true;
       }
-      if (board_.unstoppable(them, me, !white, false, d, square) &&
-          !board_.arrives_within(me, them & ~(1ULL << square), white, d)) {
+      if (board_.runner_wins(them, me, !white, false, d, square)) {
         return false;
       }
     }
@@ -274,7 +285,7 @@ class Worker {
     flush();
     if (s_.checkpoint) s_.checkpoint();
     if (s_.stop.load(std::memory_order_relaxed) ||
-        (current_ && current_->state.load(std::memory_order_relaxed) != 0) ||
+        (current_ && current_->state.load(std::memory_order_relaxed) != 0) || nodes_ >= limit_ ||
         (s_.deadline != std::chrono::steady_clock::time_point::max() &&
          std::chrono::steady_clock::now() >= s_.deadline)) {
       aborted_ = true;
@@ -301,6 +312,8 @@ class Worker {
   RootMove* current_ = nullptr;
   int perturb_ = 0;
   bool aborted_ = false;
+  static constexpr std::uint64_t kNoLimit = ~std::uint64_t{0};
+  std::uint64_t limit_ = kNoLimit;  // wins_within()'s
   std::uint64_t nodes_ = 0, probes_ = 0, flushed_nodes_ = 0, flushed_probes_ = 0;
 };
 
@@ -350,12 +363,10 @@ class ProofWalk {
     restored_ = true;
   }
 
-  // `listed` is called every 2^16 positions listed, with their number;
-  // `checkpoint` before each position visited. There, and during the
-  // searches the walk asks for (Shared::checkpoint), list() and
-  // to_visit() are a walk that can go on.
-  void walk(const Node& n, const std::function<void(std::uint64_t)>& listed,
-            const std::function<void()>& checkpoint) {
+  // `checkpoint` is called before each position visited (and reports the
+  // positions listed). There, and during the searches the walk asks for
+  // (Shared::checkpoint), list() and to_visit() are a walk that can go on.
+  void walk(const Node& n, const std::function<void()>& checkpoint) {
     if (!restored_) stack_ = {n};
     while (!stack_.empty()) {
       checkpoint();
@@ -371,7 +382,6 @@ class ProofWalk {
         if (!w_.wins(x, &best, 0)) throw std::logic_error("the proof lost a winning position");
         searching_.reset();
         list_.add({x.white, x.black, best.from, best.to});
-        if ((list_.size() & 0xffff) == 0) listed(list_.size());
         stack_.push_back(s_.board.play(x, best));
       } else {
         SearchMoves list;
@@ -688,7 +698,7 @@ SolveResult solve(const Position& root, const SolveOptions& options,
         }
       }
       s.checkpoint = checkpoint;
-      walk.walk(r, listed, checkpoint);
+      walk.walk(r, checkpoint);
       s.checkpoint = nullptr;
       if (!walk_file.empty()) search_detail::save_walk(walk_file, root, walk.list(), {});
     } catch (const ProofWalk::TooLarge&) {
@@ -711,16 +721,19 @@ SolveResult solve(const Position& root, const SolveOptions& options,
     }
   }
   if (options.distance) {
-    s.deadline = options.distance_time.count() > 0
-                     ? std::chrono::steady_clock::now() + options.distance_time
-                     : std::chrono::steady_clock::time_point::max();
-    s.stop.store(false);
+    s.stop.store(false);  // set when the search's root move won
     Worker w(s);
     search_detail::DistanceSearch distance(
         s.board, result.winner == Side::white, s.table, s.table_pawns, s.knowledge.symmetry,
-        std::min(tt_bytes, kDistanceMemory), [&](const Node& n) { return w.wins(n, nullptr, 0); });
+        std::min(tt_bytes, kDistanceMemory),
+        [&](const Node& n, SearchMove* best, std::uint64_t budget) {
+          if (const std::optional<bool> k = w.settle(n, best)) return k;
+          if (budget == 0) return std::optional<bool>();
+          return w.wins_within(n, best, budget);
+        });
     // With --resume, the bounds proven so far are saved beside the state
-    // (FILE.distance) each time they narrow, and a run goes on from them.
+    // (FILE.distance) each time they narrow and every save_every, with the
+    // distance's nodes and seconds, and a run goes on from them.
     const std::filesystem::path distance_file =
         options.state.empty() ? std::filesystem::path()
                               : std::filesystem::path(options.state.string() + ".distance");
@@ -732,21 +745,43 @@ SolveResult solve(const Position& root, const SolveOptions& options,
                                   side_name(result.winner) + " wins");
     }
     const std::uint64_t distance_nodes_before = saved_distance ? saved_distance->nodes : 0;
+    const std::uint64_t distance_seconds_before = saved_distance ? saved_distance->seconds : 0;
+    const auto distance_start = std::chrono::steady_clock::now();
+    const auto distance_seconds = [&] {
+      return distance_seconds_before + static_cast<std::uint64_t>(std::chrono::duration_cast<
+                                           std::chrono::seconds>(std::chrono::steady_clock::now() -
+                                                                 distance_start)
+                                           .count());
+    };
+    // distance_time counts the parts before this one too.
+    const std::uint64_t time_limit = static_cast<std::uint64_t>(options.distance_time.count());
+    const auto deadline =
+        time_limit > 0 ? distance_start + std::chrono::seconds(time_limit -
+                                                               std::min(time_limit,
+                                                                        distance_seconds_before))
+                       : std::chrono::steady_clock::time_point::max();
     std::optional<search_detail::DistanceBounds> before, kept;
     if (saved_distance) before = kept = saved_distance->bounds;
-    const auto keep = [&](const search_detail::DistanceBounds& b) {
-      if (distance_file.empty() || (kept && b.lower == kept->lower && b.upper == kept->upper &&
-                                    b.upper_found == kept->upper_found)) {
+    s.deadline = deadline;  // also the searches the distance asks for
+    auto last_distance_save = distance_start;
+    // Saves when the bounds narrowed, every save_every, and at the end.
+    const auto keep = [&](const search_detail::DistanceBounds& b, bool at_end) {
+      const auto now = std::chrono::steady_clock::now();
+      if (distance_file.empty() ||
+          (kept && b.lower == kept->lower && b.upper == kept->upper &&
+           b.upper_found == kept->upper_found && now - last_distance_save < options.save_every &&
+           !at_end)) {
         return;
       }
-      search_detail::save_distance(distance_file, root,
-                                   {result.winner, b, distance_nodes_before + distance.nodes()});
+      search_detail::save_distance(
+          distance_file, root,
+          {result.winner, b, distance_nodes_before + distance.nodes(), distance_seconds()});
       kept = b;
+      last_distance_save = now;
     };
     auto last_progress = std::chrono::steady_clock::now();
     search_detail::DistanceBounds b, so_far;
     if (before) so_far = *before;
-    const std::uint64_t search_nodes_before = s.nodes.load();
     const auto report = [&] {
       const auto now = std::chrono::steady_clock::now();
       if (!progress || now - last_progress < options.progress_every) return;
@@ -761,27 +796,21 @@ SolveResult solve(const Position& root, const SolveOptions& options,
       p.plies_upper = so_far.upper;
       p.plies_upper_found = so_far.upper_found;
       p.distance_nodes = distance_nodes_before + distance.nodes();
-      p.distance_search_nodes = s.nodes.load() - search_nodes_before;
       progress(p);
     };
-    // Also every 1,024 nodes of the searches for the winner that the
-    // distance's questions ask (one may take minutes on a large board).
-    s.checkpoint = report;
     try {
       b = distance.solve(
-          r, s.deadline,
+          r, deadline,
           [&](const search_detail::DistanceBounds& bounds) {
-            keep(bounds);
+            keep(bounds, false);
             so_far = bounds;
             report();
           },
           before);
     } catch (const std::invalid_argument& e) {  // bounds saved that do not fit the root
-      s.checkpoint = nullptr;
       throw std::invalid_argument(distance_file.string() + ": " + e.what());
     }
-    s.checkpoint = nullptr;
-    keep(b);
+    keep(b, true);
     s.deadline = std::chrono::steady_clock::time_point::max();
     result.plies_lower = b.lower;
     result.plies_upper = b.upper;

@@ -240,17 +240,20 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
 }
 
 // The distance's file (little-endian), beside the state (FILE.distance):
-//   offset 0   "PAWNDST1"
+//   offset 0   "PAWNDST2"
 //          8   u8 rows, u8 cols, u8 side to move of the root (0 white), 5 bytes 0
 //         16   u64 the root's white pawns, u64 its black pawns
 //         32   u8 the winner (0 white), u8 1 when an upper bound was found,
 //              u16 the lower bound, u16 the upper bound, 2 bytes 0
 //         40   u64 the distance's nodes so far
-//         48   u64 XXH3-64 of every byte before it
+//         48   u64 the distance's seconds so far
+//         56   u64 XXH3-64 of every byte before it
+// A "PAWNDST1" file, as written before, has no seconds: its checksum is at 48.
 namespace {
 
-constexpr char kDistanceMagic[8] = {'P', 'A', 'W', 'N', 'D', 'S', 'T', '1'};
-constexpr std::size_t kDistanceBody = 48;
+constexpr char kDistanceMagic[8] = {'P', 'A', 'W', 'N', 'D', 'S', 'T', '2'};
+constexpr char kDistanceMagicWithoutSeconds[8] = {'P', 'A', 'W', 'N', 'D', 'S', 'T', '1'};
+constexpr std::size_t kDistanceBodyWithoutSeconds = 48;
 
 }  // namespace
 
@@ -265,6 +268,7 @@ std::uint64_t save_distance(const std::filesystem::path& path, const Position& r
     out.put(static_cast<std::uint64_t>(state.bounds.upper), 2);
     out.put(0, 2);
     out.put(state.nodes, 8);
+    out.put(state.seconds, 8);
     return out.finish();
   });
 }
@@ -278,8 +282,11 @@ std::optional<DistanceState> load_distance(const std::filesystem::path& path,
                                 ": not the saved distance of pawntb solve, or damaged: " + what);
   };
   ChecksummedReader read(in, bad);
-  const std::uint8_t* h = read.take(kDistanceBody);
-  if (std::memcmp(h, kDistanceMagic, 8) != 0) bad("no PAWNDST1 at its start");
+  const std::uint8_t* h = read.take(kDistanceBodyWithoutSeconds);
+  const bool with_seconds = std::memcmp(h, kDistanceMagic, 8) == 0;
+  if (!with_seconds && std::memcmp(h, kDistanceMagicWithoutSeconds, 8) != 0) {
+    bad("no PAWNDST2 at its start");
+  }
   DistanceState d;
   const bool other_root = !same_root(h, root);
   if (h[32] > 1 || h[33] > 1) bad("its winner or its flag");
@@ -288,6 +295,7 @@ std::optional<DistanceState> load_distance(const std::filesystem::path& path,
   d.bounds.lower = static_cast<int>(read_le(h + 34, 2));
   d.bounds.upper = static_cast<int>(read_le(h + 36, 2));
   d.nodes = read_le(h + 40, 8);
+  if (with_seconds) d.seconds = read_le(read.take(8), 8);
   read.expect_checksum_and_end();
   if (other_root) throw std::invalid_argument(path.string() + " is the distance of another search");
   if (d.bounds.lower > d.bounds.upper || (d.bounds.upper - d.bounds.lower) % 2 != 0) {

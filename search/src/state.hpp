@@ -77,7 +77,8 @@ std::optional<WalkState> load_walk(const std::filesystem::path& path, const Posi
 struct DistanceState {
   Side winner = Side::white;
   DistanceBounds bounds;
-  std::uint64_t nodes = 0;  // the distance's nodes, in every part
+  std::uint64_t nodes = 0;    // the distance's nodes, in every part
+  std::uint64_t seconds = 0;  // and its seconds (0 in a PAWNDST1 file)
 };
 
 // Writes the bounds of `root` atomically; returns the file's size. Throws

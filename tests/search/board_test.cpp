@@ -79,8 +79,7 @@ TEST(RaceRule, AgreesWithTheTables) {
       int d = 0, at = 0;
       // The side to move pushes its pawn d times and arrives first: a win
       // in at most 2d - 1 plies.
-      if (board.unstoppable(n.mover(), n.other(), white, true, d, at) &&
-          !board.arrives_within(n.other(), n.mover() & ~(1ULL << at), !white, d - 1)) {
+      if (board.runner_wins(n.mover(), n.other(), white, true, d, at)) {
         ++settled;
         beyond_the_cone += in_cone(g, at, n.other(), white);
         blocked += d > nearest(g, n.other(), !white);
@@ -88,8 +87,7 @@ TEST(RaceRule, AgreesWithTheTables) {
         EXPECT_LE(r.plies, 2 * d - 1) << format_position(p);
       }
       // The opponent's pawn arrives first: a loss in at most 2d plies.
-      if (board.unstoppable(n.other(), n.mover(), !white, false, d, at) &&
-          !board.arrives_within(n.mover(), n.other() & ~(1ULL << at), white, d)) {
+      if (board.runner_wins(n.other(), n.mover(), !white, false, d, at)) {
         ++settled;
         beyond_the_cone += in_cone(g, at, n.mover(), !white);
         blocked += d >= nearest(g, n.mover(), white);

@@ -128,10 +128,9 @@ int run_solve(const SolveArgs& o) {
               ? std::to_string(p.plies_lower) + " and at most " + std::to_string(p.plies_upper) +
                     " plies"
               : std::to_string(p.plies_lower) + (p.plies_lower == 1 ? " ply" : " plies");
-      // The distance's nodes, and those of the searches for the winner it asked.
-      std::fprintf(stderr, "pawntb solve: %sdistance: at least %s, %s nodes and %s searched, %s\n",
+      std::fprintf(stderr, "pawntb solve: %sdistance: at least %s, %s nodes, %s\n",
                    answer.c_str(), bounds.c_str(), with_commas(p.distance_nodes).c_str(),
-                   with_commas(p.distance_search_nodes).c_str(), duration_text(p.seconds).c_str());
+                   duration_text(p.seconds).c_str());
       return;
     }
     if (p.writing_certificate) {
@@ -287,8 +286,8 @@ void solve_options(po::options_description& desc, SolveArgs& o) {
       "dtm", po::bool_switch(&o.dtm),
       "also prove the distance: plies to the end, the winner hurrying, the loser holding out")(
       "time", po::value(&o.time_seconds)->value_name("S"),
-      "with --dtm: search the distance at most S seconds, then print the bounds proven "
-      "(default: no limit)")(
+      "with --dtm: search the distance at most S seconds in all, those of the parts before "
+      "included with --resume, then print the bounds proven (default: no limit)")(
       "certificate-memory", po::value(&o.certificate_memory.given)->value_name("SIZE"),
       "most memory for listing the certificate's positions, 12 to 20 bytes each (default: 3/4 "
       "of the memory available when the search ends); a larger proof is not written");

@@ -130,9 +130,6 @@ struct SearchProgress {
   int plies_lower = 0, plies_upper = 0;
   bool plies_upper_found = false;
   std::uint64_t distance_nodes = 0;
-  // Besides them, the nodes of the searches for the winner that the
-  // distance's questions asked (a reply lost for the winner is skipped).
-  std::uint64_t distance_search_nodes = 0;
   // After the search, while the certificate is written (writing_certificate):
   // the winner-to-move positions listed so far (the search's fields keep
   // their final values); 0 while searching.
