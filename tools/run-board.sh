@@ -24,7 +24,8 @@
 #          work directory (DIR/work) and the run's own pawntb
 # --prove  prove who wins instead of generating the table (kept for resumes)
 # --dtm-time  with --prove: seconds for the start's distance after the winner
-#          (solve --dtm --time S; default 3600): the bounds proven by then
+#          (solve --dtm --time S; default 3600, counted over every part):
+#          the bounds proven by then
 # --certificate-memory  with --prove: solve's bound for listing the
 #          certificate (default: 3/4 of the memory available then)
 # --root-seed  with --prove: the root's moves in an order shuffled by N
