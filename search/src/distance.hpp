@@ -34,7 +34,8 @@ class DistanceSearch {
   // What the boolean search tells of `n` within about `budget` nodes (its
   // rules and its table at once): whether the side to move wins, with the
   // winning move in `best` (when not null) if it knows one; nullopt when
-  // the budget or the time ran out first.
+  // the budget or the time ran out first. A budget of 0 asks only the rules
+  // and the table.
   using Known =
       std::function<std::optional<bool>(const Node&, SearchMove* best, std::uint64_t budget)>;
 

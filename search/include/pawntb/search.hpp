@@ -103,7 +103,8 @@ struct SolveOptions {
   std::chrono::seconds save_every{300};
   // Also prove the start's distance (docs/search.md, "Distance"): the
   // plies to the end when the winner hurries and the loser holds out, or
-  // what bounds of it `distance_time` allowed (0: no limit). Its table of
+  // what bounds of it `distance_time` allowed (0: no limit; with `state`,
+  // the seconds of the parts before a stop count too). Its table of
   // bounds takes memory_bytes again, at most 1 GiB.
   bool distance = false;
   std::chrono::seconds distance_time{0};
